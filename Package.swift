@@ -1,0 +1,53 @@
+// swift-tools-version: 6.0
+// BluetoothHIL: a hardware-in-the-loop harness for Bluetooth Low Energy accessories.
+import PackageDescription
+
+let package = Package(
+    name: "BluetoothHIL",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "hil", targets: ["hil"]),
+        .library(name: "HCI", targets: ["HCI"]),
+        .library(name: "DeviceControl", targets: ["DeviceControl"]),
+        .library(name: "Simulation", targets: ["Simulation"]),
+        .library(name: "Preflight", targets: ["Preflight"]),
+        .library(name: "HILRunner", targets: ["HILRunner"]),
+        .library(name: "HILTesting", targets: ["HILTesting"]),
+    ],
+    targets: [
+        // C libraries, from Debian -dev packages.
+        .systemLibrary(
+            name: "CLibUSB",
+            pkgConfig: "libusb-1.0",
+            providers: [.apt(["libusb-1.0-0-dev"]), .brew(["libusb"])]
+        ),
+        .systemLibrary(
+            name: "CBlueZ",
+            pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]
+        ),
+
+        // Host stack: packets, transports, host actor, btsnoop.
+        .target(name: "HCI"),
+        // Power switches and USB topology; knows nothing about Bluetooth.
+        .target(name: "DeviceControl", dependencies: ["CLibUSB"]),
+        // Simulated controllers, air and power: the embedded default bench.
+        .target(name: "Simulation", dependencies: ["HCI"]),
+        // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
+        .target(name: "Preflight"),
+        // Rigs, benches, transitions, results.
+        .target(name: "HILRunner", dependencies: ["HCI", "DeviceControl", "Simulation", "Preflight"]),
+        // Swift Testing traits that lease a bench.
+        .target(name: "HILTesting", dependencies: ["HILRunner"]),
+        // The command-line tool.
+        .executableTarget(name: "hil", dependencies: ["HILRunner"]),
+
+        .testTarget(name: "HCITests", dependencies: ["HCI"]),
+        .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+        .testTarget(name: "PreflightTests", dependencies: ["Preflight"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner"]),
+        .testTarget(name: "HILTestingTests", dependencies: ["HILTesting"]),
+        .testTarget(name: "HILTests", dependencies: ["HILTesting"]),
+    ]
+)

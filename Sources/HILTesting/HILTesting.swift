@@ -1,0 +1,1 @@
+// HILTesting module.

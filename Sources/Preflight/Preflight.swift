@@ -1,0 +1,1 @@
+// Preflight module.

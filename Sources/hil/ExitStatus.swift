@@ -1,0 +1,11 @@
+/// `hil`'s exit statuses, the same for every subcommand.
+enum ExitStatus: Int32 {
+    /// Everything asked for was done and passed.
+    case success = 0
+    /// The product failed: an accessory failed a transition, a lint found errors.
+    case productFailure = 1
+    /// The bench failed: a controller that does not answer, a socket that is absent, a switch that cannot be verified.
+    case infrastructureError = 2
+    /// The command line, a rig file or an input file is wrong.
+    case usageError = 3
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// `hil`: the BluetoothHIL command-line tool. Parses the subcommand and hands the rest to it.
+let usage = """
+usage: hil <command> [arguments]
+
+commands:
+  info MONIKER [--json] [--capture FILE] [--timeout SECONDS]
+                    reset a controller and print what it is
+  preflight ios|android FILE [options]
+                    lint an app's Bluetooth declarations (see 'hil preflight --help')
+
+monikers: unix:PATH  tcp-client:HOST:PORT  serial:DEVICE[,BAUD][,rtscts]
+"""
+
+var words = Array(CommandLine.arguments.dropFirst())
+guard let command = words.first, !["-h", "--help", "help"].contains(command) else {
+    print(usage)
+    exit(words.isEmpty ? ExitStatus.usageError.rawValue : ExitStatus.success.rawValue)
+}
+words.removeFirst()
+
+let status: ExitStatus
+switch command {
+case "info": status = await InfoCommand.run(Arguments(words))
+case "preflight": status = await PreflightCommand.run(Arguments(words))
+case "usb": status = await USBCommand.run(Arguments(words))
+case "power": status = await PowerCommand.run(Arguments(words))
+default:
+    FileHandle.standardError.write(Data("hil: unknown command '\(command)'\n\(usage)\n".utf8))
+    status = .usageError
+}
+exit(status.rawValue)

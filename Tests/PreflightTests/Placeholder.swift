@@ -1,0 +1,3 @@
+import Testing
+
+@Test func placeholder_PreflightTests() { #expect(Bool(true)) }
