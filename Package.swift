@@ -4,7 +4,7 @@ import PackageDescription
 
 let package = Package(
     name: "BluetoothHIL",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "hil", targets: ["hil"]),
         .library(name: "HCI", targets: ["HCI"]),

@@ -1,8 +1,52 @@
 import Foundation
+import HCI
+import HILRunner
 
-/// `hil info`: placeholder.
+/// `hil info MONIKER [--json] [--capture FILE] [--timeout SECONDS]`: resets a controller and prints
+/// what it is.
 enum InfoCommand {
+    static let usage = "usage: hil info MONIKER [--json] [--capture FILE.btsnoop] [--timeout SECONDS]"
+
     static func run(_ arguments: Arguments) async -> ExitStatus {
-        return .usageError
+        var arguments = arguments
+        if arguments.flag("help") { print(usage); return .success }
+        let moniker: String
+        let json: Bool
+        let capture: String?
+        let timeout: Double
+        do {
+            json = arguments.flag("json")
+            capture = try arguments.option("capture")
+            timeout = try arguments.number("timeout", in: 0.01...600) ?? 2
+            moniker = try arguments.required("a controller moniker")
+            try arguments.finish()
+        } catch {
+            return Diagnostics.fail("info", "\(error)\n\(usage)", .usageError)
+        }
+        let host: HCIHost
+        do {
+            host = try ControllerOpener.openHost(moniker: moniker, capturePath: capture,
+                                                 commandTimeout: .milliseconds(Int64(timeout * 1000)))
+        } catch {
+            return Diagnostics.fail("info", error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError)
+        }
+        do {
+            let info = try await host.initialize()
+            let report = ControllerInfoReport(moniker: moniker, info: info, leSupported: await host.state != .unsupported)
+            print(json ? report.json() : report.text())
+            await host.close()
+            return .success
+        } catch {
+            await host.close()
+            return Diagnostics.fail("info", "\(moniker): \(error)", .infrastructureError)
+        }
+    }
+}
+
+/// One clear line on stderr, then the exit status.
+enum Diagnostics {
+    static func fail(_ command: String, _ message: String, _ status: ExitStatus) -> ExitStatus {
+        FileHandle.standardError.write(Data("hil \(command): \(message)\n".utf8))
+        return status
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+import Synchronization
+
+/// Writes a btsnoop capture (version 1, datalink 1002 = H4) that Wireshark and tshark read.
+///
+/// Every packet is written with one `write(2)` as it passes, so a killed process keeps its capture.
+public final class BtsnoopWriter: Sendable {
+    /// The btsnoop datalink for UART (H4) framing: packets carry their H4 indicator.
+    public static let datalinkH4: UInt32 = 1002
+    /// Microseconds from 0 AD to the Unix epoch, the btsnoop timestamp origin.
+    static let epochOffset: Int64 = 0x00E0_3AB4_4A67_6000
+
+    private let handle: Mutex<FileHandle?>
+    public let path: String
+
+    /// Creates (or truncates) the file and writes the header.
+    public init(path: String) throws(HCITransportError) {
+        self.path = path
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+              let file = FileHandle(forWritingAtPath: path) else {
+            throw HCITransportError(.io, "cannot create capture file \(path)")
+        }
+        var header = Array("btsnoop\0".utf8)
+        header += BtsnoopWriter.bigEndian(UInt32(1))
+        header += BtsnoopWriter.bigEndian(BtsnoopWriter.datalinkH4)
+        file.write(Data(header))
+        handle = Mutex(file)
+    }
+
+    /// Appends one packet record. `received` is true for controller-to-host packets.
+    public func write(_ packet: HCIPacket, received: Bool, at date: Date = Date()) {
+        let data = packet.h4Bytes
+        var flags: UInt32 = received ? 1 : 0
+        if case .command = packet { flags |= 2 }
+        if case .event = packet { flags |= 2 }
+        let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) + BtsnoopWriter.epochOffset
+        var record = BtsnoopWriter.bigEndian(UInt32(data.count))
+        record += BtsnoopWriter.bigEndian(UInt32(data.count))
+        record += BtsnoopWriter.bigEndian(flags)
+        record += BtsnoopWriter.bigEndian(UInt32(0))
+        record += BtsnoopWriter.bigEndian(UInt64(bitPattern: micros))
+        record += data
+        handle.withLock { $0?.write(Data(record)) }
+    }
+
+    /// Closes the file; later writes are ignored.
+    public func close() {
+        handle.withLock { file in
+            try? file?.close()
+            file = nil
+        }
+    }
+
+    static func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+        withUnsafeBytes(of: value.bigEndian) { Array($0) }
+    }
+}
+
+/// Wraps a transport so that every packet in both directions lands in a btsnoop file.
+public final class CapturingTransport: HCITransport {
+    public let base: any HCITransport
+    public let writer: BtsnoopWriter
+    public var moniker: String { base.moniker }
+
+    public init(_ base: any HCITransport, writer: BtsnoopWriter) {
+        self.base = base
+        self.writer = writer
+    }
+
+    public func start(on loop: EventLoop, receive: @escaping @Sendable (HCITransportEvent) -> Void) throws(HCITransportError) {
+        try base.start(on: loop) { [writer] event in
+            if case .packet(let packet) = event { writer.write(packet, received: true) }
+            receive(event)
+        }
+    }
+
+    public func send(_ packet: HCIPacket) throws(HCITransportError) {
+        writer.write(packet, received: false)
+        try base.send(packet)
+    }
+
+    public func close() {
+        base.close()
+    }
+}

@@ -1,0 +1,87 @@
+/// An HCI_LE_Meta_Event subevent (Core v5.4 Vol 4 Part E §7.7.65).
+public enum LEMetaEvent: Sendable, Hashable {
+    /// LE Connection Complete (0x01) and LE Enhanced Connection Complete [v1] (0x0A) / [v2] (0x29).
+    case connectionComplete(LEConnectionComplete)
+    /// LE Advertising Report (0x02) or LE Extended Advertising Report (0x0D), one or more reports.
+    case advertisingReports([AdvertisingReport])
+    /// LE Connection Update Complete (0x03).
+    case connectionUpdateComplete(status: HCIStatus, handle: UInt16, interval: UInt16, latency: UInt16, supervisionTimeout: UInt16)
+    /// LE Read Remote Features Complete (0x04).
+    case readRemoteFeaturesComplete(status: HCIStatus, handle: UInt16, features: LEFeatures)
+    /// LE Data Length Change (0x07).
+    case dataLengthChange(handle: UInt16, maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16)
+    /// LE PHY Update Complete (0x0C).
+    case phyUpdateComplete(status: HCIStatus, handle: UInt16, txPHY: UInt8, rxPHY: UInt8)
+    /// LE Scan Timeout (0x11).
+    case scanTimeout
+    /// LE Advertising Set Terminated (0x12).
+    case advertisingSetTerminated(status: HCIStatus, advertisingHandle: UInt8, connectionHandle: UInt16, completedEvents: UInt8)
+    /// LE Channel Selection Algorithm (0x14).
+    case channelSelectionAlgorithm(handle: UInt16, algorithm: UInt8)
+    /// A subevent the host does not decode, kept whole.
+    case unknown(subevent: UInt8, parameters: [UInt8])
+
+    /// LE subevent codes.
+    public enum Subevent {
+        public static let connectionComplete: UInt8 = 0x01
+        public static let advertisingReport: UInt8 = 0x02
+        public static let connectionUpdateComplete: UInt8 = 0x03
+        public static let readRemoteFeaturesComplete: UInt8 = 0x04
+        public static let dataLengthChange: UInt8 = 0x07
+        public static let enhancedConnectionCompleteV1: UInt8 = 0x0A
+        public static let phyUpdateComplete: UInt8 = 0x0C
+        public static let extendedAdvertisingReport: UInt8 = 0x0D
+        public static let scanTimeout: UInt8 = 0x11
+        public static let advertisingSetTerminated: UInt8 = 0x12
+        public static let channelSelectionAlgorithm: UInt8 = 0x14
+        public static let enhancedConnectionCompleteV2: UInt8 = 0x29
+    }
+
+    init(decoding parameters: [UInt8]) throws(HCIDecodingError) {
+        var r = ByteReader(parameters, context: "LE Meta")
+        let subevent = try r.u8("Subevent_Code")
+        switch subevent {
+        case Subevent.connectionComplete, Subevent.enhancedConnectionCompleteV1, Subevent.enhancedConnectionCompleteV2:
+            self = .connectionComplete(try LEConnectionComplete(subevent: subevent, reader: &r))
+        case Subevent.advertisingReport:
+            self = .advertisingReports(try AdvertisingReport.decodeLegacy(&r))
+        case Subevent.extendedAdvertisingReport:
+            self = .advertisingReports(try AdvertisingReport.decodeExtended(&r))
+        case Subevent.connectionUpdateComplete:
+            r = ByteReader(parameters.dropFirst(), context: "LE Connection Update Complete")
+            self = .connectionUpdateComplete(status: HCIStatus(rawValue: try r.u8("Status")),
+                                             handle: try r.u16("Connection_Handle") & 0x0FFF,
+                                             interval: try r.u16("Connection_Interval"),
+                                             latency: try r.u16("Peripheral_Latency"),
+                                             supervisionTimeout: try r.u16("Supervision_Timeout"))
+        case Subevent.readRemoteFeaturesComplete:
+            r = ByteReader(parameters.dropFirst(), context: "LE Read Remote Features Complete")
+            self = .readRemoteFeaturesComplete(status: HCIStatus(rawValue: try r.u8("Status")),
+                                               handle: try r.u16("Connection_Handle") & 0x0FFF,
+                                               features: LEFeatures(rawValue: try r.u64("LE_Features")))
+        case Subevent.dataLengthChange:
+            r = ByteReader(parameters.dropFirst(), context: "LE Data Length Change")
+            self = .dataLengthChange(handle: try r.u16("Connection_Handle") & 0x0FFF, maxTxOctets: try r.u16("Max_TX_Octets"),
+                                     maxTxTime: try r.u16("Max_TX_Time"), maxRxOctets: try r.u16("Max_RX_Octets"),
+                                     maxRxTime: try r.u16("Max_RX_Time"))
+        case Subevent.phyUpdateComplete:
+            r = ByteReader(parameters.dropFirst(), context: "LE PHY Update Complete")
+            self = .phyUpdateComplete(status: HCIStatus(rawValue: try r.u8("Status")), handle: try r.u16("Connection_Handle") & 0x0FFF,
+                                      txPHY: try r.u8("TX_PHY"), rxPHY: try r.u8("RX_PHY"))
+        case Subevent.scanTimeout:
+            self = .scanTimeout
+        case Subevent.advertisingSetTerminated:
+            r = ByteReader(parameters.dropFirst(), context: "LE Advertising Set Terminated")
+            self = .advertisingSetTerminated(status: HCIStatus(rawValue: try r.u8("Status")),
+                                             advertisingHandle: try r.u8("Advertising_Handle"),
+                                             connectionHandle: try r.u16("Connection_Handle") & 0x0FFF,
+                                             completedEvents: try r.u8("Num_Completed_Extended_Advertising_Events"))
+        case Subevent.channelSelectionAlgorithm:
+            r = ByteReader(parameters.dropFirst(), context: "LE Channel Selection Algorithm")
+            self = .channelSelectionAlgorithm(handle: try r.u16("Connection_Handle") & 0x0FFF,
+                                              algorithm: try r.u8("Channel_Selection_Algorithm"))
+        default:
+            self = .unknown(subevent: subevent, parameters: r.rest())
+        }
+    }
+}

@@ -1,0 +1,122 @@
+/// LE ACL buffer accounting (Core v5.4 Vol 4 Part E §4.1.1): the controller has
+/// `Total_Num_LE_ACL_Data_Packets` buffers; each packet sent takes one, each Number Of Completed
+/// Packets entry gives them back.
+struct ACLFlowControl {
+    struct Send {
+        let id: UInt64
+        let handle: UInt16
+        var fragments: [ACLDataPacket]
+        let timeout: Duration
+        let continuation: CheckedContinuation<Result<Void, HCIError>, Never>
+        var timer: UInt64 = 0
+    }
+
+    /// Largest ACL payload per fragment (LE_ACL_Data_Packet_Length).
+    var maximumLength = 27
+    var totalBuffers = 1
+    var availableBuffers = 1
+    /// Packets sent per handle and not yet completed.
+    var inFlight: [UInt16: Int] = [:]
+    var queue: [Send] = []
+
+    mutating func configure(length: Int, count: Int) {
+        maximumLength = max(length, 1)
+        totalBuffers = max(count, 1)
+        availableBuffers = totalBuffers
+        inFlight.removeAll()
+    }
+
+    mutating func open(handle: UInt16) { inFlight[handle] = 0 }
+
+    mutating func completed(_ entries: [CompletedPackets]) {
+        for entry in entries {
+            let outstanding = inFlight[entry.handle] ?? 0
+            let returned = min(Int(entry.count), outstanding)
+            inFlight[entry.handle] = outstanding - returned
+            availableBuffers = min(totalBuffers, availableBuffers + returned)
+        }
+    }
+
+    /// A disconnection frees the handle's buffers (§4.3) and fails its queued data.
+    mutating func drop(handle: UInt16, failing error: HCIError) {
+        availableBuffers = min(totalBuffers, availableBuffers + (inFlight[handle] ?? 0))
+        inFlight[handle] = nil
+        let failed = queue.filter { $0.handle == handle }
+        queue.removeAll { $0.handle == handle }
+        for send in failed { send.continuation.resume(returning: .failure(error)) }
+    }
+
+    mutating func dropAll(failing error: HCIError) {
+        availableBuffers = totalBuffers
+        inFlight.removeAll()
+        let failed = queue
+        queue.removeAll()
+        for send in failed { send.continuation.resume(returning: .failure(error)) }
+    }
+
+    /// Splits an L2CAP PDU into ACL fragments of at most `maximumLength` bytes.
+    func fragments(handle: UInt16, pdu: [UInt8]) -> [ACLDataPacket] {
+        var result: [ACLDataPacket] = []
+        var offset = 0
+        repeat {
+            let end = min(offset + maximumLength, pdu.count)
+            result.append(ACLDataPacket(handle: handle, boundary: offset == 0 ? .firstNonFlushable : .continuing,
+                                        data: Array(pdu[offset..<end])))
+            offset = end
+        } while offset < pdu.count
+        return result
+    }
+}
+
+extension HCIHost {
+    /// Sends one L2CAP PDU on a connection, fragmented to the controller's LE ACL length and paced by its
+    /// buffer credits. Returns once every fragment is handed to the controller, or throws when no credit
+    /// frees up within `timeout`.
+    public func sendACL(handle: UInt16, pdu: [UInt8], timeout: Duration = .seconds(5)) async throws(HCIError) {
+        if let closedReason { throw .transportClosed(closedReason) }
+        guard connections[handle] != nil else { throw .unknownConnection(handle: handle) }
+        let id = nextWaitID
+        nextWaitID += 1
+        let fragments = aclFlow.fragments(handle: handle, pdu: pdu)
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, HCIError>, Never>) in
+            var send = ACLFlowControl.Send(id: id, handle: handle, fragments: fragments, timeout: timeout, continuation: continuation)
+            send.timer = loop.schedule(at: .now.advanced(by: timeout)) { [weak self] in
+                guard let self else { return }
+                self.assumeIsolated { host in host.aclTimedOut(id) }
+            }
+            aclFlow.queue.append(send)
+            pumpACL()
+        }
+        try result.get()
+    }
+
+    /// The controller's LE ACL buffers: payload length and count.
+    public var aclBuffers: (length: Int, count: Int) { (aclFlow.maximumLength, aclFlow.totalBuffers) }
+
+    func pumpACL() {
+        while aclFlow.availableBuffers > 0, !aclFlow.queue.isEmpty {
+            let fragment = aclFlow.queue[0].fragments.removeFirst()
+            do {
+                try transport.send(.aclData(fragment))
+            } catch {
+                let send = aclFlow.queue.removeFirst()
+                loop.cancelTimer(send.timer)
+                send.continuation.resume(returning: .failure(.transportClosed(error)))
+                continue
+            }
+            aclFlow.availableBuffers -= 1
+            aclFlow.inFlight[fragment.handle, default: 0] += 1
+            if aclFlow.queue[0].fragments.isEmpty {
+                let send = aclFlow.queue.removeFirst()
+                loop.cancelTimer(send.timer)
+                send.continuation.resume(returning: .success(()))
+            }
+        }
+    }
+
+    func aclTimedOut(_ id: UInt64) {
+        guard let index = aclFlow.queue.firstIndex(where: { $0.id == id }) else { return }
+        let send = aclFlow.queue.remove(at: index)
+        send.continuation.resume(returning: .failure(.aclCreditTimeout(handle: send.handle, timeout: send.timeout)))
+    }
+}

@@ -1,0 +1,112 @@
+/// The host side of one controller (Core v5.4 Vol 4 Part E): command flow control, opcode-matched
+/// completions with deadlines, event subscriptions, the connection table and LE ACL flow control.
+///
+/// The actor runs on its own `EventLoop` thread, which also reads the transport, so a controller's
+/// answer is decoded and handed to the waiting caller without a thread hop. Every wait has a deadline;
+/// a closed transport fails every pending wait at once with a named error.
+public actor HCIHost {
+    /// The loop this host (and its transport) runs on.
+    public nonisolated let loop: EventLoop
+    public nonisolated let transport: any HCITransport
+    /// The deadline of a command that names none.
+    public nonisolated let defaultCommandTimeout: Duration
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    /// The adapter's state (Core Bluetooth's `CBManagerState` cases).
+    public internal(set) var state: AdapterState = .unknown
+    /// Open connections by handle.
+    public internal(set) var connections: [UInt16: HCIConnection] = [:]
+    /// What the controller reported about itself at the last initialization.
+    public internal(set) var controllerInfo: ControllerInfo?
+    /// Why the transport closed, once it has.
+    public internal(set) var closedReason: HCITransportError?
+    /// Anomalies seen: undecodable packets, unexpected completions.
+    public internal(set) var anomalies: [String] = []
+
+    var commandCredits = 1
+    var commandQueue: [PendingCommand] = []
+    var sentCommands: [PendingCommand] = []
+    var nextWaitID: UInt64 = 1
+    var eventWaiters: [EventWaiter] = []
+    var subscribers: [UInt64: AsyncStream<HostEvent>.Continuation] = [:]
+    var recentEvents: [String] = []
+    var aclFlow = ACLFlowControl()
+    var reassembler = ACLReassembler()
+    var started = false
+
+    /// Creates a host on a new event loop. Call `start()` (or `initialize()`) next.
+    public init(transport: any HCITransport, commandTimeout: Duration = .seconds(2)) throws(EventLoopError) {
+        self.loop = try EventLoop(label: "hci-host \(transport.moniker)")
+        self.transport = transport
+        self.defaultCommandTimeout = commandTimeout
+    }
+
+    deinit {
+        transport.close()
+        loop.shutdown()
+    }
+
+    /// Starts reading from the transport.
+    public func start() throws(HCIError) {
+        guard !started else { return }
+        if let closedReason { throw .transportClosed(closedReason) }
+        started = true
+        do {
+            try transport.start(on: loop) { [weak self] event in
+                guard let self else { return }
+                self.assumeIsolated { host in host.handleTransport(event) }
+            }
+        } catch {
+            transportEnded(error)
+            throw .transportClosed(error)
+        }
+    }
+
+    /// Closes the transport; every pending wait fails with `transportClosed`.
+    public func close() {
+        transport.close()
+        if closedReason == nil { transportEnded(HCITransportError(.closedByHost, "\(transport.moniker): closed by the host")) }
+    }
+
+    /// A stream of everything the host sees, from now until the stream's consumer stops.
+    public func events() -> AsyncStream<HostEvent> {
+        let id = nextWaitID
+        nextWaitID += 1
+        let (stream, continuation) = AsyncStream<HostEvent>.makeStream()
+        if let closedReason {
+            continuation.yield(.stateChanged(state))
+            continuation.yield(.anomaly("transport closed: \(closedReason)"))
+            continuation.finish()
+            return stream
+        }
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            Task { await self.removeSubscriber(id) }
+        }
+        return stream
+    }
+
+    func removeSubscriber(_ id: UInt64) { subscribers[id] = nil }
+
+    func publish(_ event: HostEvent) {
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    func setState(_ newState: AdapterState) {
+        guard newState != state else { return }
+        let leavingPoweredOn = state == .poweredOn
+        state = newState
+        publish(.stateChanged(newState))
+        if leavingPoweredOn { clearConnections(why: "adapter left poweredOn (now \(newState))") }
+    }
+
+    func clearConnections(why: String) {
+        let handles = connections.keys.sorted()
+        connections.removeAll()
+        reassembler.dropAll()
+        aclFlow.dropAll(failing: .unsupported("connection dropped: \(why)"))
+        if !handles.isEmpty { publish(.connectionsCleared(handles: handles, why: why)) }
+    }
+}

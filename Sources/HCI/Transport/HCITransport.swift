@@ -1,0 +1,55 @@
+/// A byte path to one controller: a socket, a serial port, a USB device or a simulated controller.
+///
+/// Transports are driven by the host's `EventLoop`: `start` and `send` are called on the loop's thread,
+/// and the transport calls `receive` on that thread for every packet it reads, then once with
+/// `.closed` when it ends (the peer closed, an I/O error, a framing error, or `close()`).
+public protocol HCITransport: AnyObject, Sendable {
+    /// The moniker it was opened from, e.g. `unix:/tmp/bt-server-le`.
+    var moniker: String { get }
+    /// Begins delivering packets.
+    func start(on loop: EventLoop, receive: @escaping @Sendable (HCITransportEvent) -> Void) throws(HCITransportError)
+    /// Writes one packet, or throws if it cannot be written within the transport's write deadline.
+    func send(_ packet: HCIPacket) throws(HCITransportError)
+    /// Ends the transport; a `.closed` event follows unless one was already delivered.
+    func close()
+}
+
+/// What a transport delivers to its host.
+public enum HCITransportEvent: Sendable {
+    case packet(HCIPacket)
+    case closed(HCITransportError)
+}
+
+/// Why a transport could not be opened, or why it ended.
+public struct HCITransportError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        /// The moniker does not name a transport this build knows.
+        case invalidMoniker
+        /// Nothing is there: no socket file, no device node, no listener.
+        case notFound
+        /// The operating system refused access.
+        case permissionDenied
+        /// The other end closed the connection.
+        case closedByPeer
+        /// The host closed it.
+        case closedByHost
+        /// A system call failed.
+        case io
+        /// The byte stream is not valid H4.
+        case framing
+        /// A read, write or connect did not finish in time.
+        case timeout
+        /// The platform or kernel lacks what the transport needs.
+        case unsupported
+    }
+
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import HCI
+
+/// `hil info`'s answer, as text for a person or one JSON object for a program.
+public struct ControllerInfoReport: Codable, Sendable {
+    public struct Manufacturer: Codable, Sendable {
+        public var id: UInt16
+        public var name: String?
+    }
+
+    public struct Buffers: Codable, Sendable {
+        public var length: Int
+        public var count: Int
+    }
+
+    public var moniker: String
+    public var address: String
+    public var hciVersion: String
+    public var hciRevision: UInt16
+    public var lmpVersion: String
+    public var lmpSubversion: UInt16
+    public var manufacturer: Manufacturer
+    public var leSupported: Bool
+    public var leFeatures: [String]
+    public var aclBuffers: Buffers
+    public var leACLBuffers: Buffers
+    public var isoBuffers: Buffers?
+    public var extendedAdvertising: Bool
+    public var extendedScanning: Bool
+    public var supportedCommandCount: Int
+
+    public init(moniker: String, info: ControllerInfo, leSupported: Bool) {
+        self.moniker = moniker
+        address = info.address.description
+        hciVersion = info.hciVersion.name
+        hciRevision = info.hciSubversion
+        lmpVersion = info.lmpVersion.name
+        lmpSubversion = info.lmpSubversion
+        manufacturer = Manufacturer(id: info.manufacturer.rawValue, name: info.manufacturer.name)
+        self.leSupported = leSupported
+        leFeatures = info.leFeatures.names
+        aclBuffers = Buffers(length: Int(info.aclBufferLength), count: Int(info.aclBufferCount))
+        leACLBuffers = Buffers(length: Int(info.leACLBufferLength), count: Int(info.leACLBufferCount))
+        if let length = info.isoBufferLength, let count = info.isoBufferCount {
+            isoBuffers = Buffers(length: Int(length), count: Int(count))
+        }
+        extendedAdvertising = info.supportsExtendedAdvertising
+        extendedScanning = info.supportsExtendedScanning
+        supportedCommandCount = info.supportedCommands.reduce(0) { $0 + $1.nonzeroBitCount }
+    }
+
+    /// One JSON object, keys sorted.
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Aligned lines for a terminal.
+    public func text() -> String {
+        let manufacturerText = "0x" + String(manufacturer.id, radix: 16, uppercase: true).leftPadded(to: 4)
+            + " " + (manufacturer.name ?? "(unknown company)")
+        var rows: [(String, String)] = [
+            ("Controller", moniker),
+            ("BD_ADDR", address),
+            ("HCI version", "\(hciVersion) (revision 0x\(String(hciRevision, radix: 16, uppercase: true).leftPadded(to: 4)))"),
+            ("LMP version", "\(lmpVersion) (subversion 0x\(String(lmpSubversion, radix: 16, uppercase: true).leftPadded(to: 4)))"),
+            ("Manufacturer", manufacturerText),
+            ("LE supported", leSupported ? "yes" : "no"),
+            ("ACL buffers", "\(aclBuffers.count) × \(aclBuffers.length) bytes"),
+            ("LE ACL buffers", leACLBuffers.length == 0 ? "shared with ACL" : "\(leACLBuffers.count) × \(leACLBuffers.length) bytes"),
+        ]
+        if let isoBuffers { rows.append(("ISO buffers", "\(isoBuffers.count) × \(isoBuffers.length) bytes")) }
+        rows.append(("Extended advertising", extendedAdvertising ? "supported" : "not supported"))
+        rows.append(("Extended scanning", extendedScanning ? "supported" : "not supported"))
+        rows.append(("Supported commands", "\(supportedCommandCount)"))
+        rows.append(("LE features", leFeatures.isEmpty ? "(none)" : leFeatures.joined(separator: ", ")))
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

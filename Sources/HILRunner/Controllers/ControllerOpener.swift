@@ -1,0 +1,26 @@
+import HCI
+
+/// Opens a host on the controller a moniker names, optionally capturing every packet to btsnoop.
+public enum ControllerOpener {
+    /// Parses `moniker`, opens its transport, wraps it in a btsnoop capture when `capturePath` is given,
+    /// and returns a started host. Errors say which moniker and what went wrong.
+    public static func openHost(moniker text: String, capturePath: String? = nil,
+                                commandTimeout: Duration = .seconds(2)) throws(HCITransportError) -> HCIHost {
+        let moniker = try TransportMoniker(parsing: text)
+        var transport = try moniker.openStreamTransport()
+        if let capturePath {
+            do {
+                transport = CapturingTransport(transport, writer: try BtsnoopWriter(path: capturePath))
+            } catch {
+                transport.close()
+                throw error
+            }
+        }
+        do {
+            return try HCIHost(transport: transport, commandTimeout: commandTimeout)
+        } catch {
+            transport.close()
+            throw HCITransportError(.io, "\(text): cannot start the host's event loop: \(error)")
+        }
+    }
+}
