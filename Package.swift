@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "HILTesting", dependencies: ["HILRunner"]),
         // The command-line tool.
         .executableTarget(name: "hil", dependencies: ["HILRunner"]),
+        // Benchmarks run by scripts/bench-*: each measures ours beside a baseline in the same run.
+        .executableTarget(name: "hil-bench", dependencies: ["HILRunner"]),
 
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
         .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl"]),

@@ -36,7 +36,7 @@ public struct HCIReturnParameters {
     var reader: ByteReader
 
     init(_ bytes: some Collection<UInt8>, opcode: HCIOpcode) {
-        reader = ByteReader(bytes, context: "Command Complete for \(opcode)")
+        reader = ByteReader(bytes, context: "Command Complete", opcode: opcode)
     }
 
     public mutating func u8(_ field: String) throws(HCIDecodingError) -> UInt8 { try reader.u8(field) }

@@ -12,7 +12,7 @@ import Darwin
 /// and handed to the host on the same thread that then resumes the waiting caller: no thread hop sits
 /// between the controller's answer and the code awaiting it. Blocking C calls (poll, read) happen only
 /// here, never on Swift's cooperative pool.
-public final class EventLoop: SerialExecutor, Sendable {
+public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     private struct State: ~Copyable {
         var jobs: [UnownedJob] = []
         var closures: [@Sendable () -> Void] = []
@@ -72,6 +72,10 @@ public final class EventLoop: SerialExecutor, Sendable {
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
+    }
+
+    public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
     }
 
     public func checkIsolated() {

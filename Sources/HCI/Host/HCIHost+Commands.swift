@@ -4,7 +4,7 @@ struct PendingCommand {
     let packet: HCICommandPacket
     let completion: HCICommandCompletion
     let timeout: Duration
-    let continuation: CheckedContinuation<Result<[UInt8], HCIError>, Never>
+    let continuation: UnsafeContinuation<Result<[UInt8], HCIError>, Never>
     var timer: UInt64 = 0
 }
 
@@ -45,7 +45,7 @@ extension HCIHost {
         let timeout = timeout ?? defaultCommandTimeout
         let id = nextWaitID
         nextWaitID += 1
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], HCIError>, Never>) in
+        let result = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<[UInt8], HCIError>, Never>) in
             var command = PendingCommand(id: id, packet: packet, completion: completion, timeout: timeout, continuation: continuation)
             command.timer = loop.schedule(at: .now.advanced(by: timeout)) { [weak self] in
                 guard let self else { return }

@@ -86,7 +86,7 @@ extension HCIHost {
     func waiterTimedOut(_ id: UInt64) {
         guard let index = eventWaiters.firstIndex(where: { $0.id == id }), eventWaiters[index].result == nil else { return }
         let waiter = eventWaiters[index]
-        settle(index, .failure(.eventTimeout(awaited: waiter.awaited, timeout: waiter.timeout, recent: recentEvents)))
+        settle(index, .failure(.eventTimeout(awaited: waiter.awaited, timeout: waiter.timeout, recent: recentEvents.map(\.summary))))
     }
 
     func deliver(_ event: HostEvent) {
@@ -164,7 +164,7 @@ extension HCIHost {
     }
 
     func remember(_ event: HCIEvent) {
-        recentEvents.append(event.summary)
+        recentEvents.append(event)
         if recentEvents.count > 6 { recentEvents.removeFirst() }
     }
 

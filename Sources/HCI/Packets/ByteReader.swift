@@ -3,12 +3,17 @@ struct ByteReader {
     private let bytes: ArraySlice<UInt8>
     private(set) var offset: Int
     /// What is being decoded, for error messages (e.g. "LE Connection Complete").
-    let context: String
+    private let baseContext: StaticString
+    /// The command a Command Complete answers, named in errors only (formatting it costs).
+    private let opcode: HCIOpcode?
 
-    init(_ bytes: some Collection<UInt8>, context: String) {
+    var context: String { opcode.map { "\(baseContext) for \($0)" } ?? "\(baseContext)" }
+
+    init(_ bytes: some Collection<UInt8>, context: StaticString, opcode: HCIOpcode? = nil) {
         self.bytes = ArraySlice(bytes)
         self.offset = self.bytes.startIndex
-        self.context = context
+        self.baseContext = context
+        self.opcode = opcode
     }
 
     var remaining: Int { bytes.endIndex - offset }

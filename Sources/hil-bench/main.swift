@@ -1,0 +1,18 @@
+import Foundation
+
+/// `hil-bench NAME [options]`: the benchmarks behind scripts/bench-*. Each prints its figures and the
+/// ratio against a baseline measured in the same run.
+let words = Array(CommandLine.arguments.dropFirst())
+let name = words.first ?? ""
+let options = BenchOptions(Array(words.dropFirst()))
+do {
+    switch name {
+    case "command-roundtrip": try await CommandRoundTripBenchmark.run(options)
+    default:
+        FileHandle.standardError.write(Data("usage: hil-bench command-roundtrip [--socket PATH] [--count N]\n".utf8))
+        exit(3)
+    }
+} catch {
+    FileHandle.standardError.write(Data("hil-bench \(name): \(error)\n".utf8))
+    exit(2)
+}
