@@ -107,6 +107,8 @@ extension HCIHost {
 
     func failAllCommands(_ error: HCIError) {
         let all = sentCommands + commandQueue
+        // Commands the controller will never answer must not hold its credit: a Reset has to get through.
+        if !sentCommands.isEmpty { commandCredits = max(commandCredits, 1) }
         sentCommands.removeAll()
         commandQueue.removeAll()
         for command in all {

@@ -6,8 +6,8 @@ extension HCIHost {
     @discardableResult
     public func initialize(timeout: Duration? = nil) async throws(HCIError) -> ControllerInfo {
         if !started { try start() }
+        clearConnections(why: "HCI Reset (a Reset ends every connection without Disconnection Complete)")
         setState(.resetting)
-        clearConnections(why: "HCI Reset")
         do {
             try await send(Reset(), timeout: timeout, anyState: true)
             let version = try await send(ReadLocalVersionInformation(), timeout: timeout, anyState: true)
