@@ -1,0 +1,86 @@
+import Foundation
+@testable import HCI
+
+/// BlueZ's btvirt, started through scripts/peers/btvirt (which builds the AF_ALG shim it needs on this
+/// kernel). Its sockets sit at fixed /tmp paths and all its controllers share one air, so tests that use
+/// it take `BtvirtPeer.lock` and run one at a time.
+enum BtvirtPeer {
+    static let lePath = "/tmp/bt-server-le"
+    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let lock = AsyncLock()
+
+    /// Starts btvirt unless a live one answers; throws with the script's own message when it cannot.
+    static func ensureRunning() throws {
+        let script = repositoryRoot.appendingPathComponent("scripts/peers/btvirt").path
+        if run(script, ["status"]).status == 0 { return }
+        let started = run(script, ["start"])
+        guard started.status == 0 else {
+            throw TestFailure("cannot start btvirt: \(started.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+    }
+
+    /// Runs `body` with `count` fresh, initialized LE controllers on btvirt, serialized with every other
+    /// btvirt test; closes them after.
+    static func withControllers<T: Sendable>(_ count: Int, _ body: ([HCIHost]) async throws -> T) async throws -> T {
+        await lock.acquire()
+        do {
+            try ensureRunning()
+            var hosts: [HCIHost] = []
+            for index in 0..<count {
+                let transport = try TransportMoniker.unix(path: lePath).openStreamTransport()
+                let host = try HCIHost(transport: transport)
+                hosts.append(host)
+                do {
+                    try await host.initialize()
+                } catch {
+                    throw TestFailure("btvirt controller \(index) did not initialize: \(error)")
+                }
+            }
+            defer { for host in hosts { Task { await host.close() } } }
+            let result = try await body(hosts)
+            for host in hosts { await host.close() }
+            // btvirt frees a slot when it sees the close; give it a moment so the next test gets fresh slots.
+            try await Task.sleep(for: .milliseconds(20))
+            await lock.release()
+            return result
+        } catch {
+            await lock.release()
+            throw error
+        }
+    }
+
+    static func run(_ path: String, _ arguments: [String]) -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do {
+            try process.run()
+        } catch {
+            return (127, "\(path): \(error)")
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// A FIFO async mutex for tests that share one external peer.
+actor AsyncLock {
+    private var locked = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func acquire() async {
+        if locked {
+            await withCheckedContinuation { waiters.append($0) }
+        }
+        locked = true
+    }
+
+    func release() {
+        if waiters.isEmpty { locked = false } else { waiters.removeFirst().resume() }
+    }
+}
