@@ -46,10 +46,8 @@ let package = Package(
 
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
         .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner"]),
-        .testTarget(name: "HILTestingTests", dependencies: ["HILTesting"]),
-        .testTarget(name: "HILTests", dependencies: ["HILTesting"]),
+        .testTarget(name: "hilTests", dependencies: ["hil"]),
     ]
 )

@@ -1,1 +1,83 @@
-// Preflight module.
+import Foundation
+
+/// Lint of an app's Bluetooth declarations before store submission.
+///
+/// `Preflight` reads an iOS Info.plist (XML or binary, or inside an `.ipa`) or an Android manifest (text or
+/// binary AXML, or inside an `.apk`), checks it against the rules in `RuleCatalog`, and returns a `Report`
+/// that the formatters in `ReportFormat` render as text, JSON, SARIF 2.1.0 or JUnit XML.
+public enum Preflight {
+    /// Lints an iOS Info.plist or `.ipa` at `path`.
+    public static func lintIOS(path: String, options: IOSOptions = IOSOptions()) throws(PreflightError) -> Report {
+        try lintIOS(data: try read(path), name: path, options: options)
+    }
+
+    /// Lints an iOS Info.plist or `.ipa` given as bytes; `name` is used in locations and errors.
+    public static func lintIOS(data: Data, name: String, options: IOSOptions = IOSOptions()) throws(PreflightError) -> Report {
+        var location = SourceLocation(file: name)
+        var plistData = data
+        if ZipArchive.looksLikeZip(data) {
+            let archive = try ZipArchive(data, file: name)
+            let candidates = archive.entries.filter(isAppInfoPlist).sorted { $0.path < $1.path }
+            guard let entry = candidates.first else {
+                throw .unexpectedContent(file: name, message: "no Payload/*.app/Info.plist in this archive: not an iOS app (.ipa)")
+            }
+            plistData = try archive.extract(entry)
+            location = SourceLocation(file: name, entry: entry.path)
+        }
+        let (root, _) = try PropertyListReader.readDictionary(plistData, file: location.description)
+        return IOSLinter.lint(root, location: location, options: options)
+    }
+
+    /// Lints an AndroidManifest.xml (text or binary) or `.apk` at `path`.
+    public static func lintAndroid(path: String, options: AndroidOptions = AndroidOptions()) throws(PreflightError) -> Report {
+        try lintAndroid(data: try read(path), name: path, options: options)
+    }
+
+    /// Lints an AndroidManifest.xml (text or binary) or `.apk` given as bytes; `name` is used in locations and errors.
+    public static func lintAndroid(data: Data, name: String, options: AndroidOptions = AndroidOptions()) throws(PreflightError) -> Report {
+        var location = SourceLocation(file: name)
+        var manifestData = data
+        if ZipArchive.looksLikeZip(data) {
+            let archive = try ZipArchive(data, file: name)
+            guard let entry = archive.entry("AndroidManifest.xml") else {
+                if archive.entry("base/manifest/AndroidManifest.xml") != nil {
+                    throw .unexpectedContent(file: name, message: "an Android App Bundle (.aab) keeps its manifest as protobuf, which is not supported: lint an APK or the merged AndroidManifest.xml")
+                }
+                throw .unexpectedContent(file: name, message: "no AndroidManifest.xml at the top of this archive: not an Android app (.apk)")
+            }
+            manifestData = try archive.extract(entry)
+            location = SourceLocation(file: name, entry: entry.path)
+        }
+        let root: MarkupElement
+        if AXMLReader.looksLikeBinaryXML(manifestData) {
+            root = try AXMLReader.parse(manifestData, file: location.description)
+        } else {
+            root = try MarkupReader.parse(manifestData, file: location.description)
+        }
+        let manifest = try AndroidManifest(root, file: location.description)
+        return AndroidLinter.lint(manifest, location: location, options: options)
+    }
+
+    /// `Payload/<name>.app/Info.plist`, exactly one level down.
+    static func isAppInfoPlist(_ entry: ZipArchive.Entry) -> Bool {
+        let parts = entry.path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 3 && parts[0] == "Payload" && parts[1].hasSuffix(".app") && parts[2] == "Info.plist"
+    }
+
+    /// The bytes of the file at `path` (memory-mapped when the system allows), or a clear error.
+    static func read(_ path: String) throws(PreflightError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .unreadable(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw .unreadable(path: path, reason: "it is a directory (give the Info.plist, AndroidManifest.xml, .ipa or .apk inside it)")
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+            throw .unreadable(path: path, reason: reason)
+        }
+    }
+}

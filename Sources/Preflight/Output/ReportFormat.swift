@@ -1,0 +1,36 @@
+/// The output formats of `hil preflight --format`.
+public enum ReportFormat: String, Sendable, CaseIterable {
+    /// Human-readable, grouped by severity.
+    case text
+    /// One JSON object: findings, notes, counts.
+    case json
+    /// SARIF 2.1.0, as GitHub code scanning reads it.
+    case sarif
+    /// JUnit XML, one testcase per rule checked.
+    case junit
+
+    /// Renders `report`; `strict` makes warnings failures in JUnit, as it does in the exit status.
+    public func render(_ report: Report, strict: Bool = false) -> String {
+        switch self {
+        case .text: TextFormatter.render(report, strict: strict)
+        case .json: JSONFormatter.render(report)
+        case .sarif: SARIFFormatter.render(report)
+        case .junit: JUnitFormatter.render(report, strict: strict)
+        }
+    }
+}
+
+/// Identifies the tool in machine-readable output.
+public enum PreflightTool {
+    public static let name = "hil preflight"
+    public static let version = "0.1.0"
+    public static let informationURI = "https://github.com/bluetoothhil/bluetoothhil"
+}
+
+extension Report {
+    /// "2 errors, 1 warning, 0 info": the counts of findings by severity.
+    public var countsSummary: String {
+        let errors = findings(.error).count, warnings = findings(.warning).count, infos = findings(.info).count
+        return "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), \(infos) info"
+    }
+}

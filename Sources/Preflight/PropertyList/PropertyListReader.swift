@@ -1,0 +1,183 @@
+import Foundation
+
+/// Reads property lists: XML (our own reader, keeping lines) and binary or OpenStep (Foundation).
+public enum PropertyListReader {
+    /// The format a property list was written in.
+    public enum Format: String, Sendable {
+        case xml
+        case binary
+        case openStep
+    }
+
+    /// Parses a property list whose top level must be a dictionary (as Info.plist is).
+    ///
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - file: how to name the file in errors.
+    /// - Returns: the top-level dictionary node and the format it was in.
+    public static func readDictionary(_ data: Data, file: String) throws(PreflightError) -> (root: PropertyListNode, format: Format) {
+        let format = detect(data)
+        let root: PropertyListNode
+        switch format {
+        case .xml:
+            let element = try MarkupReader.parse(data, file: file)
+            root = try xmlRoot(element, file: file)
+        case .binary, .openStep:
+            root = try foundation(data, file: file, format: format)
+        }
+        guard root.value.dictionary != nil else {
+            throw .propertyList(file: file, message: "the top level is a \(root.value.typeName), not a dict")
+        }
+        return (root, format)
+    }
+
+    static func detect(_ data: Data) -> Format {
+        if data.starts(with: Array("bplist".utf8)) { return .binary }
+        let prefix = data.prefix(64)
+        let trimmed = prefix.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        if trimmed.first == 0x3C || prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF]) { return .xml }
+        return .openStep
+    }
+
+    // MARK: XML
+
+    private static func xmlRoot(_ element: MarkupElement, file: String) throws(PreflightError) -> PropertyListNode {
+        guard element.localName == "plist" else {
+            throw .propertyList(file: file, message: "the root element is <\(element.localName)>, not <plist>")
+        }
+        guard element.children.count == 1, let value = element.children.first else {
+            throw .propertyList(file: file, message: "<plist> at line \(element.line ?? 0) must hold exactly one value, it holds \(element.children.count)")
+        }
+        return try node(value, file: file)
+    }
+
+    private static func node(_ element: MarkupElement, file: String) throws(PreflightError) -> PropertyListNode {
+        let line = element.line, column = element.column
+        func bad(_ message: String) -> PreflightError {
+            .xmlSyntax(file: file, line: line ?? 0, column: column ?? 0, message: message)
+        }
+        let text = element.text
+        switch element.localName {
+        case "string":
+            return PropertyListNode(.string(text), line: line, column: column)
+        case "integer":
+            let trimmed = text.trimmingCharactersInWhitespace()
+            let value: Int?
+            if trimmed.lowercased().hasPrefix("0x") {
+                value = Int(trimmed.dropFirst(2), radix: 16)
+            } else {
+                value = Int(trimmed)
+            }
+            guard let value else { throw bad("<integer> holds '\(trimmed)', not an integer") }
+            return PropertyListNode(.integer(value), line: line, column: column)
+        case "real":
+            let trimmed = text.trimmingCharactersInWhitespace()
+            guard let value = Double(trimmed) else { throw bad("<real> holds '\(trimmed)', not a number") }
+            return PropertyListNode(.real(value), line: line, column: column)
+        case "true", "false":
+            guard element.children.isEmpty, text.trimmingCharactersInWhitespace().isEmpty else {
+                throw bad("<\(element.localName)/> must be empty")
+            }
+            return PropertyListNode(.bool(element.localName == "true"), line: line, column: column)
+        case "date":
+            let trimmed = text.trimmingCharactersInWhitespace()
+            guard let date = ISO8601DateFormatter().date(from: trimmed) else { throw bad("<date> holds '\(trimmed)', not an ISO 8601 date") }
+            return PropertyListNode(.date(date), line: line, column: column)
+        case "data":
+            let base64 = text.filter { !$0.isWhitespace }
+            guard let data = Data(base64Encoded: base64) else { throw bad("<data> is not valid base64") }
+            return PropertyListNode(.data(data), line: line, column: column)
+        case "array":
+            var items: [PropertyListNode] = []
+            for child in element.children { items.append(try node(child, file: file)) }
+            return PropertyListNode(.array(items), line: line, column: column)
+        case "dict":
+            var entries: [String: PropertyListNode] = [:]
+            var index = 0
+            let children = element.children
+            while index < children.count {
+                let keyElement = children[index]
+                guard keyElement.localName == "key" else {
+                    throw .xmlSyntax(file: file, line: keyElement.line ?? 0, column: keyElement.column ?? 0,
+                                     message: "expected <key> in <dict>, found <\(keyElement.localName)>")
+                }
+                guard index + 1 < children.count else {
+                    throw .xmlSyntax(file: file, line: keyElement.line ?? 0, column: keyElement.column ?? 0,
+                                     message: "<key>\(keyElement.text)</key> has no value")
+                }
+                let valueElement = children[index + 1]
+                if valueElement.localName == "key" {
+                    throw .xmlSyntax(file: file, line: valueElement.line ?? 0, column: valueElement.column ?? 0,
+                                     message: "<key>\(keyElement.text)</key> is followed by another <key>, not a value")
+                }
+                let value = try node(valueElement, file: file)
+                // Point at the key: that is the line a developer edits.
+                entries[keyElement.text] = PropertyListNode(value.value, line: keyElement.line, column: keyElement.column)
+                index += 2
+            }
+            return PropertyListNode(.dictionary(entries), line: line, column: column)
+        default:
+            throw bad("<\(element.localName)> is not a property list element")
+        }
+    }
+
+    // MARK: Foundation (binary, OpenStep)
+
+    private static func foundation(_ data: Data, file: String, format: Format) throws(PreflightError) -> PropertyListNode {
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            let what = format == .binary ? "binary property list" : "not an XML, binary or OpenStep property list"
+            throw .propertyList(file: file, message: "\(what): \(reason(error))")
+        }
+        guard let node = convert(object, depth: 0) else {
+            throw .propertyList(file: file, message: "holds a value that is not a property list type")
+        }
+        return node
+    }
+
+    private static func reason(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let debug = nsError.userInfo["NSDebugDescription"] as? String, !debug.isEmpty { return debug }
+        return nsError.localizedDescription
+    }
+
+    private static func convert(_ object: Any, depth: Int) -> PropertyListNode? {
+        guard depth < 512 else { return nil }
+        switch object {
+        case let value as String:
+            return PropertyListNode(.string(value))
+        case let value as Data:
+            return PropertyListNode(.data(value))
+        case let value as Date:
+            return PropertyListNode(.date(value))
+        case let value as Bool where type(of: object) == Bool.self:
+            // swift-corelibs-foundation returns plist booleans as Swift Bools, integers as NSNumbers.
+            return PropertyListNode(.bool(value))
+        case let value as NSNumber:
+            // An NSNumber bridges to Bool and Int alike, so ask it what it holds.
+            switch String(cString: value.objCType) {
+            case "c", "B": return PropertyListNode(.bool(value.boolValue))  // CFBoolean on Apple platforms
+            case "f", "d": return PropertyListNode(.real(value.doubleValue))
+            default: return PropertyListNode(.integer(value.intValue))
+            }
+        case let value as [Any]:
+            var items: [PropertyListNode] = []
+            for item in value {
+                guard let node = convert(item, depth: depth + 1) else { return nil }
+                items.append(node)
+            }
+            return PropertyListNode(.array(items))
+        case let value as [String: Any]:
+            var entries: [String: PropertyListNode] = [:]
+            for (key, item) in value {
+                guard let node = convert(item, depth: depth + 1) else { return nil }
+                entries[key] = node
+            }
+            return PropertyListNode(.dictionary(entries))
+        default:
+            return nil
+        }
+    }
+}
