@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import hil
 
@@ -53,5 +54,25 @@ import Testing
 
     @Test func unknownOptionIsAUsageError() async {
         #expect(await InfoCommand.run(Arguments(["unix:/tmp/x", "--colour"])) == .usageError)
+    }
+}
+
+/// `hil preflight` through its entry point: exit statuses on the command's own fixtures.
+@Suite struct PreflightCommandTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("PreflightTests/Fixtures")
+
+    @Test func errorsExitWithOne() async {
+        let path = Self.fixtures.appendingPathComponent("ios/Info-problems.plist").path
+        #expect(await PreflightCommand.run(Arguments(["ios", path, "--uses", "central,background-central", "--format", "json", "--output", "/dev/null"])) == .productFailure)
+    }
+
+    @Test func malformedInputExitsWithThree() async {
+        let path = Self.fixtures.appendingPathComponent("android/malformed.xml").path
+        #expect(await PreflightCommand.run(Arguments(["android", path])) == .usageError)
+    }
+
+    @Test func unknownPlatformExitsWithThree() async {
+        #expect(await PreflightCommand.run(Arguments(["windows", "x"])) == .usageError)
     }
 }
