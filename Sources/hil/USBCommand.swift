@@ -1,9 +1,48 @@
+import DeviceControl
 import Foundation
 
-/// `hil usb`: placeholder until DeviceControl lands.
+/// `hil usb [--json] [--watch SECONDS]`: the USB tree, or its changes for a while.
 enum USBCommand {
     static func run(_ arguments: Arguments) async -> ExitStatus {
-        FileHandle.standardError.write(Data("hil usb: not built yet\n".utf8))
-        return .usageError
+        var arguments = arguments
+        let json: Bool
+        let watch: Double?
+        do {
+            json = arguments.flag("json")
+            watch = try arguments.number("watch", in: 0.1...86_400)
+            try arguments.finish()
+        } catch {
+            return fail("\(error)\nusage: hil usb [--json] [--watch SECONDS]", .usageError)
+        }
+        do {
+            if let watch {
+                let watcher = try USBWatcher()
+                // Unbuffered, one line per change, so a log or a pipe sees each change as it happens.
+                let announcement = "watching USB for \(Duration.milliseconds(Int64(watch * 1000)).seconds) (\(watcher.usesHotplug ? "libusb hotplug + polling" : "polling"))"
+                for try await change in watcher.changes(for: .milliseconds(Int64(watch * 1000)), ready: { line(announcement) }) {
+                    line(change.description)
+                }
+                return .success
+            }
+            let topology = try await TopologyReader().read()
+            if json {
+                FileHandle.standardOutput.write(try topology.jsonData())
+                print()
+            } else {
+                print(topology.renderTree())
+            }
+            return .success
+        } catch let error as PowerSwitchError {
+            return fail(error.message, error.isUsageError ? .usageError : .infrastructureError)
+        } catch {
+            return fail("\(error)", .infrastructureError)
+        }
+    }
+
+    static func line(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+
+    static func fail(_ message: String, _ status: ExitStatus) -> ExitStatus {
+        FileHandle.standardError.write(Data("hil usb: \(message)\n".utf8))
+        return status
     }
 }

@@ -7,6 +7,8 @@ usage: hil <command> [arguments]
 commands:
   info MONIKER [--json] [--capture FILE] [--timeout SECONDS]
                     reset a controller and print what it is
+  scan MONIKER [--name N] [--service UUID] [--timeout S] [--json]
+                    find advertisers (time-limited; stops at the first match of a filter)
   preflight ios|android FILE [options]
                     lint an app's Bluetooth declarations (see 'hil preflight --help')
 
@@ -23,6 +25,7 @@ words.removeFirst()
 let status: ExitStatus
 switch command {
 case "info": status = await InfoCommand.run(Arguments(words))
+case "scan": status = await ScanCommand.run(Arguments(words))
 case "preflight": status = await PreflightCommand.run(Arguments(words))
 case "usb": status = await USBCommand.run(Arguments(words))
 case "power": status = await PowerCommand.run(Arguments(words))

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Regular expressions that read a switch's state from a command's stdout: `{"on": "…", "off": "…"}`.
+public struct StatePattern: Sendable, Equatable, Decodable {
+    public let on: String
+    public let off: String
+
+    /// Compiles both now so a bad pattern is reported where it is written.
+    public init(on: String, off: String) throws {
+        for (key, pattern) in [("on", on), ("off", off)] {
+            do { _ = try NSRegularExpression(pattern: pattern) } catch {
+                throw PowerSwitchError(.invalidInput, "statePattern.\(key): '\(pattern)' is not a valid regular expression")
+            }
+        }
+        self.on = on
+        self.off = off
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let on = try container.decode(String.self, forKey: .on)
+        let off = try container.decode(String.self, forKey: .off)
+        do { try self.init(on: on, off: off) } catch let error as PowerSwitchError {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case on, off }
+
+    /// `.on`/`.off` when exactly one pattern matches `text`; unknown otherwise.
+    public func state(of text: String) -> PowerState {
+        let onMatch = Self.matches(on, text), offMatch = Self.matches(off, text)
+        switch (onMatch, offMatch) {
+        case (true, false): return .on
+        case (false, true): return .off
+        case (true, true): return .unknown(reason: "output matches both the on pattern '\(on)' and the off pattern '\(off)'")
+        case (false, false): return .unknown(reason: "output matches neither the on pattern '\(on)' nor the off pattern '\(off)'")
+        }
+    }
+
+    static func matches(_ pattern: String, _ text: String) -> Bool {
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return false }
+        return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+}

@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// How a child ended.
+public enum Termination: Sendable, Equatable, CustomStringConvertible {
+    case exited(Int32)
+    case signalled(Int32)
+
+    public var description: String {
+        switch self {
+        case .exited(let code): return "exit \(code)"
+        case .signalled(let signal): return "killed by signal \(signal)"
+        }
+    }
+
+    public var succeeded: Bool { self == .exited(0) }
+}
+
+/// What a child's watcher thread reports, in order: output, then (once) its end.
+public enum ChildEvent: Sendable, Equatable {
+    case stdout([UInt8])
+    case stderr([UInt8])
+    case ended(Termination)
+}
+
+/// A process started without a shell (posix_spawnp) in a process group of its own, so that stopping it
+/// stops what it started. One dedicated thread reads its stdout and stderr (poll(2)) and then reaps it;
+/// everything arrives on `events`.
+public struct ChildProcess: Sendable {
+    public let pid: pid_t
+    public let argv: [String]
+    public let events: AsyncStream<ChildEvent>
+
+    /// Starts `argv[0]` (looked up in PATH) with `argv`. Throws `.invalidInput` for an empty argv and
+    /// `.notFound`/`.deviceFailure` when it cannot be started.
+    public static func spawn(_ argv: [String], environment: [String: String]? = nil) throws -> ChildProcess {
+        guard let program = argv.first, !program.isEmpty else {
+            throw PowerSwitchError(.invalidInput, "an empty command line cannot be run")
+        }
+        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
+            throw PowerSwitchError(.deviceFailure, "cannot create pipes for `\(program)`: \(String(cString: strerror(errno)))")
+        }
+        for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+
+        let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for arg in cArgs { free(arg) } }
+        var merged = ProcessInfo.processInfo.environment
+        merged.merge(environment ?? [:]) { _, new in new }
+        let cEnv: [UnsafeMutablePointer<CChar>?] = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for entry in cEnv { free(entry) } }
+        var pid: pid_t = 0
+        let code = cArgs.withUnsafeBufferPointer { args -> Int32 in
+            cEnv.withUnsafeBufferPointer { env -> Int32 in
+                guard let argsBase = args.baseAddress, let envBase = env.baseAddress else { return EINVAL }
+                return posix_spawnp(&pid, program, &actions, &attributes, argsBase, envBase)
+            }
+        }
+        close(outPipe[1])
+        close(errPipe[1])
+        guard code == 0 else {
+            close(outPipe[0])
+            close(errPipe[0])
+            let kind: PowerSwitchError.Kind = code == ENOENT || code == EACCES ? .notFound : .deviceFailure
+            throw PowerSwitchError(kind, "cannot start `\(argv.joined(separator: " "))`: \(String(cString: strerror(code)))")
+        }
+        let (stream, continuation) = AsyncStream<ChildEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let readers = (outPipe[0], errPipe[0])
+        let child = pid
+        let thread = Thread {
+            watch(pid: child, stdout: readers.0, stderr: readers.1, continuation: continuation)
+        }
+        thread.name = "DeviceControl.child.\(pid)"
+        thread.start()
+        return ChildProcess(pid: pid, argv: argv, events: stream)
+    }
+
+    /// Sends `signal` to the child's whole process group.
+    public func signalGroup(_ signal: Int32) { _ = kill(-pid, signal) }
+
+    /// The watcher thread's body: read both pipes to EOF, then reap.
+    private static func watch(pid: pid_t, stdout: Int32, stderr: Int32, continuation: AsyncStream<ChildEvent>.Continuation) {
+        var fds = [pollfd(fd: stdout, events: Int16(POLLIN), revents: 0), pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)]
+        var open = 2
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while open > 0 {
+            let ready = poll(&fds, nfds_t(fds.count), -1)
+            if ready < 0 { if errno == EINTR { continue } else { break } }
+            for index in fds.indices where fds[index].fd >= 0 && fds[index].revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(fds[index].fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    let bytes = Array(buffer.prefix(count))
+                    continuation.yield(index == 0 ? .stdout(bytes) : .stderr(bytes))
+                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    close(fds[index].fd)
+                    fds[index].fd = -1
+                    open -= 1
+                }
+            }
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let termination: Termination = (status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
+        continuation.yield(.ended(termination))
+        continuation.finish()
+    }
+}
+
+/// The output and end of a command run to completion.
+public struct CommandResult: Sendable, Equatable {
+    public var argv: [String]
+    public var stdout: String
+    public var stderr: String
+    public var termination: Termination
+    public var elapsed: Duration
+    /// True when it was killed for running past its deadline.
+    public var timedOut: Bool
+
+    /// The last non-empty line of stderr, else of stdout: what a one-line message quotes.
+    public var lastLine: String {
+        for text in [stderr, stdout] {
+            if let line = text.split(whereSeparator: \.isNewline).last(where: { !$0.allSatisfy(\.isWhitespace) }) {
+                return String(line.prefix(200))
+            }
+        }
+        return ""
+    }
+
+    public var commandLine: String { argv.joined(separator: " ") }
+}
+
+extension ChildProcess {
+    /// Runs `argv` to completion, killing its process group at `deadline`.
+    public static func run(_ argv: [String], deadline: Duration, environment: [String: String]? = nil) async throws -> CommandResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let child = try spawn(argv, environment: environment)
+        let killer = Task {
+            try await Task.sleep(for: deadline)
+            child.signalGroup(SIGTERM)
+            try await Task.sleep(for: .milliseconds(500))
+            child.signalGroup(SIGKILL)
+        }
+        defer { killer.cancel() }
+        let collected = try await withDeadline(deadline + .seconds(3), timeout: {
+            PowerSwitchError(.timeout, "`\(argv.joined(separator: " "))` did not finish within \(deadline.seconds) and its output stayed open after it was killed")
+        }) {
+            var out: [UInt8] = [], err: [UInt8] = []
+            var end = Termination.signalled(SIGKILL)
+            for await event in child.events {
+                switch event {
+                case .stdout(let bytes): out += bytes
+                case .stderr(let bytes): err += bytes
+                case .ended(let termination): end = termination
+                }
+            }
+            return (out, err, end)
+        }
+        let elapsed = clock.now - start
+        return CommandResult(argv: argv, stdout: String(decoding: collected.0, as: UTF8.self),
+                             stderr: String(decoding: collected.1, as: UTF8.self), termination: collected.2,
+                             elapsed: elapsed, timedOut: elapsed >= deadline && !collected.2.succeeded)
+    }
+}

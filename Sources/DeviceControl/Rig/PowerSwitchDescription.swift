@@ -1,0 +1,67 @@
+/// One entry of a rig file's `"powerSwitches"` array:
+///
+///     {"name": "pdu-outlet-3", "kind": "command", "on": ["pdu", "on", "3"], "off": ["pdu", "off", "3"],
+///      "status": ["pdu", "status", "3"], "statePattern": {"on": "ON", "off": "OFF"}, "deadlineSeconds": 10,
+///      "verify": {"devices": ["2fe3:000b"], "deadlineSeconds": 3}}
+///
+/// Kinds and their fields: `command` (on, off, status, statePattern, deadlineSeconds), `usb-hub` (hub,
+/// ports, method, force, repeat), `ykush` (serial, ports), `relay` (vendor, serial, ports), `process`
+/// (argv, environment, readyPattern, readyDeadlineSeconds, stopDeadlineSeconds, pidFile). `port: N` may
+/// stand for `ports: [N]`. Unknown fields are errors, so a typo is not silently ignored. Decoding errors
+/// name the field path and the wrong value (`powerSwitches[1].ports[0]: expected a port number from 1
+/// to 255, found -2`).
+public struct PowerSwitchDescription: Decodable, Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        case command
+        case usbHub = "usb-hub"
+        case ykush
+        case relay
+        case process
+    }
+
+    public enum Backend: Sendable, Equatable {
+        case command(on: [String], off: [String], status: [String]?, statePattern: StatePattern?, deadline: Duration)
+        case usbHub(hub: USBLocation, ports: [Int], method: HubSwitchMethod, force: Bool, repeatOff: Int)
+        case ykush(serial: String?, ports: [Int])
+        case relay(vendor: String, serial: String?, ports: [Int])
+        case process(argv: [String], environment: [String: String]?, readyPattern: String?,
+                     readyDeadline: Duration, stopDeadline: Duration, pidFile: String?)
+
+        public var kind: Kind {
+            switch self {
+            case .command: return .command
+            case .usbHub: return .usbHub
+            case .ykush: return .ykush
+            case .relay: return .relay
+            case .process: return .process
+            }
+        }
+    }
+
+    /// `"verify": {"devices": [...], "deadlineSeconds": 3, "onDeadlineSeconds": 10}`.
+    public struct Verify: Sendable, Equatable {
+        public var devices: [DeviceExpectation]
+        /// How long devices get to leave after off.
+        public var offDeadline: Duration
+        /// How long devices get to come back and enumerate after on.
+        public var onDeadline: Duration
+
+        public init(devices: [DeviceExpectation] = [], offDeadline: Duration = .seconds(3), onDeadline: Duration = .seconds(10)) {
+            self.devices = devices
+            self.offDeadline = offDeadline
+            self.onDeadline = onDeadline
+        }
+    }
+
+    public var name: String
+    public var backend: Backend
+    public var verify: Verify
+
+    public var kind: Kind { backend.kind }
+
+    public init(name: String, backend: Backend, verify: Verify = Verify()) {
+        self.name = name
+        self.backend = backend
+        self.verify = verify
+    }
+}

@@ -1,0 +1,32 @@
+/// A snapshot of the USB tree: every device with its location, hubs with their switching facts.
+public struct USBTopology: Sendable, Equatable {
+    /// Sorted by location.
+    public var devices: [USBDeviceInfo]
+    /// Things that could not be read, each one line (permissions, stalls).
+    public var problems: [String]
+
+    public init(devices: [USBDeviceInfo], problems: [String] = []) {
+        self.devices = devices.sorted { $0.location < $1.location }
+        self.problems = problems
+    }
+
+    public func device(at location: USBLocation) -> USBDeviceInfo? { devices.first { $0.location == location } }
+
+    public var hubs: [USBDeviceInfo] { devices.filter(\.isHub) }
+
+    public var bluetoothAdapters: [USBDeviceInfo] { devices.filter { $0.bluetooth != nil } }
+
+    /// The devices plugged directly into `port` of `hub`, and everything below them.
+    public func devices(behind hub: USBLocation, port: Int) -> [USBDeviceInfo] {
+        guard let child = hub.child(port: port) else { return [] }
+        return devices.filter { $0.location.isWithin(child) }
+    }
+
+    /// The device directly on `port` of `hub`.
+    public func device(onPort port: Int, of hub: USBLocation) -> USBDeviceInfo? {
+        hub.child(port: port).flatMap(device(at:))
+    }
+
+    /// The root hubs, one per bus.
+    public var buses: [USBDeviceInfo] { devices.filter(\.location.isRootHub) }
+}

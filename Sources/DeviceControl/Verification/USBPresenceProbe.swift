@@ -1,0 +1,36 @@
+import Foundation
+
+/// Where verification looks for devices. The system probe asks sysfs or libusb; tests use a fake.
+public protocol USBPresenceProbe: Sendable {
+    /// Every device enumerated now.
+    func presentDevices() async throws -> [USBPresence]
+}
+
+/// The devices the kernel has enumerated now.
+///
+/// On Linux that is sysfs, read afresh on every call. libusb's device list is not used there: in a
+/// long-lived process libusb keeps its list from udev events, so where no udev daemon runs (a bare
+/// guest, a container) the list never changes after libusb_init. Where sysfs is absent (macOS) the
+/// probe asks libusb.
+public struct SystemUSBProbe: USBPresenceProbe {
+    let context: USBContext?
+    let sysfs: SysfsRoot
+
+    public init(sysfs: SysfsRoot = SysfsRoot()) {
+        self.context = try? USBContext.shared.get()
+        self.sysfs = sysfs
+    }
+
+    public func presentDevices() async throws -> [USBPresence] {
+        if FileManager.default.fileExists(atPath: sysfs.usbDevicesDirectory) { return sysfs.devices() }
+        guard let context else { return [] }
+        return try await context.run { context in
+            try LibUSB.withDeviceList(context) { devices in
+                devices.compactMap { device -> USBPresence? in
+                    guard let descriptor = LibUSB.deviceDescriptor(device), let location = LibUSB.location(of: device) else { return nil }
+                    return USBPresence(location: location, id: LibUSB.id(of: descriptor))
+                }.sorted { $0.location < $1.location }
+            }
+        }
+    }
+}

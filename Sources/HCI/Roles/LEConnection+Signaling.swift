@@ -1,0 +1,126 @@
+extension LEConnection {
+    /// Handles the LE signaling channel (CID 0x0005, Core v5.4 Vol 3 Part A §4): connection parameter
+    /// update requests from a peripheral (accepted when valid, then applied with LE Connection Update),
+    /// responses to our own request, and a Command Reject for what this host does not offer.
+    func receivedSignaling(_ payload: [UInt8]) async {
+        let command: LESignalingCommand
+        do {
+            command = try LESignalingCommand(decoding: payload)
+        } catch {
+            note(error.description)
+            try? await send(channel: L2CAPChannelID.leSignaling,
+                            LESignalingCommand.commandReject(identifier: payload.count > 1 ? payload[1] : 0,
+                                                             reason: LESignalingCommand.RejectReason.commandNotUnderstood, data: []).encoded)
+            return
+        }
+        switch command {
+        case .connectionParameterUpdateRequest(let identifier, let min, let max, let latency, let timeout):
+            guard role == .central else {
+                try? await send(channel: L2CAPChannelID.leSignaling,
+                                LESignalingCommand.commandReject(identifier: identifier, reason: LESignalingCommand.RejectReason.commandNotUnderstood, data: []).encoded)
+                return
+            }
+            let acceptable = Self.validParameters(intervalMin: min, intervalMax: max, latency: latency, timeout: timeout)
+            try? await send(channel: L2CAPChannelID.leSignaling,
+                            LESignalingCommand.connectionParameterUpdateResponse(identifier: identifier, result: acceptable ? 0 : 1).encoded)
+            if acceptable {
+                let parameters = ConnectionParameters(intervalMin: min, intervalMax: max, latency: latency, supervisionTimeout: timeout)
+                try? await host.send(LEConnectionUpdate(handle: handle, connection: parameters))
+            }
+        case .connectionParameterUpdateResponse(let identifier, let result):
+            guard let pending = pendingParameterUpdate, pending.identifier == identifier else {
+                note("Connection Parameter Update Response \(identifier) matches no request")
+                return
+            }
+            pendingParameterUpdate = nil
+            pending.continuation.resume(returning: result == 0 ? .success(()) : .failure(.rejected("the central rejected the connection parameter update")))
+        case .leCreditBasedConnectionRequest(let identifier, _, _, _, _, _):
+            // No LE credit-based channels are offered: result 0x0002, SPSM not supported.
+            try? await send(channel: L2CAPChannelID.leSignaling,
+                            LESignalingCommand.leCreditBasedConnectionResponse(identifier: identifier, destinationCID: 0, mtu: 0, mps: 0, credits: 0, result: 0x0002).encoded)
+        case .commandReject(let identifier, let reason, _):
+            if let pending = pendingParameterUpdate, pending.identifier == identifier {
+                pendingParameterUpdate = nil
+                pending.continuation.resume(returning: .failure(.rejected("the central rejected the request: Command Reject reason 0x\(hex4(reason))")))
+            }
+        case .leCreditBasedConnectionResponse:
+            note("unexpected LE Credit Based Connection Response")
+        case .other(_, let identifier, _):
+            try? await send(channel: L2CAPChannelID.leSignaling,
+                            LESignalingCommand.commandReject(identifier: identifier, reason: LESignalingCommand.RejectReason.commandNotUnderstood, data: []).encoded)
+        }
+    }
+
+    /// Range checks of Core v5.4 Vol 4 Part E §7.8.18: interval 7.5 ms…4 s, latency < 500, timeout
+    /// 100 ms…32 s and larger than (1 + latency) × interval × 2.
+    static func validParameters(intervalMin: UInt16, intervalMax: UInt16, latency: UInt16, timeout: UInt16) -> Bool {
+        guard (6...3200).contains(intervalMin), (6...3200).contains(intervalMax), intervalMin <= intervalMax,
+              latency <= 499, (10...3200).contains(timeout) else { return false }
+        // timeout (10 ms units) × 10 > (1 + latency) × intervalMax (1.25 ms units) × 1.25 × 2
+        return Int(timeout) * 40 > (1 + Int(latency)) * Int(intervalMax) * 10
+    }
+
+    /// Changes the connection parameters: as central with LE Connection Update; as peripheral with an
+    /// L2CAP Connection Parameter Update Request to the central. Waits for LE Connection Update Complete.
+    public func updateParameters(_ parameters: ConnectionParameters, timeout: Duration = .seconds(5)) async throws(RoleError) {
+        guard isConnected else { throw .disconnected(handle: handle, reason: disconnectionReason ?? .unknownConnectionIdentifier) }
+        let handle = handle
+        let completion: Expectation<HCIStatus>
+        do {
+            completion = try await host.expect("LE Connection Update Complete for handle 0x\(hex4(handle))", timeout: timeout) { event -> HCIStatus? in
+                if case .hci(.le(.connectionUpdateComplete(let status, handle, _, _, _))) = event { return status }
+                return nil
+            }
+        } catch {
+            throw .host(error)
+        }
+        if role == .central {
+            do {
+                try await host.send(LEConnectionUpdate(handle: handle, connection: parameters))
+            } catch {
+                await host.discard(completion)
+                throw .host(error)
+            }
+        } else {
+            let identifier = nextSignalingIdentifier
+            nextSignalingIdentifier = nextSignalingIdentifier == 255 ? 1 : nextSignalingIdentifier + 1
+            let request = LESignalingCommand.connectionParameterUpdateRequest(
+                identifier: identifier, intervalMin: parameters.intervalMin, intervalMax: parameters.intervalMax,
+                latency: parameters.latency, timeout: parameters.supervisionTimeout)
+            let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, RoleError>, Never>) in
+                pendingParameterUpdate = (identifier, continuation)
+                Task(executorPreference: host.loop) {
+                    do throws(HCIError) {
+                        try await self.send(channel: L2CAPChannelID.leSignaling, request.encoded)
+                    } catch {
+                        await self.failParameterUpdate(identifier: identifier, .host(error))
+                    }
+                }
+            }
+            if case .failure(let error) = answer {
+                await host.discard(completion)
+                throw error
+            }
+        }
+        let status: HCIStatus
+        do {
+            status = try await host.wait(for: completion)
+        } catch {
+            throw .host(error)
+        }
+        guard status == .success else { throw .host(.commandFailed(opcode: .leConnectionUpdate, status: status)) }
+    }
+
+    func failParameterUpdate(identifier: UInt8, _ error: RoleError) {
+        guard let pending = pendingParameterUpdate, pending.identifier == identifier else { return }
+        pendingParameterUpdate = nil
+        pending.continuation.resume(returning: .failure(error))
+    }
+
+    func parametersUpdated(status: HCIStatus, interval: UInt16, latency: UInt16, timeout: UInt16) {
+        guard status == .success else { return }
+        self.interval = interval
+        self.latency = latency
+        self.supervisionTimeout = timeout
+    }
+}

@@ -1,0 +1,144 @@
+import Synchronization
+
+/// One LE link (Core v5.4 Vol 6 Part B): its handle, role, peer and parameters; its L2CAP fixed
+/// channels (ATT, LE signaling, SMP); and how it ended.
+///
+/// Runs on its host's event loop, like the device that made it.
+public actor LEConnection {
+    public nonisolated let handle: UInt16
+    public nonisolated let role: LEConnectionComplete.Role
+    public nonisolated let peerAddress: BDAddress
+    public nonisolated let peerAddressType: AddressType
+    public nonisolated let host: HCIHost
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { host.loop.asUnownedSerialExecutor() }
+    public nonisolated let established: ContinuousClock.Instant
+
+    /// Connection interval (1.25 ms units), peripheral latency, supervision timeout (10 ms units).
+    public internal(set) var interval: UInt16
+    public internal(set) var latency: UInt16
+    public internal(set) var supervisionTimeout: UInt16
+    /// The reason the link ended, once it has.
+    public internal(set) var disconnectionReason: HCIStatus?
+    /// A note on how it ended when the host, not the controller, ended it (a Reset, a closed transport).
+    public internal(set) var endedNote: String?
+
+    var endWaiters: [EndWaiter] = []
+    var nextSignalingIdentifier: UInt8 = 1
+    var pendingParameterUpdate: (identifier: UInt8, continuation: CheckedContinuation<Result<Void, RoleError>, Never>)?
+    var parameterUpdateWaiters: [CheckedContinuation<Result<Void, RoleError>, Never>] = []
+    /// Anything odd on this link's channels (malformed frames, unknown channels).
+    public internal(set) var anomalies: [String] = []
+
+    init(device: LEDevice, complete: LEConnectionComplete) {
+        handle = complete.handle
+        role = complete.role
+        peerAddress = complete.peerAddress
+        peerAddressType = complete.peerAddressType
+        host = device.host
+        established = .now
+        interval = complete.interval
+        latency = complete.latency
+        supervisionTimeout = complete.supervisionTimeout
+    }
+
+    /// Whether the link is still up.
+    public var isConnected: Bool { disconnectionReason == nil }
+
+    /// Sends Disconnect and waits for Disconnection Complete; returns the reason the local controller
+    /// reports (0x16 Connection Terminated By Local Host on a real controller).
+    @discardableResult
+    public func disconnect(reason: HCIStatus = .remoteUserTerminatedConnection, timeout: Duration = .seconds(5)) async throws(RoleError) -> HCIStatus {
+        if let disconnectionReason { return disconnectionReason }
+        do {
+            try await host.send(Disconnect(handle: handle, reason: reason))
+        } catch {
+            if let disconnectionReason { return disconnectionReason }
+            throw .host(error)
+        }
+        return try await waitForDisconnection(timeout: timeout)
+    }
+
+    /// Waits until the link ends (for any reason) and returns the reason, within `timeout`.
+    public func waitForDisconnection(timeout: Duration) async throws(RoleError) -> HCIStatus {
+        if let disconnectionReason { return disconnectionReason }
+        let handle = handle
+        var timer: UInt64 = 0
+        let reason: HCIStatus? = await withCheckedContinuation { (continuation: CheckedContinuation<HCIStatus?, Never>) in
+            let waiter = EndWaiter(continuation)
+            endWaiters.append(waiter)
+            timer = host.loop.schedule(at: .now.advanced(by: timeout)) { waiter.resume(nil) }
+        }
+        host.loop.cancelTimer(timer)
+        guard let reason else {
+            throw .timeout(awaited: "Disconnection Complete for handle 0x\(hex4(handle))", timeout: timeout)
+        }
+        return reason
+    }
+
+    func ended(reason: HCIStatus, note: String? = nil) {
+        guard disconnectionReason == nil else { return }
+        disconnectionReason = reason
+        endedNote = note
+        let waiters = endWaiters
+        endWaiters.removeAll()
+        for waiter in waiters { waiter.resume(reason) }
+        pendingParameterUpdate?.continuation.resume(returning: .failure(.disconnected(handle: handle, reason: reason)))
+        pendingParameterUpdate = nil
+        for waiter in parameterUpdateWaiters { waiter.resume(returning: .failure(.disconnected(handle: handle, reason: reason))) }
+        parameterUpdateWaiters.removeAll()
+        attBearerEnded(reason: reason, note: note)
+    }
+
+    /// Routes one reassembled L2CAP PDU to its fixed channel.
+    func received(pdu: [UInt8]) async {
+        let frame: L2CAPFrame
+        do {
+            frame = try L2CAPFrame(decoding: pdu)
+        } catch {
+            note(error.description)
+            return
+        }
+        switch frame.channel {
+        case L2CAPChannelID.att: await receivedATT(frame.payload)
+        case L2CAPChannelID.leSignaling: await receivedSignaling(frame.payload)
+        case L2CAPChannelID.smp: await receivedSMP(frame.payload)
+        default: note("L2CAP frame on channel 0x\(hex4(frame.channel)), which is not open")
+        }
+    }
+
+    /// Sends a B-frame on a fixed channel.
+    func send(channel: UInt16, _ payload: [UInt8]) async throws(HCIError) {
+        try await host.sendACL(handle: handle, pdu: L2CAPFrame(channel: channel, payload: payload).encoded)
+    }
+
+    func note(_ text: String) {
+        anomalies.append(text)
+        if anomalies.count > 50 { anomalies.removeFirst() }
+    }
+
+    /// SMP (CID 0x0006) is routed but pairing is not implemented: answer a Pairing Request or Security
+    /// Request with Pairing Failed, 0x05 Pairing Not Supported (Core v5.4 Vol 3 Part H §3.5.5), so the
+    /// peer fails fast instead of waiting 30 s.
+    func receivedSMP(_ payload: [UInt8]) async {
+        guard let code = payload.first else { return }
+        if code == 0x01 || code == 0x0B {
+            try? await send(channel: L2CAPChannelID.smp, [0x05, 0x05])
+        }
+    }
+}
+
+/// Resumes a continuation once, from whichever of the event or the deadline comes first.
+final class EndWaiter: Sendable {
+    private let state: Mutex<CheckedContinuation<HCIStatus?, Never>?>
+
+    init(_ continuation: CheckedContinuation<HCIStatus?, Never>) { state = Mutex(continuation) }
+
+    func resume(_ value: HCIStatus?) {
+        let continuation = state.withLock { state -> CheckedContinuation<HCIStatus?, Never>? in
+            defer { state = nil }
+            return state
+        }
+        continuation?.resume(returning: value)
+    }
+
+}

@@ -1,0 +1,107 @@
+/// A scan under way: results so far and the caller waiting for the end.
+struct ScanSession {
+    let options: ScanOptions
+    let started: ContinuousClock.Instant
+    var results: [BDAddress: ScanResult] = [:]
+    var order: [BDAddress] = []
+    var continuation: CheckedContinuation<Void, Never>?
+    var finished = false
+    var timer: UInt64 = 0
+}
+
+extension LEDevice {
+    /// Scans for advertisers (legacy or extended scanning, chosen from the controller's features) until
+    /// the time limit, or until the first match when `options.stopAtFirstMatch`. Scanning is always
+    /// disabled again before this returns, whatever happened.
+    public func scan(_ options: ScanOptions = ScanOptions()) async throws(RoleError) -> [ScanResult] {
+        try await runScan(options).matching
+    }
+
+    /// Scans until the first advertiser matching `filter`; throws `notFound` after the time limit.
+    public func find(_ filter: ScanFilter, timeout: Duration = .seconds(10), active: Bool = true) async throws(RoleError) -> ScanResult {
+        let outcome = try await runScan(ScanOptions(filter: filter, timeout: timeout, active: active, stopAtFirstMatch: true))
+        guard let first = outcome.matching.first else {
+            throw .notFound(filter: filter, timeout: timeout, seen: outcome.seen)
+        }
+        return first
+    }
+
+    func runScan(_ options: ScanOptions) async throws(RoleError) -> (matching: [ScanResult], seen: Int) {
+        guard scan == nil else { throw .busy("a scan is already running") }
+        let info = try await start()
+        let extended = info.supportsExtendedScanning && !options.forceLegacy
+        scan = ScanSession(options: options, started: clock.now)
+        do {
+            if extended {
+                let phy = ExtendedScanPHYParameters(type: options.active ? .active : .passive, interval: options.interval, window: options.window)
+                try await host.send(LESetExtendedScanParameters(le1M: phy))
+                try await host.send(LESetExtendedScanEnable(true, filterDuplicates: false))
+            } else {
+                try await host.send(LESetScanParameters(type: options.active ? .active : .passive, interval: options.interval, window: options.window))
+                try await host.send(LESetScanEnable(true, filterDuplicates: false))
+            }
+        } catch {
+            scan = nil
+            throw .host(error)
+        }
+        if scan?.finished == false {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                scan?.continuation = continuation
+                scan?.timer = host.loop.schedule(at: .now.advanced(by: options.timeout)) { [weak self] in
+                    guard let self else { return }
+                    self.assumeIsolated { $0.finishScan() }
+                }
+            }
+        }
+        let session = scan
+        scan = nil
+        // Disable whatever happened above; a closed transport has nothing left to disable.
+        if await host.closedReason == nil {
+            do {
+                if extended { try await host.send(LESetExtendedScanEnable(false)) } else { try await host.send(LESetScanEnable(false)) }
+            } catch {
+                throw .host(error)
+            }
+        } else if let reason = await host.closedReason {
+            throw .host(.transportClosed(reason))
+        }
+        guard let session else { return ([], 0) }
+        let all = session.order.compactMap { session.results[$0] }
+        return (all.filter { options.filter.matches($0) }, all.count)
+    }
+
+    func scanReport(_ report: AdvertisingReport) {
+        guard var session = scan, !session.finished else { return }
+        let now = clock.now
+        var result = session.results[report.address] ?? ScanResult(
+            address: report.address, addressType: report.addressType, rssi: report.rssi, advertisingData: AdvertisingData(),
+            isConnectable: false, firstSeen: session.started.duration(to: now), reportCount: 0, hasScanResponse: false,
+            isExtended: !report.eventType.contains(.legacy))
+        if session.results[report.address] == nil { session.order.append(report.address) }
+        result.rssi = report.rssi
+        result.reportCount += 1
+        if report.isScanResponse {
+            result.hasScanResponse = true
+        } else {
+            result.isConnectable = report.isConnectable
+        }
+        // Merge: keep the structures already known, replace those of a type the new report carries.
+        let incoming = report.advertisingData.structures
+        let incomingTypes = Set(incoming.map(\.type))
+        result.advertisingData = AdvertisingData(structures: result.advertisingData.structures.filter { !incomingTypes.contains($0.type) } + incoming)
+        session.results[report.address] = result
+        let stop = session.options.stopAtFirstMatch && session.options.filter.matches(result)
+        scan = session
+        if stop { finishScan() }
+    }
+
+    func finishScan() {
+        guard var session = scan, !session.finished else { return }
+        session.finished = true
+        host.loop.cancelTimer(session.timer)
+        let continuation = session.continuation
+        session.continuation = nil
+        scan = session
+        continuation?.resume()
+    }
+}

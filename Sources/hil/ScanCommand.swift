@@ -1,0 +1,80 @@
+import Foundation
+import HCI
+import HILRunner
+
+/// `hil scan MONIKER [--timeout S] [--name N] [--address A] [--service UUID] [--manufacturer ID]
+/// [--min-rssi DBM] [--passive] [--all] [--json] [--capture FILE]`: a time-limited scan.
+enum ScanCommand {
+    static let usage = """
+        usage: hil scan MONIKER [--timeout SECONDS] [--name NAME] [--address BD_ADDR] [--service UUID]
+                                [--manufacturer COMPANY_ID] [--min-rssi DBM] [--passive] [--all] [--json] [--capture FILE]
+        A scan always has a time limit (default 10 s) and, with a filter, stops at the first match unless --all.
+        """
+
+    static func run(_ arguments: Arguments) async -> ExitStatus {
+        var arguments = arguments
+        if arguments.flag("help") { print(usage); return .success }
+        let options: ScanOptions
+        let moniker: String
+        let json: Bool
+        let capture: String?
+        do {
+            json = arguments.flag("json")
+            capture = try arguments.option("capture")
+            let filter = try FilterArguments.parse(&arguments)
+            let timeout = try arguments.number("timeout", in: 0.1...3600) ?? 10
+            let passive = arguments.flag("passive")
+            let all = arguments.flag("all")
+            moniker = try arguments.required("a controller moniker")
+            try arguments.finish()
+            options = ScanOptions(filter: filter, timeout: .milliseconds(Int64(timeout * 1000)), active: !passive,
+                                  stopAtFirstMatch: all ? false : !filter.isEmpty)
+        } catch {
+            return Diagnostics.fail("scan", "\(error)\n\(usage)", .usageError)
+        }
+        let device: LEDevice
+        do {
+            device = LEDevice(host: try ControllerOpener.openHost(moniker: moniker, capturePath: capture))
+        } catch {
+            return Diagnostics.fail("scan", error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError)
+        }
+        do {
+            let results = try await device.scan(options)
+            await device.close()
+            let report = ScanReport(moniker: moniker, filter: options.filter, results: results)
+            print(json ? report.json() : report.text())
+            if results.isEmpty && !options.filter.isEmpty {
+                return Diagnostics.fail("scan", "no advertiser matching \(options.filter) within \(formatDuration(options.timeout))", .productFailure)
+            }
+            return .success
+        } catch {
+            await device.close()
+            return Diagnostics.fail("scan", "\(moniker): \(error)", .infrastructureError)
+        }
+    }
+}
+
+/// The scan filter options shared by `hil scan` and `hil connect`.
+enum FilterArguments {
+    static func parse(_ arguments: inout Arguments) throws(UsageError) -> ScanFilter {
+        var filter = ScanFilter()
+        if let text = try arguments.option("address") {
+            guard let address = BDAddress(text) else { throw UsageError("--address '\(text)' is not a BD_ADDR like 00:AA:01:00:00:42") }
+            filter.address = address
+        }
+        filter.name = try arguments.option("name")
+        if let text = try arguments.option("service") {
+            guard let uuid = BluetoothUUID(text) else { throw UsageError("--service '\(text)' is not a UUID like 180F or 0000180f-0000-1000-8000-00805f9b34fb") }
+            filter.serviceUUID = uuid
+        }
+        if let text = try arguments.option("manufacturer") {
+            let digits = text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
+            guard let value = UInt16(digits, radix: text.lowercased().hasPrefix("0x") ? 16 : 10) else {
+                throw UsageError("--manufacturer '\(text)' is not a company identifier like 0x0059")
+            }
+            filter.manufacturer = CompanyIdentifier(rawValue: value)
+        }
+        if let value = try arguments.number("min-rssi", in: -127...20) { filter.minimumRSSI = Int8(value) }
+        return filter
+    }
+}

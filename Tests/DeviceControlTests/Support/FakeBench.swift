@@ -1,0 +1,77 @@
+@testable import DeviceControl
+
+/// A bench in memory: devices present, a switch that removes or keeps them, and how it reports.
+actor FakeBench {
+    var present: [USBPresence]
+    /// Devices that power off with the switch, and come back with it.
+    nonisolated let behind: [USBPresence]
+    /// When true the switch reports what it was told, but the devices never move (the lying switch).
+    var lies = false
+    /// Delay before the devices move, counted in probe polls.
+    var pollsBeforeMoving = 2
+    var reported: PowerState = .on
+    var polls = 0
+    private var pendingMove: Power?
+
+    init(present: [USBPresence], behind: [USBPresence]) {
+        self.present = present
+        self.behind = behind
+    }
+
+    func setLies(_ value: Bool) { lies = value }
+    func setReported(_ value: PowerState) { reported = value }
+
+    func apply(_ power: Power) {
+        reported = PowerState(power)
+        if !lies { pendingMove = power }
+        polls = 0
+    }
+
+    func snapshot() -> [USBPresence] {
+        polls += 1
+        if let move = pendingMove, polls > pollsBeforeMoving {
+            if move == .off { present.removeAll { behind.contains($0) } } else { present += behind.filter { !present.contains($0) } }
+            pendingMove = nil
+        }
+        return present
+    }
+}
+
+struct FakeProbe: USBPresenceProbe {
+    let bench: FakeBench
+    func presentDevices() async throws -> [USBPresence] { await bench.snapshot() }
+}
+
+struct FakeActuator: PowerActuator {
+    let bench: FakeBench
+    let name: String
+    /// What the actuator knows is downstream (a hub knows; a PDU does not).
+    var knowsDownstream = true
+    var watched: [USBLocation] = []
+    /// Whether the status report follows the bench, or is forced.
+    var forcedStatus: PowerState?
+
+    func apply(_ power: Power) async throws -> [String] {
+        await bench.apply(power)
+        return ["fake \(power)"]
+    }
+
+    func status() async throws -> PowerStatus {
+        let benchState = await bench.reported
+        let state = forcedStatus ?? benchState
+        return PowerStatus(state: state, detail: "fake")
+    }
+
+    func downstream() async throws -> Downstream {
+        guard knowsDownstream else { return Downstream(watchedLocations: watched) }
+        let present = await bench.present
+        let behind = bench.behind.filter { present.contains($0) }
+        return Downstream(devices: behind.map { DeviceExpectation(location: $0.location, id: $0.id) }, watchedLocations: watched)
+    }
+}
+
+extension USBPresence {
+    static func at(_ location: String, _ id: String) -> USBPresence {
+        USBPresence(location: USBLocation(location)!, id: USBID(id)!)
+    }
+}
