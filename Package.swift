@@ -40,7 +40,7 @@ let package = Package(
         // Swift Testing traits that lease a bench.
         .target(name: "HILTesting", dependencies: ["HILRunner"]),
         // The command-line tool.
-        .executableTarget(name: "hil", dependencies: ["HILRunner"]),
+        .executableTarget(name: "hil", dependencies: ["HILRunner", "DeviceControl", "HCI", "Preflight"]),
         // Benchmarks run by scripts/bench-*: each measures ours beside a baseline in the same run.
         .executableTarget(name: "hil-bench", dependencies: ["HILRunner"]),
 

@@ -9,10 +9,15 @@ commands:
                     reset a controller and print what it is
   scan MONIKER [--name N] [--service UUID] [--timeout S] [--json]
                     find advertisers (time-limited; stops at the first match of a filter)
+  usb [--json] [--watch]
+                    the USB tree: hubs (per-port / ganged / none), ports, devices; Bluetooth adapters marked
+  power SWITCH --port N on|off|cycle|status   (or: power --rig RIG.json NAME on|off|cycle|status)
+                    switch a hub port, YKUSH, relay board or rig-defined switch, verified against the USB tree
   preflight ios|android FILE [options]
                     lint an app's Bluetooth declarations (see 'hil preflight --help')
 
-monikers: unix:PATH  tcp-client:HOST:PORT  serial:DEVICE[,BAUD][,rtscts]
+controller monikers: unix:PATH  tcp-client:HOST:PORT  serial:DEVICE[,BAUD][,rtscts]
+switch monikers:     usb-hub:LOCATION  ykush:[SERIAL]  relay:dcttech:[SERIAL]
 """
 
 var words = Array(CommandLine.arguments.dropFirst())

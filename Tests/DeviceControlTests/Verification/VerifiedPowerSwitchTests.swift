@@ -5,14 +5,17 @@ import Testing
     static let hub = USBPresence.at("1-1.4", "2109:2811")
     static let dongle = USBPresence.at("1-1.4.2", "2fe3:000b")
 
+    /// Tests that expect the devices to move use the production deadlines (3 s off, 10 s on): the fake moves
+    /// them within a few polls, and on a loaded 2-core machine a short deadline would measure the scheduler,
+    /// not the switch. Tests that expect a failure pass a short deadline, since they wait all of it.
     static func make(lies: Bool = false, knowsDownstream: Bool = true, named: [DeviceExpectation] = [],
-                     forcedStatus: PowerState? = nil) async -> (FakeBench, VerifiedPowerSwitch) {
+                     forcedStatus: PowerState? = nil, deadline: Duration? = nil) async -> (FakeBench, VerifiedPowerSwitch) {
         let bench = FakeBench(present: [hub, dongle], behind: [dongle])
         await bench.setLies(lies)
         let actuator = FakeActuator(bench: bench, name: "usb-hub:1-1.4 port 2", knowsDownstream: knowsDownstream,
                                     watched: [USBLocation("1-1.4.2")!], forcedStatus: forcedStatus)
         let powerSwitch = VerifiedPowerSwitch(actuator: actuator, probe: FakeProbe(bench: bench), expecting: named,
-                                              offDeadline: .milliseconds(300), onDeadline: .milliseconds(300), pollInterval: .milliseconds(10))
+                                              offDeadline: deadline ?? .seconds(3), onDeadline: deadline ?? .seconds(10), pollInterval: .milliseconds(10))
         return (bench, powerSwitch)
     }
 
@@ -26,14 +29,14 @@ import Testing
     }
 
     @Test func theLyingSwitchIsCaught() async throws {
-        let (_, powerSwitch) = await Self.make(lies: true)
+        let (_, powerSwitch) = await Self.make(lies: true, deadline: .milliseconds(300))
         let error = await #expect(throws: PowerSwitchError.self) { try await powerSwitch.off() }
         #expect(error?.kind == .verificationFailed)
         #expect(error?.message == "usb-hub:1-1.4 port 2 reports off but 1-1.4.2 (2fe3:000b) is still enumerated after 300 ms")
     }
 
     @Test func aSwitchStillReportingOnAfterOffFails() async throws {
-        let (_, powerSwitch) = await Self.make(forcedStatus: .on)
+        let (_, powerSwitch) = await Self.make(forcedStatus: .on, deadline: .milliseconds(300))
         let error = await #expect(throws: PowerSwitchError.self) { try await powerSwitch.off() }
         #expect(error?.message == "usb-hub:1-1.4 port 2: asked to turn off, but it still reports on (fake)")
     }
@@ -48,7 +51,10 @@ import Testing
     }
 
     @Test func onFailsWhenTheDeviceDoesNotReturn() async throws {
-        let (bench, powerSwitch) = await Self.make()
+        let bench = FakeBench(present: [Self.hub, Self.dongle], behind: [Self.dongle])
+        let actuator = FakeActuator(bench: bench, name: "usb-hub:1-1.4 port 2", watched: [USBLocation("1-1.4.2")!])
+        let powerSwitch = VerifiedPowerSwitch(actuator: actuator, probe: FakeProbe(bench: bench), offDeadline: .seconds(3),
+                                              onDeadline: .milliseconds(300), pollInterval: .milliseconds(10))
         _ = try await powerSwitch.off()
         await bench.setLies(true)
         let error = await #expect(throws: PowerSwitchError.self) { try await powerSwitch.on() }
@@ -79,8 +85,8 @@ import Testing
     @Test func onWithNothingExpectedAcceptsAnythingAtTheWatchedPort() async throws {
         let bench = FakeBench(present: [Self.hub], behind: [Self.dongle])
         let actuator = FakeActuator(bench: bench, name: "usb-hub:1-1.4 port 2", watched: [USBLocation("1-1.4.2")!])
-        let powerSwitch = VerifiedPowerSwitch(actuator: actuator, probe: FakeProbe(bench: bench), offDeadline: .milliseconds(200),
-                                              onDeadline: .milliseconds(300), pollInterval: .milliseconds(10))
+        let powerSwitch = VerifiedPowerSwitch(actuator: actuator, probe: FakeProbe(bench: bench), offDeadline: .seconds(3),
+                                              onDeadline: .seconds(10), pollInterval: .milliseconds(10))
         let on = try await powerSwitch.on()
         guard case .verified(let evidence) = on.verification else { Issue.record("not verified: \(on.verification)"); return }
         #expect(evidence.hasPrefix("1-1.4.2 (2fe3:000b) enumerated after"))

@@ -35,7 +35,7 @@ import Testing
         writer.close()
     }
 
-    @Test func tsharkDecodesOurCapture() throws {
+    @Test func tsharkDecodesOurCapture() async throws {
         let path = Self.temporaryPath("tshark.btsnoop")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try BtsnoopWriter(path: path)
@@ -43,16 +43,8 @@ import Testing
         writer.close()
         let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let executable = try #require(tshark, "tshark is not installed: scripts/test installs it (Debian package tshark)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-r", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = Pipe()
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, output) = await runProgram(executable, ["-r", path])
+        #expect(status == 0)
         let lines = output.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines.first?.contains("Sent Reset") == true)

@@ -11,10 +11,10 @@ enum BtvirtPeer {
     static let lock = AsyncLock()
 
     /// Starts btvirt unless a live one answers; throws with the script's own message when it cannot.
-    static func ensureRunning() throws {
+    static func ensureRunning() async throws {
         let script = repositoryRoot.appendingPathComponent("scripts/peers/btvirt").path
-        if run(script, ["status"]).status == 0 { return }
-        let started = run(script, ["start"])
+        if await runProgram(script, ["status"]).status == 0 { return }
+        let started = await runProgram(script, ["start"])
         guard started.status == 0 else {
             throw TestFailure("cannot start btvirt: \(started.output.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
@@ -25,7 +25,7 @@ enum BtvirtPeer {
     static func withControllers<T: Sendable>(_ count: Int, _ body: ([HCIHost]) async throws -> T) async throws -> T {
         await lock.acquire()
         do {
-            try ensureRunning()
+            try await ensureRunning()
             var hosts: [HCIHost] = []
             for index in 0..<count {
                 let transport = try TransportMoniker.unix(path: lePath).openStreamTransport()
@@ -50,22 +50,6 @@ enum BtvirtPeer {
         }
     }
 
-    static func run(_ path: String, _ arguments: [String]) -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do {
-            try process.run()
-        } catch {
-            return (127, "\(path): \(error)")
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
 }
 
 /// A FIFO async mutex for tests that share one external peer.

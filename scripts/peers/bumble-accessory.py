@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""A BLE accessory played by Google's Bumble (PyPI `bumble`), an independent host stack.
+
+Attaches to a controller (btvirt's Unix socket, Rootcanal's TCP port, ...), serves a GATT database
+(Battery, Device Information, Heart Rate) and advertises a name until killed. Prints one line
+`READY <address>` on stdout once advertising, so a test knows when to start.
+
+    bumble-accessory.py unix:/tmp/bt-server-le --name HIL-Bumble --address F0:F1:F2:F3:F4:F5
+"""
+import argparse
+import asyncio
+import signal
+import sys
+
+from bumble import hci
+from bumble.core import AdvertisingData
+from bumble.device import Device
+from bumble.profiles.battery_service import BatteryService
+from bumble.profiles.device_information_service import DeviceInformationService
+from bumble.profiles.heart_rate_service import HeartRateService
+from bumble.transport import open_transport
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("transport")
+    parser.add_argument("--name", default="HIL-Bumble")
+    parser.add_argument("--address", default="F0:F1:F2:F3:F4:F5")
+    parser.add_argument("--battery", type=int, default=87)
+    parser.add_argument("--interval", type=float, default=50.0, help="advertising interval in ms")
+    args = parser.parse_args()
+
+    async with await open_transport(args.transport) as transport:
+        device = Device.with_hci(args.name, hci.Address(args.address), transport.source, transport.sink)
+        device.add_services([
+            BatteryService(lambda _connection: args.battery),
+            DeviceInformationService(manufacturer_name="Bumble", model_number="HIL-1", serial_number="0001",
+                                     firmware_revision="1.0.0"),
+            HeartRateService(
+                read_heart_rate_measurement=lambda _connection: HeartRateService.HeartRateMeasurement(72),
+                body_sensor_location=HeartRateService.BodySensorLocation.WRIST,
+            ),
+        ])
+        await device.power_on()
+        advertising = AdvertisingData([
+            (AdvertisingData.FLAGS, bytes([0x06])),
+            (AdvertisingData.COMPLETE_LOCAL_NAME, args.name.encode()),
+            (AdvertisingData.INCOMPLETE_LIST_OF_16_BIT_SERVICE_CLASS_UUIDS, bytes([0x0F, 0x18, 0x0D, 0x18])),
+        ])
+        await device.start_advertising(advertising_data=bytes(advertising), auto_restart=True,
+                                       advertising_interval_min=args.interval, advertising_interval_max=args.interval)
+        print(f"READY {device.random_address}", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
