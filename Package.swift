@@ -43,6 +43,9 @@ let package = Package(
         .executableTarget(name: "hil", dependencies: ["HILRunner", "DeviceControl", "HCI", "Preflight"]),
         // Benchmarks run by scripts/bench-*: each measures ours beside a baseline in the same run.
         .executableTarget(name: "hil-bench", dependencies: ["HILRunner"]),
+        // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz` builds it with
+        // `--sanitize fuzzer` (libFuzzer); a plain build makes a replay tool (see Sources/hci-fuzz).
+        .executableTarget(name: "hci-fuzz", dependencies: ["HCI"]),
 
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
         .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl"]),

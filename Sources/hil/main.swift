@@ -13,6 +13,10 @@ commands:
                     the USB tree: hubs (per-port / ganged / none), ports, devices; Bluetooth adapters marked
   power SWITCH --port N on|off|cycle|status   (or: power --rig RIG.json NAME on|off|cycle|status)
                     switch a hub port, YKUSH, relay board or rig-defined switch, verified against the USB tree
+  connect MONIKER --name N [--gatt]
+                    connect to an accessory; with --gatt print its GATT tree and readable values
+  advertise MONIKER --name N [--service UUID] [--gatt battery,heart-rate,...]
+                    play an accessory until Ctrl-C
   preflight ios|android FILE [options]
                     lint an app's Bluetooth declarations (see 'hil preflight --help')
 
@@ -31,6 +35,8 @@ let status: ExitStatus
 switch command {
 case "info": status = await InfoCommand.run(Arguments(words))
 case "scan": status = await ScanCommand.run(Arguments(words))
+case "connect": status = await ConnectCommand.run(Arguments(words))
+case "advertise": status = await AdvertiseCommand.run(Arguments(words))
 case "preflight": status = await PreflightCommand.run(Arguments(words))
 case "usb": status = await USBCommand.run(Arguments(words))
 case "power": status = await PowerCommand.run(Arguments(words))

@@ -249,7 +249,7 @@ extension LEMetaEvent {
         case .phyUpdateComplete(let status, let handle, _, _): "LE PHY Update Complete (handle 0x\(hex4(handle)), \(status))"
         case .scanTimeout: "LE Scan Timeout"
         case .advertisingSetTerminated(let status, let set, _, _): "LE Advertising Set Terminated (set \(set), \(status))"
-        case .channelSelectionAlgorithm(let handle, let algorithm): "LE Channel Selection Algorithm (handle 0x\(hex4(handle)), #\(algorithm + 1))"
+        case .channelSelectionAlgorithm(let handle, let algorithm): "LE Channel Selection Algorithm (handle 0x\(hex4(handle)), #\(Int(algorithm) + 1))"
         case .unknown(let subevent, _): "LE subevent 0x\(hex2(subevent))"
         }
     }

@@ -1,4 +1,120 @@
+import Synchronization
+
 extension LEConnection {
-    func attBearerEnded(reason: HCIStatus, note: String?) {}
-    func receivedATT(_ payload: [UInt8]) async {}
+    /// Routes a PDU on the ATT channel (CID 0x0004): requests, commands and confirmations from the peer
+    /// go to this link's ATT server (the device's GATT database); responses, notifications and
+    /// indications go to the GATT client.
+    func receivedATT(_ payload: [UInt8]) async {
+        guard let first = payload.first else {
+            note("empty PDU on the ATT channel")
+            return
+        }
+        guard ATTOpcode(first).isServerBound, var server = attServer else {
+            await gatt.receive(payload)
+            return
+        }
+        let reply = server.reply(to: payload)
+        attServer = server
+        for event in reply.events {
+            switch event {
+            case .mtuExchanged(let mtu):
+                await gatt.updateMTU(mtu)
+            case .valueWritten(let handle, let value):
+                device?.valueWritten(connection: self.handle, attribute: handle, value: value)
+            case .confirmationReceived:
+                let waiters = confirmationWaiters
+                confirmationWaiters.removeAll()
+                for waiter in waiters { waiter.resume() }
+            case .subscriptionChanged, .dropped:
+                break
+            }
+        }
+        guard let response = reply.response else { return }
+        if let delay = reply.delay {
+            // An accessory that answers ATT slowly (a simulated fault, or a test of client timeouts).
+            Task(executorPreference: host.loop) {
+                try? await Task.sleep(for: delay)
+                try? await self.send(channel: L2CAPChannelID.att, response)
+            }
+        } else {
+            do {
+                try await send(channel: L2CAPChannelID.att, response)
+            } catch {
+                note("ATT response not sent: \(error)")
+            }
+        }
+    }
+
+    func attBearerEnded(reason: HCIStatus, note: String?) {
+        let gatt = gatt
+        let why = note.map { "\(reason) (\($0))" } ?? reason.description
+        Task(executorPreference: host.loop) { await gatt.bearerClosed(why) }
+        let waiters = confirmationWaiters
+        confirmationWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Sends a Handle Value Notification to the peer if it subscribed to notifications of `valueHandle`;
+    /// returns whether it did.
+    @discardableResult
+    public func notify(valueHandle: UInt16, value: [UInt8]) async throws(RoleError) -> Bool {
+        guard let server = attServer, server.configuration(ofValue: valueHandle).contains(.notification) else { return false }
+        do {
+            try await send(channel: L2CAPChannelID.att, server.notification(handle: valueHandle, value: value))
+        } catch {
+            throw .host(error)
+        }
+        return true
+    }
+
+    /// Sends a Handle Value Indication if the peer subscribed to indications, and waits for its
+    /// confirmation (30 s, the ATT transaction timeout); returns whether it was sent.
+    @discardableResult
+    public func indicate(valueHandle: UInt16, value: [UInt8], timeout: Duration = .seconds(30)) async throws(RoleError) -> Bool {
+        guard var server = attServer, server.configuration(ofValue: valueHandle).contains(.indication) else { return false }
+        let pdu = server.indication(handle: valueHandle, value: value)
+        attServer = server
+        do {
+            try await send(channel: L2CAPChannelID.att, pdu)
+        } catch {
+            throw .host(error)
+        }
+        var timer: UInt64 = 0
+        let confirmed: Bool = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let waiter = ConfirmationWaiter(continuation)
+            confirmationWaiters.append(waiter)
+            timer = host.loop.schedule(at: .now.advanced(by: timeout)) { waiter.resume(false) }
+        }
+        host.loop.cancelTimer(timer)
+        guard confirmed, isConnected else {
+            throw isConnected ? .timeout(awaited: "Handle Value Confirmation for handle 0x\(hex4(valueHandle))", timeout: timeout)
+                              : .disconnected(handle: handle, reason: disconnectionReason ?? .unknownConnectionIdentifier)
+        }
+        return true
+    }
+
+    /// The peer's client characteristic configuration for a value handle on our server.
+    public func subscription(ofValue valueHandle: UInt16) -> GATTClientConfiguration {
+        attServer?.configuration(ofValue: valueHandle) ?? []
+    }
+
+    /// Makes the server answer every request after `delay` (an accessory that answers ATT slowly).
+    public func setATTResponseDelay(_ delay: Duration?) {
+        attServer?.responseDelay = delay
+    }
+}
+
+/// Resumes an indication's waiter once: with true on confirmation, false on deadline or disconnection.
+final class ConfirmationWaiter: Sendable {
+    private let state: Mutex<CheckedContinuation<Bool, Never>?>
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) { state = Mutex(continuation) }
+
+    func resume(_ value: Bool = true) {
+        let continuation = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            defer { state = nil }
+            return state
+        }
+        continuation?.resume(returning: value)
+    }
 }

@@ -26,6 +26,12 @@ public actor LEConnection {
     var nextSignalingIdentifier: UInt8 = 1
     var pendingParameterUpdate: (identifier: UInt8, continuation: CheckedContinuation<Result<Void, RoleError>, Never>)?
     var parameterUpdateWaiters: [CheckedContinuation<Result<Void, RoleError>, Never>] = []
+    /// The GATT client of this link's ATT bearer: discovery, reads, writes, subscriptions.
+    public nonisolated let gatt: GATTClient
+    /// The server half of the bearer, serving the device's GATT database to the peer.
+    var attServer: ATTServer?
+    var confirmationWaiters: [ConfirmationWaiter] = []
+    weak var device: LEDevice?
     /// Anything odd on this link's channels (malformed frames, unknown channels).
     public internal(set) var anomalies: [String] = []
 
@@ -39,6 +45,16 @@ public actor LEConnection {
         interval = complete.interval
         latency = complete.latency
         supervisionTimeout = complete.supervisionTimeout
+        let (host, handle) = (device.host, complete.handle)
+        gatt = GATTClient(transactionTimeout: device.attTransactionTimeout) { pdu in
+            do {
+                try await host.sendACL(handle: handle, pdu: L2CAPFrame(channel: L2CAPChannelID.att, payload: pdu).encoded)
+            } catch {
+                throw error
+            }
+        }
+        attServer = device.database.map { ATTServer(database: $0) }
+        self.device = device
     }
 
     /// Whether the link is still up.

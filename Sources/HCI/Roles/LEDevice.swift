@@ -20,8 +20,17 @@ public actor LEDevice {
     public var readvertiseAfterDisconnection = true
     let clock = ContinuousClock()
 
-    public init(host: HCIHost) {
+    /// The GATT database served to peers on every link (nil: requests are answered Request Not Supported).
+    public nonisolated let database: GATTDatabase?
+    /// The ATT transaction timeout of this device's GATT clients (30 s, Core v5.4 Vol 3 Part F §3.3.3).
+    public nonisolated let attTransactionTimeout: Duration
+    var writeObservers: [UInt64: AsyncStream<AttributeWrite>.Continuation] = [:]
+    var nextObserverID: UInt64 = 1
+
+    public init(host: HCIHost, database: GATTDatabase? = nil, attTransactionTimeout: Duration = .seconds(30)) {
         self.host = host
+        self.database = database
+        self.attTransactionTimeout = attTransactionTimeout
     }
 
     /// Initializes the controller (HCI Reset and reads) unless it already is, and starts routing events.

@@ -1,0 +1,331 @@
+// The GATT client of one ATT bearer.
+
+/// The GATT client for ONE ATT bearer (Core v5.4 Vol 3 Part G §4 over the ATT
+/// of Vol 3 Part F), talking through byte-level hooks so it knows nothing of
+/// L2CAP or the host:
+///
+/// ```swift
+/// let client = GATTClient(send: { pdu in try await attChannel.send(pdu) })
+/// // for every PDU arriving on the ATT channel:   await client.receive(pdu)
+/// // when the connection ends:                    await client.bearerClosed("0x13 Remote User Terminated Connection")
+/// let tree = try await client.discoverAll()
+/// ```
+///
+/// Requests go out one at a time (§3.3.2: one outstanding request per bearer),
+/// the others wait in order. Each has the ATT transaction timeout (30 s, §3.3.3;
+/// `transactionTimeout` overrides it); when it runs out the request fails with
+/// `ATTError.timeout` and the bearer is closed for good — no more PDUs, every
+/// queued request fails — as §3.3.3 requires. `bearerClosed(_:)` fails the
+/// outstanding and queued requests at once with its reason. Notifications and
+/// indications reach `notifications(handle:)` streams in arrival order;
+/// indications are confirmed automatically.
+///
+/// Server-bound PDUs (requests, commands, confirmations) should go to an
+/// `ATTServer` when the bearer has one; if they reach the client, it answers an
+/// Exchange MTU Request with `preferredMTU` and any other request with Request Not Supported.
+public actor GATTClient {
+    /// The ATT transaction timeout of Vol 3 Part F §3.3.3.
+    public static let defaultTransactionTimeout: Duration = .seconds(30)
+
+    /// Sends one ATT PDU on the bearer.
+    public typealias Send = @Sendable ([UInt8]) async throws -> Void
+
+    let send: Send
+    /// How long a request may wait for its response.
+    public let transactionTimeout: Duration
+    /// The receive MTU this client offers in Exchange MTU.
+    public let preferredMTU: Int
+    /// The ATT_MTU in use: 23 until an MTU exchange.
+    public internal(set) var mtu: Int = ATTServer.defaultMTU
+    /// Whether an MTU exchange has happened on this bearer (it may happen once).
+    public internal(set) var hasExchangedMTU = false
+    /// Why the bearer closed, once it has.
+    public internal(set) var closedReason: String?
+    /// PDUs that arrived with nothing to match them (responses with no request
+    /// outstanding, undecodable PDUs outside a transaction), for diagnostics.
+    public internal(set) var unmatchedPDUs: [String] = []
+
+    struct Transaction {
+        let id: UInt64
+        let request: ATTPDU
+        let continuation: CheckedContinuation<Result<ATTPDU, ATTError>, Never>
+        var started: ContinuousClock.Instant?
+        var timer: Task<Void, Never>?
+        var receivedInstead: [String] = []
+    }
+
+    enum Purpose {
+        case request(UInt64)
+        case unacknowledged
+        case command(CheckedContinuation<Result<Void, ATTError>, Never>, ATTPDU)
+    }
+
+    var queue: [Transaction] = []
+    var outstanding: Transaction?
+    var nextID: UInt64 = 1
+    var outbox: [(bytes: [UInt8], purpose: Purpose)] = []
+    var pumping = false
+    var streams: [UInt64: (handle: UInt16?, continuation: AsyncStream<GATTNotification>.Continuation)] = [:]
+
+    /// A client whose PDUs go out through `send`. `transactionTimeout` defaults to
+    /// the 30 s of §3.3.3; `preferredMTU` is offered in Exchange MTU (23…517).
+    public init(transactionTimeout: Duration = GATTClient.defaultTransactionTimeout,
+                preferredMTU: Int = ATTServer.maximumSupportedMTU, send: @escaping Send) {
+        self.send = send
+        self.transactionTimeout = transactionTimeout
+        self.preferredMTU = min(0xFFFF, max(ATTServer.defaultMTU, preferredMTU))
+    }
+
+    /// Whether the bearer is closed (disconnection or transaction timeout).
+    public var isClosed: Bool { closedReason != nil }
+
+    /// Sets the ATT_MTU when the exchange was handled by this bearer's `ATTServer`
+    /// (the peer sent Exchange MTU); clamped to 23…`preferredMTU`.
+    public func updateMTU(_ mtu: Int) {
+        self.mtu = min(preferredMTU, max(ATTServer.defaultMTU, mtu))
+        hasExchangedMTU = true
+    }
+
+    // MARK: Input from the bearer
+
+    /// Hands the client one PDU that arrived on the ATT channel. Call it for every
+    /// PDU, in order. Never traps: undecodable or unexpected PDUs fail the
+    /// outstanding request (if they look like its response) or are recorded in `unmatchedPDUs`.
+    public func receive(_ bytes: [UInt8]) {
+        guard closedReason == nil, let first = bytes.first else { return }
+        let opcode = ATTOpcode(first)
+        let pdu: ATTPDU
+        do {
+            pdu = try ATTPDU(decoding: bytes)
+        } catch {
+            if opcode.isResponse, let current = outstanding {
+                finish(current.id, .failure(.malformedResponse(request: current.request, error)))
+            } else {
+                note("undecodable: \(error)")
+            }
+            return
+        }
+        switch pdu {
+        case .handleValueNotification(let handle, let value):
+            deliver(GATTNotification(handle: handle, value: value))
+        case .multipleHandleValueNotification(let list):
+            for entry in list { deliver(GATTNotification(handle: entry.handle, value: entry.value)) }
+        case .handleValueIndication(let handle, let value):
+            deliver(GATTNotification(handle: handle, value: value, isIndication: true))
+            // Vol 3 Part G §4.11: the client confirms every indication.
+            enqueue(ATTPDU.handleValueConfirmation.encoded(), .unacknowledged)
+        case .exchangeMTURequest(let clientMTU):
+            enqueue(ATTPDU.exchangeMTUResponse(serverRxMTU: UInt16(preferredMTU)).encoded(), .unacknowledged)
+            updateMTU(min(preferredMTU, Int(clientMTU)))
+        default:
+            if pdu.isResponse {
+                matchResponse(pdu)
+            } else if pdu.isRequest || pdu.isUnknownRequest {
+                // Vol 3 Part F §3.4.1.1: a request nobody serves gets Request Not Supported.
+                enqueue(ATTPDU.errorResponse(request: pdu.opcode, handle: 0, error: .requestNotSupported).encoded(),
+                        .unacknowledged)
+            } else {
+                note("ignored: \(pdu)")
+            }
+        }
+    }
+
+    /// The bearer is gone (disconnection, channel closed): fails the outstanding and
+    /// every queued request at once with `reason`, ends every notification stream,
+    /// and refuses further requests.
+    public func bearerClosed(_ reason: String) {
+        close(reason: reason) { transaction, elapsed in
+            .disconnected(request: transaction.request, reason: reason, after: elapsed)
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Sends `request` when the bearer is free and returns its response (never an
+    /// Error Response: that becomes `ATTError.errorResponse`).
+    func transact(_ request: ATTPDU) async throws(ATTError) -> ATTPDU {
+        if let closedReason { throw .bearerClosed(request: request, reason: closedReason) }
+        let id = nextID
+        nextID += 1
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ATTPDU, ATTError>, Never>) in
+                queue.append(Transaction(id: id, request: request, continuation: continuation))
+                startNextIfIdle()
+            }
+        } onCancel: {
+            Task { [weak self] in await self?.cancelQueued(id) }
+        }
+        return try result.get()
+    }
+
+    private func startNextIfIdle() {
+        guard outstanding == nil, closedReason == nil, !queue.isEmpty else { return }
+        var next = queue.removeFirst()
+        next.started = .now
+        let id = next.id
+        let timeout = transactionTimeout
+        next.timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled else { return }
+            await self?.timerFired(id)
+        }
+        outstanding = next
+        enqueue(next.request.encoded(), .request(id))
+    }
+
+    /// Completes transaction `id` if it is the outstanding one and starts the next.
+    func finish(_ id: UInt64, _ result: Result<ATTPDU, ATTError>) {
+        guard var current = outstanding, current.id == id else { return }
+        current.timer?.cancel()
+        current.timer = nil
+        outstanding = nil
+        current.continuation.resume(returning: result)
+        startNextIfIdle()
+    }
+
+    private func matchResponse(_ pdu: ATTPDU) {
+        guard let current = outstanding else {
+            note("no request outstanding: \(pdu)")
+            return
+        }
+        if case .errorResponse(let request, let handle, let code) = pdu, request == current.request.opcode {
+            finish(current.id, .failure(.errorResponse(request: current.request, handle: handle, code: code)))
+        } else if pdu.opcode == current.request.expectedResponseOpcode {
+            finish(current.id, .success(pdu))
+        } else {
+            finish(current.id, .failure(.unexpectedResponse(request: current.request, received: pdu)))
+        }
+    }
+
+    private func timerFired(_ id: UInt64) {
+        guard let current = outstanding, current.id == id else { return }
+        let elapsed = current.started.map { $0.duration(to: .now) } ?? transactionTimeout
+        let request = current.request
+        finish(id, .failure(.timeout(request: request, after: elapsed, receivedInstead: current.receivedInstead)))
+        let reason = "ATT transaction timeout: \(request) got no response within \(formatDuration(elapsed))"
+        close(reason: reason) { transaction, _ in .bearerClosed(request: transaction.request, reason: reason) }
+    }
+
+    private func cancelQueued(_ id: UInt64) {
+        guard let index = queue.firstIndex(where: { $0.id == id }) else { return }
+        let transaction = queue.remove(at: index)
+        transaction.continuation.resume(returning: .failure(.cancelled(request: transaction.request)))
+    }
+
+    private func close(reason: String, _ error: (Transaction, Duration?) -> ATTError) {
+        guard closedReason == nil else { return }
+        closedReason = reason
+        if let current = outstanding {
+            let elapsed = current.started.map { $0.duration(to: .now) }
+            finish(current.id, .failure(error(current, elapsed)))
+        }
+        let waiting = queue
+        queue = []
+        for transaction in waiting { transaction.continuation.resume(returning: .failure(error(transaction, nil))) }
+        let pending = outbox
+        outbox = []
+        for item in pending { failOutgoing(item.purpose, reason: reason) }
+        let open = streams
+        streams = [:]
+        for stream in open.values { stream.continuation.finish() }
+    }
+
+    /// Records a PDU nothing waited for; also lists it for the outstanding request's timeout message.
+    private func note(_ text: String) {
+        if unmatchedPDUs.count >= 32 { unmatchedPDUs.removeFirst() }
+        unmatchedPDUs.append(text)
+        if outstanding != nil, outstanding?.receivedInstead.count ?? 0 < 8 { outstanding?.receivedInstead.append(text) }
+    }
+
+    // MARK: Outgoing PDUs, strictly in order
+
+    func enqueue(_ bytes: [UInt8], _ purpose: Purpose) {
+        outbox.append((bytes, purpose))
+        guard !pumping else { return }
+        pumping = true
+        Task { await self.pump() }
+    }
+
+    private func pump() async {
+        while !outbox.isEmpty {
+            let item = outbox.removeFirst()
+            if let closedReason {
+                failOutgoing(item.purpose, reason: closedReason)
+                continue
+            }
+            do {
+                try await send(item.bytes)
+                if case .command(let continuation, _) = item.purpose { continuation.resume(returning: .success(())) }
+            } catch {
+                switch item.purpose {
+                case .request(let id):
+                    if let current = outstanding, current.id == id {
+                        finish(id, .failure(.sendFailed(request: current.request, reason: "\(error)")))
+                    }
+                case .command(let continuation, let pdu):
+                    continuation.resume(returning: .failure(.sendFailed(request: pdu, reason: "\(error)")))
+                case .unacknowledged:
+                    break
+                }
+            }
+        }
+        pumping = false
+    }
+
+    private func failOutgoing(_ purpose: Purpose, reason: String) {
+        if case .command(let continuation, let pdu) = purpose {
+            continuation.resume(returning: .failure(.bearerClosed(request: pdu, reason: reason)))
+        }
+        // Requests are failed through their transaction; unacknowledged PDUs are dropped.
+    }
+
+    /// Sends a command (no response) in order with everything else; returns once it was handed to `send`.
+    func sendCommand(_ pdu: ATTPDU) async throws(ATTError) {
+        if let closedReason { throw .bearerClosed(request: pdu, reason: closedReason) }
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, ATTError>, Never>) in
+            enqueue(pdu.encoded(), .command(continuation, pdu))
+        }
+        try result.get()
+    }
+
+    // MARK: Notifications
+
+    func deliver(_ notification: GATTNotification) {
+        if outstanding != nil, outstanding?.receivedInstead.count ?? 0 < 8 {
+            outstanding?.receivedInstead.append(notification.description)
+        }
+        for stream in streams.values where stream.handle == nil || stream.handle == notification.handle {
+            stream.continuation.yield(notification)
+        }
+    }
+
+    /// Notifications and indications as they arrive, for one characteristic value
+    /// handle or (nil) all of them. The stream ends when the bearer closes (at once
+    /// if it already has); cancelling its consumer ends only this stream.
+    public func notifications(handle: UInt16? = nil) -> AsyncStream<GATTNotification> {
+        let (stream, continuation) = AsyncStream.makeStream(of: GATTNotification.self, bufferingPolicy: .unbounded)
+        guard closedReason == nil else {
+            continuation.finish()
+            return stream
+        }
+        let id = nextID
+        nextID += 1
+        streams[id] = (handle, continuation)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeStream(id) }
+        }
+        return stream
+    }
+
+    private func removeStream(_ id: UInt64) {
+        streams[id] = nil
+    }
+}
+
+extension ATTPDU {
+    /// An opcode this stack does not know, without the Command Flag: a request to refuse.
+    var isUnknownRequest: Bool {
+        if case .unknown(let opcode, _) = self { return !opcode.isCommand }
+        return false
+    }
+}

@@ -1,0 +1,43 @@
+/// A value a peer wrote into this device's GATT database.
+public struct AttributeWrite: Sendable, Hashable {
+    public var connection: UInt16
+    public var handle: UInt16
+    public var value: [UInt8]
+}
+
+extension LEDevice {
+    /// Writes peers make to the database, as they happen.
+    public func attributeWrites() -> AsyncStream<AttributeWrite> {
+        let (stream, continuation) = AsyncStream<AttributeWrite>.makeStream()
+        let id = nextObserverID
+        nextObserverID += 1
+        writeObservers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            Task { await self.removeWriteObserver(id) }
+        }
+        return stream
+    }
+
+    func removeWriteObserver(_ id: UInt64) { writeObservers[id] = nil }
+
+    nonisolated func valueWritten(connection: UInt16, attribute: UInt16, value: [UInt8]) {
+        Task(executorPreference: host.loop) { await self.publishWrite(AttributeWrite(connection: connection, handle: attribute, value: value)) }
+    }
+
+    func publishWrite(_ write: AttributeWrite) {
+        for continuation in writeObservers.values { continuation.yield(write) }
+    }
+
+    /// Updates a characteristic value in the database and notifies every subscribed peer; returns how
+    /// many were notified.
+    @discardableResult
+    public func updateValue(_ value: [UInt8], at valueHandle: UInt16) async throws(RoleError) -> Int {
+        database?.setValue(value, at: valueHandle)
+        var notified = 0
+        for connection in connections.values where try await connection.notify(valueHandle: valueHandle, value: value) {
+            notified += 1
+        }
+        return notified
+    }
+}

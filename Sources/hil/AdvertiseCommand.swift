@@ -1,0 +1,119 @@
+import Synchronization
+import Foundation
+import HCI
+import HILRunner
+
+/// `hil advertise MONIKER --name N [--service UUID]… [--gatt battery,heart-rate,…] [--interval MS]`:
+/// plays an accessory until Ctrl-C (SIGINT) or SIGTERM.
+enum AdvertiseCommand {
+    static let usage = """
+        usage: hil advertise MONIKER --name NAME [--service UUID]... [--gatt PROFILE[,PROFILE...]] [--interval MS]
+                                     [--duration SECONDS] [--capture FILE]
+        Plays an accessory: advertises, accepts connections, serves a GATT database built from ready profiles
+        (battery, heart-rate, health-thermometer, device-information) until Ctrl-C or --duration.
+        """
+
+    static func run(_ arguments: Arguments) async -> ExitStatus {
+        var arguments = arguments
+        if arguments.flag("help") { print(usage); return .success }
+        let name: String
+        var services: [BluetoothUUID] = []
+        var profiles: [StandardProfile] = []
+        let interval: Double
+        let duration: Double?
+        let moniker: String
+        let capture: String?
+        do {
+            guard let given = try arguments.option("name") else { throw UsageError("--name is required") }
+            name = given
+            for text in try arguments.options("service") {
+                guard let uuid = BluetoothUUID(text) else { throw UsageError("--service '\(text)' is not a UUID like 180F") }
+                services.append(uuid)
+            }
+            if let list = try arguments.option("gatt") {
+                for item in list.split(separator: ",") {
+                    guard let profile = StandardProfile(name: String(item)) else {
+                        throw UsageError("--gatt: unknown profile '\(item)' (known: \(StandardProfile.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    profiles.append(profile)
+                }
+            }
+            interval = try arguments.number("interval", in: 20...10_240) ?? 100
+            duration = try arguments.number("duration", in: 0.1...86_400)
+            capture = try arguments.option("capture")
+            moniker = try arguments.required("a controller moniker")
+            try arguments.finish()
+        } catch {
+            return Diagnostics.fail("advertise", "\(error)\n\(usage)", .usageError)
+        }
+        let device: LEDevice
+        do {
+            let host = try ControllerOpener.openHost(moniker: moniker, capturePath: capture)
+            device = LEDevice(host: host, database: try StandardProfile.database(name: name, profiles: profiles))
+        } catch let error as HCITransportError {
+            return Diagnostics.fail("advertise", error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError)
+        } catch {
+            return Diagnostics.fail("advertise", "\(error)", .usageError)
+        }
+        let advertised = services.isEmpty ? profiles.map(\.uuid) : services
+        do {
+            let info = try await device.start()
+            try await device.startAdvertising(Advertisement(name: name, serviceUUIDs: advertised, interval: UInt16(interval / 0.625)))
+            print("advertising \"\(name)\" from \(info.address) every \(Int(interval)) ms; services \(advertised.map(\.description).joined(separator: ", ")); Ctrl-C to stop")
+        } catch {
+            await device.close()
+            return Diagnostics.fail("advertise", "\(moniker): \(error)", .infrastructureError)
+        }
+        let incoming = await device.incomingConnections()
+        let watcher = Task {
+            for await link in incoming {
+                print("connected    \(link.peerAddress) handle 0x\(String(link.handle, radix: 16, uppercase: true))")
+                Task {
+                    if let reason = try? await link.waitForDisconnection(timeout: .seconds(86_400)) {
+                        print("disconnected \(link.peerAddress): \(reason)")
+                    }
+                }
+            }
+        }
+        let stop = await StopSignal.wait(upTo: duration)
+        watcher.cancel()
+        try? await device.stopAdvertising()
+        await device.close()
+        print("stopped (\(stop))")
+        return .success
+    }
+}
+
+/// Waits for SIGINT/SIGTERM, or a duration.
+enum StopSignal {
+    static func wait(upTo duration: Double?) async -> String {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
+        let result: String = await withCheckedContinuation { continuation in
+            let once = OnceFlag()
+            for (source, name) in zip(sources, ["SIGINT", "SIGTERM"]) {
+                source.setEventHandler { if once.take() { continuation.resume(returning: name) } }
+                source.resume()
+            }
+            if let duration {
+                DispatchQueue.global().asyncAfter(deadline: .now() + duration) {
+                    if once.take() { continuation.resume(returning: "after \(duration) s") }
+                }
+            }
+        }
+        for source in sources { source.cancel() }
+        return result
+    }
+}
+
+/// True for the first caller only.
+final class OnceFlag: Sendable {
+    private let taken = Mutex(false)
+    func take() -> Bool {
+        taken.withLock { value in
+            defer { value = true }
+            return !value
+        }
+    }
+}
