@@ -36,7 +36,10 @@ let package = Package(
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
         .target(name: "Preflight"),
         // Rigs, benches, transitions, results.
-        .target(name: "HILRunner", dependencies: ["HCI", "DeviceControl", "Simulation", "Preflight"]),
+        // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
+        .target(name: "HCIUSB", dependencies: ["HCI", "CLibUSB"]),
+        .target(name: "HCILinux", dependencies: ["HCI"]),
+        .target(name: "HILRunner", dependencies: ["HCI", "DeviceControl", "Simulation", "Preflight", "HCIUSB", "HCILinux"]),
         // Swift Testing traits that lease a bench.
         .target(name: "HILTesting", dependencies: ["HILRunner"]),
         // The command-line tool.
@@ -50,7 +53,10 @@ let package = Package(
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
         .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner"]),
+        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB"]),
+        .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux"]),
         .testTarget(name: "hilTests", dependencies: ["hil"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
     ]
 )

@@ -8,6 +8,8 @@ let options = BenchOptions(Array(words.dropFirst()))
 do {
     switch name {
     case "command-roundtrip": try await CommandRoundTripBenchmark.run(options)
+    case "transports": try await TransportBenchmark.run(options)
+    case "sim-cycles": try await SimulationCycleBenchmark.run(options)
     default:
         FileHandle.standardError.write(Data("usage: hil-bench command-roundtrip [--socket PATH] [--count N]\n".utf8))
         exit(3)

@@ -17,10 +17,18 @@ commands:
                     connect to an accessory; with --gatt print its GATT tree and readable values
   advertise MONIKER --name N [--service UUID] [--gatt battery,heart-rate,...]
                     play an accessory until Ctrl-C
+  adapters [--json]  every Bluetooth adapter: USB (location, VID:PID, serial, driver) and hciN (state)
+  doctor [--json]    what stands between this machine and a working bench, with the fix for each
+  recover MONIKER [--switch usb-hub:LOCATION --port N]
+                    check an adapter and climb the recovery ladder (HCI Reset, USB reset, reopen, power cycle)
   preflight ios|android FILE [options]
                     lint an app's Bluetooth declarations (see 'hil preflight --help')
+  run [--rig RIG.json] [--package PATH] [--filter REGEX] [--out DIR] [--repeat N] [--wait S] [--quiet]
+                    the transition suites on a locked rig: junit.xml, results.json, report.html, captures
+  report DIR        re-render report.html, junit.xml and results.json of a results directory
 
 controller monikers: unix:PATH  tcp-client:HOST:PORT  serial:DEVICE[,BAUD][,rtscts]
+                     usb:N  usb:VID:PID[/SERIAL]  usb:BUS-PORT.PORT (add ! for a vendor-class dongle)  hci-socket:N
 switch monikers:     usb-hub:LOCATION  ykush:[SERIAL]  relay:dcttech:[SERIAL]
 """
 
@@ -40,6 +48,11 @@ case "advertise": status = await AdvertiseCommand.run(Arguments(words))
 case "preflight": status = await PreflightCommand.run(Arguments(words))
 case "usb": status = await USBCommand.run(Arguments(words))
 case "power": status = await PowerCommand.run(Arguments(words))
+case "run": status = await RunCommand.run(Arguments(words))
+case "report": status = await ReportCommand.run(Arguments(words))
+case "adapters": status = await AdaptersCommand.run(Arguments(words))
+case "doctor": status = await DoctorCommand.run(Arguments(words))
+case "recover": status = await RecoverCommand.run(Arguments(words))
 default:
     FileHandle.standardError.write(Data("hil: unknown command '\(command)'\n\(usage)\n".utf8))
     status = .usageError

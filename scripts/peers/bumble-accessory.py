@@ -30,7 +30,8 @@ async def main() -> int:
     parser.add_argument("--interval", type=float, default=50.0, help="advertising interval in ms")
     args = parser.parse_args()
 
-    async with await open_transport(args.transport) as transport:
+    transport = await open_transport(args.transport)
+    try:
         device = Device.with_hci(args.name, hci.Address(args.address), transport.source, transport.sink)
         device.add_services([
             BatteryService(lambda _connection: args.battery),
@@ -55,6 +56,12 @@ async def main() -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
         await stop.wait()
+    finally:
+        # Bumble's transport close can wait on a peer that is gone; never let it keep the process alive.
+        try:
+            await asyncio.wait_for(transport.close(), 1.0)
+        except (asyncio.TimeoutError, Exception):
+            pass
     return 0
 
 

@@ -1,4 +1,6 @@
 import HCI
+import HCILinux
+import HCIUSB
 
 /// Opens a host on the controller a moniker names, optionally capturing every packet to btsnoop.
 public enum ControllerOpener {
@@ -7,7 +9,12 @@ public enum ControllerOpener {
     public static func openHost(moniker text: String, capturePath: String? = nil,
                                 commandTimeout: Duration = .seconds(2)) throws(HCITransportError) -> HCIHost {
         let moniker = try TransportMoniker(parsing: text)
-        var transport = try moniker.openStreamTransport()
+        var transport: any HCITransport
+        switch moniker {
+        case .usb(let selector): transport = try USBTransport.open(selector: selector, moniker: moniker.description)
+        case .hciSocket(let index): transport = try HCISocketTransport.open(index: index, moniker: moniker.description)
+        default: transport = try moniker.openStreamTransport()
+        }
         if let capturePath {
             do {
                 transport = CapturingTransport(transport, writer: try BtsnoopWriter(path: capturePath))

@@ -33,11 +33,14 @@ public struct TestRecord: Codable, Sendable, Hashable {
     /// Bench properties for JUnit: rig, adapter moniker, controller manufacturer/version/BD_ADDR, power
     /// switch, accessory identity, host, git commit.
     public var properties: [String: String]
+    /// Which repetition of the case this is (1-based), when one test case writes a record per repetition
+    /// (`HIL_REPEAT`); nil when the case ran once or keeps its repetitions as measurement samples.
+    public var repetition: Int?
 
     public init(testID: String, name: String, suite: String, accessory: String? = nil, arguments: [String] = [],
                 started: Date, duration: Double, verdict: Verdict, message: String? = nil, sourceLocation: String? = nil,
                 timeline: [TimelineEvent] = [], measurements: [Measurement] = [], capturePath: String? = nil,
-                properties: [String: String] = [:]) {
+                properties: [String: String] = [:], repetition: Int? = nil) {
         self.testID = testID
         self.name = name
         self.suite = suite
@@ -52,6 +55,7 @@ public struct TestRecord: Codable, Sendable, Hashable {
         self.measurements = measurements
         self.capturePath = capturePath
         self.properties = properties
+        self.repetition = repetition
     }
 
     /// Product failures and bench failures are different verdicts (exit 1 vs exit 2).

@@ -1,0 +1,109 @@
+import CLibUSB
+import Foundation
+import HCI
+
+/// One USB device that is (or is forced to be) a Bluetooth controller, as `hil adapters` lists it.
+public struct USBAdapterRecord: Hashable, Sendable, Codable {
+    /// Its number in `usb:N` (Bluetooth-class devices only, in location order); nil for the others.
+    public var index: Int?
+    public var location: String
+    public var vendor: UInt16
+    public var product: UInt16
+    public var serial: String?
+    public var manufacturer: String?
+    public var productName: String?
+    /// The kernel driver bound to its HCI interface (`btusb`), from sysfs.
+    public var driver: String?
+    /// Class E0/01/01 on the device or an interface.
+    public var declaresBluetooth: Bool
+    /// The HCI endpoints found, or why none were.
+    public var endpoints: String
+
+    /// `2fe3:000b`.
+    public var id: String { USBHex.id(vendor, product) }
+
+    /// Monikers that name this device, most specific first.
+    public var monikers: [String] {
+        var names = ["usb:\(location)"]
+        if let serial { names.append("usb:\(id)/\(serial)") }
+        names.append("usb:\(id)")
+        if let index { names.append("usb:\(index)") }
+        return declaresBluetooth ? names : names.map { $0 + "!" }
+    }
+}
+
+extension USBTransport {
+    /// Every USB device that declares class E0/01/01, plus those `alsoInclude` names by ID (dongles with a
+    /// vendor class). No device is opened: strings and drivers come from sysfs.
+    public static func listAdapters(alsoInclude: Set<[UInt16]> = [], sysfs: String = "/sys") throws(HCITransportError) -> [USBAdapterRecord] {
+        let session = try LibUSBSession.make(moniker: "usb")
+        defer { session.finish() }
+        let all = session.candidates(sysfs: sysfs)
+        defer { for entry in all { libusb_unref_device(entry.device) } }
+        let sorted = all.sorted { $0.candidate.bus != $1.candidate.bus ? $0.candidate.bus < $1.candidate.bus
+            : $0.candidate.ports.lexicographicallyPrecedes($1.candidate.ports) }
+        var index = 0
+        var records: [USBAdapterRecord] = []
+        for entry in sorted {
+            let candidate = entry.candidate
+            let included = candidate.isBluetooth || alsoInclude.contains([candidate.vendor, candidate.product])
+            guard included else { continue }
+            func attribute(_ name: String) -> String? {
+                (try? String(contentsOfFile: "\(sysfs)/bus/usb/devices/\(candidate.location)/\(name)", encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            var endpointsText = "no configuration descriptor"
+            var interface: UInt8 = 0
+            if let configuration = entry.configuration {
+                do {
+                    let endpoints = try configuration.hciEndpoints(forced: !candidate.isBluetooth)
+                    endpointsText = endpoints.description
+                    interface = endpoints.interface
+                } catch {
+                    endpointsText = error.description
+                }
+            }
+            records.append(USBAdapterRecord(
+                index: candidate.isBluetooth ? index : nil, location: candidate.location, vendor: candidate.vendor,
+                product: candidate.product, serial: candidate.serial, manufacturer: attribute("manufacturer"),
+                productName: attribute("product"), driver: LibUSBSession.driverName(candidate: candidate, interface: interface, sysfs: sysfs),
+                declaresBluetooth: candidate.isBluetooth, endpoints: endpointsText))
+            if candidate.isBluetooth { index += 1 }
+        }
+        return records
+    }
+
+    /// `libusb_reset_device` on the device `selector` names: a USB port reset, after which the device
+    /// re-enumerates with the same address or, when its descriptors changed, as a new device. The device
+    /// must not be open in this process (close its transport first). Returns what happened, for a log.
+    public static func resetDevice(selector text: String, moniker: String, sysfs: String = "/sys") throws(HCITransportError) -> String {
+        let selector: USBSelector
+        do { selector = try USBSelector(parsing: text) } catch { throw HCITransportError(.invalidMoniker, error.description) }
+        let session = try LibUSBSession.make(moniker: moniker)
+        defer { session.finish() }
+        let all = session.candidates(sysfs: sysfs)
+        defer { for entry in all { libusb_unref_device(entry.device) } }
+        let chosen: USBCandidate
+        do { chosen = try selector.select(from: all.map(\.candidate)) } catch { throw HCITransportError(.notFound, error.description) }
+        guard let entry = all.first(where: { $0.candidate == chosen }) else {
+            throw HCITransportError(.notFound, "\(moniker): \(chosen.summary) vanished during selection")
+        }
+        var handle: OpaquePointer?
+        let code = libusb_open(entry.device, &handle)
+        guard code == 0, let handle else { throw USBAdvice.openFailed(code, candidate: chosen, device: entry.device, moniker: moniker) }
+        defer { libusb_close(handle) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = libusb_reset_device(handle)
+        let elapsed = formatDuration(clock.now - start)
+        switch result {
+        case 0:
+            return "USB reset of \(chosen.summary) done in \(elapsed)"
+        case LIBUSB_ERROR_NOT_FOUND.rawValue:
+            return "USB reset of \(chosen.summary) done in \(elapsed); it re-enumerated as a new device"
+        default:
+            throw HCITransportError(result == LIBUSB_ERROR_NO_DEVICE.rawValue ? .closedByPeer : .io,
+                                    "\(moniker): USB reset of \(chosen.summary) failed after \(elapsed): \(LibUSBNames.error(result))")
+        }
+    }
+}

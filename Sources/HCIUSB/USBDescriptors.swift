@@ -1,0 +1,162 @@
+/// The parts of a USB configuration that decide how to talk HCI to a device (USB 2.0 §9.6).
+public struct USBEndpointDescriptor: Hashable, Sendable {
+    public enum TransferType: UInt8, Sendable {
+        case control = 0, isochronous = 1, bulk = 2, interrupt = 3
+    }
+
+    /// bEndpointAddress: bit 7 set for IN.
+    public var address: UInt8
+    /// bmAttributes.
+    public var attributes: UInt8
+    public var maxPacketSize: UInt16
+    public var interval: UInt8
+
+    public init(address: UInt8, attributes: UInt8, maxPacketSize: UInt16, interval: UInt8 = 0) {
+        self.address = address
+        self.attributes = attributes
+        self.maxPacketSize = maxPacketSize
+        self.interval = interval
+    }
+
+    public var isIn: Bool { address & 0x80 != 0 }
+    public var transferType: TransferType { TransferType(rawValue: attributes & 0x03) ?? .control }
+    /// wMaxPacketSize bits 10:0 (bits 12:11 are high-bandwidth multipliers).
+    public var packetSize: Int { Int(maxPacketSize & 0x07FF) }
+}
+
+/// One alternate setting of one interface.
+public struct USBInterfaceDescriptor: Hashable, Sendable {
+    public var number: UInt8
+    public var alternate: UInt8
+    public var interfaceClass: UInt8
+    public var subclass: UInt8
+    public var protocolCode: UInt8
+    public var endpoints: [USBEndpointDescriptor]
+
+    public init(number: UInt8, alternate: UInt8 = 0, interfaceClass: UInt8, subclass: UInt8, protocolCode: UInt8,
+                endpoints: [USBEndpointDescriptor]) {
+        self.number = number
+        self.alternate = alternate
+        self.interfaceClass = interfaceClass
+        self.subclass = subclass
+        self.protocolCode = protocolCode
+        self.endpoints = endpoints
+    }
+
+    /// Class E0 (Wireless Controller), subclass 01 (RF Controller), protocol 01 (Bluetooth Programming Interface).
+    public var isBluetooth: Bool { interfaceClass == 0xE0 && subclass == 0x01 && protocolCode == 0x01 }
+}
+
+/// A configuration descriptor with its interfaces, parsed from the bytes the device (or sysfs's
+/// `descriptors` file) gives: a chain of descriptors, each `bLength, bDescriptorType, …`.
+public struct USBConfigurationDescriptor: Hashable, Sendable {
+    public var value: UInt8
+    public var interfaces: [USBInterfaceDescriptor]
+
+    public init(value: UInt8 = 1, interfaces: [USBInterfaceDescriptor]) {
+        self.value = value
+        self.interfaces = interfaces
+    }
+
+    /// Parses one configuration (type 2) and everything up to its wTotalLength. Malformed input (a zero
+    /// or overlong bLength, a truncated descriptor) is an error naming the byte offset.
+    public init(bytes: [UInt8]) throws(USBDescriptorError) {
+        guard bytes.count >= 9, bytes[0] >= 9, bytes[1] == 0x02 else {
+            throw USBDescriptorError("not a configuration descriptor: expected bLength ≥ 9 and type 0x02 at offset 0, got \(bytes.prefix(2).map(USBHex.byte).joined(separator: " "))")
+        }
+        let total = Int(bytes[2]) | Int(bytes[3]) << 8
+        guard total <= bytes.count else {
+            throw USBDescriptorError("configuration descriptor claims wTotalLength \(total), only \(bytes.count) bytes present")
+        }
+        value = bytes[5]
+        interfaces = []
+        var offset = Int(bytes[0])
+        var current: USBInterfaceDescriptor?
+        while offset < total {
+            let length = Int(bytes[offset])
+            guard offset + 1 < total else { throw USBDescriptorError("truncated descriptor header at offset \(offset)") }
+            guard length >= 2, offset + length <= total else {
+                throw USBDescriptorError("descriptor at offset \(offset) has bLength \(length), which does not fit the \(total)-byte configuration")
+            }
+            let type = bytes[offset + 1]
+            switch type {
+            case 0x04 where length >= 9: // INTERFACE
+                if let current { interfaces.append(current) }
+                current = USBInterfaceDescriptor(number: bytes[offset + 2], alternate: bytes[offset + 3],
+                                                 interfaceClass: bytes[offset + 5], subclass: bytes[offset + 6],
+                                                 protocolCode: bytes[offset + 7], endpoints: [])
+            case 0x05 where length >= 7: // ENDPOINT
+                guard current != nil else { throw USBDescriptorError("endpoint descriptor at offset \(offset) precedes any interface") }
+                current?.endpoints.append(USBEndpointDescriptor(
+                    address: bytes[offset + 2], attributes: bytes[offset + 3],
+                    maxPacketSize: UInt16(bytes[offset + 4]) | UInt16(bytes[offset + 5]) << 8, interval: bytes[offset + 6]))
+            case 0x04, 0x05:
+                throw USBDescriptorError("descriptor of type 0x\(USBHex.byte(type)) at offset \(offset) is only \(length) bytes")
+            default:
+                break // class-specific, interface association, SuperSpeed companion: not needed here
+            }
+            offset += length
+        }
+        if let current { interfaces.append(current) }
+    }
+
+    /// Splits sysfs's `descriptors` file (the 18-byte device descriptor, then each configuration) and
+    /// parses the first configuration.
+    public static func fromSysfsDescriptors(_ bytes: [UInt8]) throws(USBDescriptorError) -> USBConfigurationDescriptor {
+        guard bytes.count > 18, bytes[0] == 18, bytes[1] == 0x01 else {
+            throw USBDescriptorError("sysfs descriptors do not start with an 18-byte device descriptor")
+        }
+        return try USBConfigurationDescriptor(bytes: Array(bytes[18...]))
+    }
+
+    /// The interface and endpoints to speak HCI on (see `HCIEndpoints.select`).
+    public func hciEndpoints(forced: Bool) throws(USBDescriptorError) -> HCIEndpoints {
+        try HCIEndpoints.select(from: interfaces, forced: forced)
+    }
+}
+
+/// The HCI interface of a device: events from interrupt IN, ACL in on bulk IN and out on bulk OUT
+/// (Core v5.4 Vol 4 Part B §2.1); commands go over endpoint 0 as class requests.
+public struct HCIEndpoints: Hashable, Sendable, CustomStringConvertible {
+    public var interface: UInt8
+    public var alternate: UInt8
+    public var interruptIn: USBEndpointDescriptor
+    public var bulkIn: USBEndpointDescriptor
+    public var bulkOut: USBEndpointDescriptor
+
+    /// The first interface (alternate 0 preferred) of class E0/01/01 that has all three endpoints; in
+    /// forced mode, the first interface with all three whatever its class.
+    public static func select(from interfaces: [USBInterfaceDescriptor], forced: Bool) throws(USBDescriptorError) -> HCIEndpoints {
+        let ordered = interfaces.sorted { ($0.number, $0.alternate) < ($1.number, $1.alternate) }
+        let eligible = forced ? ordered : ordered.filter(\.isBluetooth)
+        guard !eligible.isEmpty else {
+            let classes = interfaces.map { "interface \($0.number) class \(USBHex.byte($0.interfaceClass))/\(USBHex.byte($0.subclass))/\(USBHex.byte($0.protocolCode))" }
+            throw USBDescriptorError("no interface of class E0/01/01 (Bluetooth) (\(classes.isEmpty ? "no interfaces" : classes.joined(separator: ", "))); "
+                                     + "for a dongle with a vendor class, add '!' to the selector (e.g. usb:0a12:0001!)")
+        }
+        var seen: [String] = []
+        for interface in eligible {
+            let interruptIn = interface.endpoints.first { $0.isIn && $0.transferType == .interrupt }
+            let bulkIn = interface.endpoints.first { $0.isIn && $0.transferType == .bulk }
+            let bulkOut = interface.endpoints.first { !$0.isIn && $0.transferType == .bulk }
+            if let interruptIn, let bulkIn, let bulkOut {
+                return HCIEndpoints(interface: interface.number, alternate: interface.alternate,
+                                    interruptIn: interruptIn, bulkIn: bulkIn, bulkOut: bulkOut)
+            }
+            seen.append("interface \(interface.number).\(interface.alternate) has " + (interface.endpoints.isEmpty ? "no endpoints"
+                : interface.endpoints.map { "\(USBHex.byte($0.address)) \($0.transferType)" }.joined(separator: ", ")))
+        }
+        throw USBDescriptorError("no interface has interrupt IN, bulk IN and bulk OUT endpoints (\(seen.joined(separator: "; ")))")
+    }
+
+    public var description: String {
+        "interface \(interface) (alt \(alternate)): events 0x\(USBHex.byte(interruptIn.address)) interrupt IN (\(interruptIn.packetSize) B), "
+            + "ACL 0x\(USBHex.byte(bulkIn.address)) bulk IN / 0x\(USBHex.byte(bulkOut.address)) bulk OUT (\(bulkOut.packetSize) B)"
+    }
+}
+
+/// Descriptor bytes that do not parse, or a device with no usable HCI interface.
+public struct USBDescriptorError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

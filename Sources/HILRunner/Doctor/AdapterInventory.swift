@@ -1,0 +1,99 @@
+import DeviceControl
+import Foundation
+import HCI
+import HCILinux
+import HCIUSB
+
+/// `hil adapters`: every Bluetooth adapter, USB ones (location, VID:PID, serial, bound driver, the
+/// monikers that name them) and kernel ones (hciN with state), with firmware advice.
+public struct AdapterInventory: Codable, Sendable {
+    public struct USBAdapter: Codable, Sendable {
+        public var monikers: [String]
+        public var location: String
+        public var id: String
+        public var serial: String?
+        public var product: String?
+        public var driver: String?
+        public var kernelAdapter: String?
+        public var endpoints: String
+        public var firmware: String?
+    }
+
+    public struct KernelAdapter: Codable, Sendable {
+        public var moniker: String
+        public var name: String
+        public var address: String
+        public var state: String
+        public var bus: String
+        public var usbLocation: String?
+        public var driver: String?
+        public var rfkillBlocked: Bool?
+    }
+
+    public var usb: [USBAdapter] = []
+    public var kernel: [KernelAdapter] = []
+    /// Why a source could not be read (no usbfs, no AF_BLUETOOTH).
+    public var notes: [String] = []
+
+    /// Reads both sources; each that fails becomes a note.
+    public static func read(sysfs: String = "/sys") -> AdapterInventory {
+        var inventory = AdapterInventory()
+        var kernelByLocation: [String: String] = [:]
+        do {
+            for adapter in try HCIDevices.list(sysfs: sysfs) {
+                inventory.kernel.append(KernelAdapter(moniker: adapter.moniker, name: adapter.info.name, address: adapter.info.address,
+                                                      state: adapter.info.stateText, bus: adapter.info.bus, usbLocation: adapter.usbLocation,
+                                                      driver: adapter.driver, rfkillBlocked: adapter.rfkillBlocked))
+                if let location = adapter.usbLocation { kernelByLocation[location] = adapter.info.name }
+            }
+        } catch {
+            inventory.notes.append("kernel adapters: \(error.message)")
+        }
+        let known = Set(BluetoothAdapters.knownDongles.keys.map { [$0.vendor, $0.product] })
+        do {
+            for record in try USBTransport.listAdapters(alsoInclude: known, sysfs: sysfs) {
+                let firmwarePresent: Bool? = nil
+                inventory.usb.append(USBAdapter(
+                    monikers: record.monikers, location: record.location, id: record.id, serial: record.serial, product: record.productName,
+                    driver: record.driver, kernelAdapter: kernelByLocation[record.location], endpoints: record.endpoints,
+                    firmware: FirmwareAdvisor.advice(vendor: record.vendor, product: record.product, driver: record.driver, firmwarePresent: firmwarePresent)))
+            }
+        } catch {
+            inventory.notes.append("USB adapters: \(error.message)")
+        }
+        return inventory
+    }
+
+    public var isEmpty: Bool { usb.isEmpty && kernel.isEmpty }
+
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    public func text() -> String {
+        var lines: [String] = []
+        lines.append("USB adapters:" + (usb.isEmpty ? " none" : ""))
+        for adapter in usb {
+            let serial = adapter.serial.map { "/\($0)" } ?? ""
+            let driver = adapter.driver.map { "driver \($0)" } ?? "no driver"
+            let kernel = adapter.kernelAdapter.map { " as \($0)" } ?? ""
+            lines.append("  \(adapter.location)  \(adapter.id)\(serial)  \(adapter.product ?? "")  \(driver)\(kernel)")
+            lines.append("      monikers: \(adapter.monikers.joined(separator: "  "))")
+            lines.append("      \(adapter.endpoints)")
+            if let firmware = adapter.firmware { lines.append("      firmware: \(firmware)") }
+        }
+        lines.append("Kernel adapters:" + (kernel.isEmpty ? " none" : ""))
+        for adapter in kernel {
+            var detail = "\(adapter.bus)"
+            if let location = adapter.usbLocation { detail += " \(location)" }
+            if let driver = adapter.driver { detail += ", driver \(driver)" }
+            if adapter.rfkillBlocked == true { detail += ", rfkill-blocked" }
+            lines.append("  \(adapter.name)  \(adapter.address)  \(adapter.state)  \(detail)  (\(adapter.moniker))")
+        }
+        for note in notes { lines.append("note: \(note)") }
+        return lines.joined(separator: "\n")
+    }
+}

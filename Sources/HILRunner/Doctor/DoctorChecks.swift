@@ -1,0 +1,197 @@
+import DeviceControl
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Kernel Bluetooth sockets: what `hci-socket:` needs.
+public struct KernelBluetoothCheck: DoctorCheck {
+    public let name = "kernel-bluetooth"
+    public init() {}
+
+    public func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
+        let loaded = environment.exists("/sys/module/bluetooth") || environment.exists("/sys/class/bluetooth")
+        let moduleDirectory = "/lib/modules/\(environment.kernelRelease)/kernel/net/bluetooth"
+        let available = environment.list(moduleDirectory).contains { $0.hasPrefix("bluetooth.ko") }
+        switch environment.bluetoothSocketErrno {
+        case .some(0):
+            return [DoctorFinding(check: name, severity: .ok, what: "AF_BLUETOOTH sockets work: hci-socket: adapters can be used")]
+        case .some(let code) where code != EAFNOSUPPORT && code != EPROTONOSUPPORT:
+            return [DoctorFinding(check: name, severity: .warning, what: "socket(AF_BLUETOOTH) fails with errno \(code) (\(String(cString: strerror(code))))",
+                                  fix: "run hil as root or with CAP_NET_ADMIN; inside a container, use usb: adapters")]
+        default:
+            if loaded && environment.bluetoothSocketErrno == nil {
+                return [DoctorFinding(check: name, severity: .ok, what: "the bluetooth module is loaded: hci-socket: adapters can be used")]
+            }
+            if available {
+                return [DoctorFinding(check: name, severity: .warning, what: "the kernel's Bluetooth module is not loaded: hci-socket: fails with EAFNOSUPPORT",
+                                      fix: "sudo modprobe bluetooth btusb (usb: adapters work without it)")]
+            }
+            return [DoctorFinding(check: name, severity: .warning,
+                                  what: "this kernel (\(environment.kernelRelease)) has no Bluetooth support: hci-socket: is unavailable",
+                                  fix: "use usb: monikers (libusb needs no kernel Bluetooth), or boot a kernel built with CONFIG_BT")]
+        }
+    }
+}
+
+/// bluetoothd powers adapters on and holds them: `hci-socket:` then fails with EBUSY.
+public struct BluetoothdCheck: DoctorCheck {
+    public let name = "bluetoothd"
+    public init() {}
+
+    public func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
+        let pids = environment.list("/proc").filter { $0.allSatisfy(\.isNumber) }
+            .filter { environment.read("/proc/\($0)/comm") == "bluetoothd" }
+        guard !pids.isEmpty else {
+            return [DoctorFinding(check: name, severity: .ok, what: "bluetoothd is not running: nothing powers adapters behind the bench's back")]
+        }
+        let adapters = environment.hciAdapters().map(\.name)
+        let holding = adapters.isEmpty ? "" : " and manages \(adapters.joined(separator: ", "))"
+        return [DoctorFinding(check: name, severity: .warning,
+                              what: "bluetoothd (pid \(pids.joined(separator: ", "))) is running\(holding): it powers adapters back on, so binding hci-socket: fails with EBUSY",
+                              fix: "sudo systemctl stop bluetooth (keep it off on a bench: sudo systemctl disable bluetooth), or use usb: monikers")]
+    }
+}
+
+/// rfkill blocks.
+public struct RfkillCheck: DoctorCheck {
+    public let name = "rfkill"
+    public init() {}
+
+    public func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
+        var findings: [DoctorFinding] = []
+        for entry in environment.list("/sys/class/rfkill") {
+            let directory = "/sys/class/rfkill/\(entry)"
+            guard environment.read("\(directory)/type") == "bluetooth" else { continue }
+            let label = environment.read("\(directory)/name").map { "\(entry) (\($0))" } ?? entry
+            if environment.read("\(directory)/hard") == "1" {
+                findings.append(DoctorFinding(check: name, severity: .error, what: "\(label) is hard-blocked: a hardware switch or the firmware turned the radio off",
+                                              fix: "flip the machine's wireless switch or enable Bluetooth in the firmware setup"))
+            } else if environment.read("\(directory)/soft") == "1" {
+                findings.append(DoctorFinding(check: name, severity: .error, what: "\(label) is soft-blocked: the adapter cannot be powered on",
+                                              fix: "sudo rfkill unblock bluetooth"))
+            } else {
+                findings.append(DoctorFinding(check: name, severity: .ok, what: "\(label) is not blocked"))
+            }
+        }
+        if findings.isEmpty { findings.append(DoctorFinding(check: name, severity: .ok, what: "no Bluetooth rfkill switch is blocked")) }
+        return findings
+    }
+}
+
+/// Permissions on the usbfs nodes of the adapters, and the udev rules that fix them.
+public struct USBPermissionsCheck: DoctorCheck {
+    public let name = "usb-permissions"
+    public init() {}
+
+    public func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
+        let adapters = environment.usbBluetoothAdapters()
+        guard !adapters.isEmpty else { return [DoctorFinding(check: name, severity: .ok, what: "no USB Bluetooth adapter to check")] }
+        let rules = environment.exists(PermissionAdvice.rulesFile)
+        return adapters.map { adapter in
+            switch environment.canReadWrite(adapter.node) {
+            case .some(true):
+                return DoctorFinding(check: name, severity: .ok, what: "\(adapter.location) (\(adapter.id)): \(adapter.node) is readable and writable")
+            case .some(false):
+                let rule = PermissionAdvice.usbDevice(node: adapter.node, id: USBID(vendor: adapter.vendor, product: adapter.product), what: "Bluetooth adapter \(adapter.location)")
+                return DoctorFinding(check: name, severity: .error,
+                                     what: "\(adapter.location) (\(adapter.id)): \(adapter.node) cannot be opened by this user (uid \(environment.uid))"
+                                        + (rules ? "; \(PermissionAdvice.rulesFile) exists but does not cover it" : "; no \(PermissionAdvice.rulesFile)"),
+                                     fix: rule)
+            case .none:
+                return DoctorFinding(check: name, severity: .warning, what: "\(adapter.location) (\(adapter.id)): no usbfs node \(adapter.node)",
+                                     fix: "mount devtmpfs on /dev (or pass /dev/bus/usb into the container)")
+            }
+        }
+    }
+}
+
+/// The kernel version decides whether sysfs can keep a hub port off.
+public struct KernelVersionCheck: DoctorCheck {
+    public let name = "kernel-version"
+    public init() {}
+
+    public func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
+        guard let version = KernelVersion(release: environment.kernelRelease) else {
+            return [DoctorFinding(check: name, severity: .warning, what: "kernel release '\(environment.kernelRelease)' not understood; power switching falls back to hub requests")]
+        }
+        if version.keepsDisabledPortsOff {
+            return [DoctorFinding(check: name, severity: .ok, what: "Linux \(version): a hub port's sysfs 'disable' file keeps it powered off")]
+        }
+        return [DoctorFinding(check: name, severity: .warning,
+                              what: "Linux \(version) < 6.0 powers a disabled hub port back on: hub power is switched by class requests, which the kernel may undo",
+                              fix: "use Linux 6.0 or later (Debian 12 ships 6.1) for reliable per-port power")]
+    }
+}
+
+/// Hubs that can switch power per port: what power transitions and the ladder's last rung need.
+public struct HubsCheck: DoctorCheck {
+    public let name = "hubs"
+    public init() {}
+
+    public func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
+        guard let hubs = environment.hubs else {
+            return [DoctorFinding(check: name, severity: .info, what: "the USB topology could not be read: \(environment.topologyProblem ?? "unknown reason")",
+                                  fix: "run as root, or install the udev rules (sudo scripts/install-udev-rules)")]
+        }
+        let switching = hubs.filter { $0.switching == "per-port" }
+        if switching.isEmpty {
+            return [DoctorFinding(check: name, severity: .warning,
+                                  what: hubs.isEmpty ? "no USB hub found" : "none of the \(hubs.count) hub(s) switches power per port (\(hubs.map { "\($0.location): \($0.switching)" }.joined(separator: ", ")))",
+                                  fix: "for power transitions and the power-cycle recovery rung, add a per-port switching hub, a YKUSH board or a USB relay (see 'hil usb')")]
+        }
+        return switching.map { DoctorFinding(check: name, severity: .ok, what: "hub \($0.location) (\($0.id)) switches each of its \($0.ports) ports") }
+    }
+}
+
+/// The adapters themselves: at least one, their drivers, and firmware they need from the host.
+public struct AdaptersCheck: DoctorCheck {
+    public let name = "adapters"
+    public init() {}
+
+    public func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
+        let usb = environment.usbBluetoothAdapters()
+        let hci = environment.hciAdapters()
+        var findings: [DoctorFinding] = []
+        for adapter in usb {
+            let kernelName = hci.first { $0.usbLocation == adapter.location }?.name
+            var what = "USB \(adapter.location) \(adapter.id)\(adapter.serial.map { "/\($0)" } ?? "")\(adapter.productName.map { " \"\($0)\"" } ?? ""): "
+                + (adapter.driver.map { "driver \($0)" } ?? "no kernel driver") + (kernelName.map { " (\($0))" } ?? "")
+            if !adapter.declaresBluetooth { what += "; vendor class: open it as usb:\(adapter.id)!" }
+            findings.append(DoctorFinding(check: name, severity: .ok, what: what))
+            let files = FirmwareAdvisor.need(vendor: adapter.vendor, product: adapter.product)?.files ?? []
+            let present = files.isEmpty ? nil : files.contains { pattern in
+                let directory = "/lib/firmware/" + (pattern.split(separator: "/").dropLast().joined(separator: "/"))
+                let prefix = String(pattern.split(separator: "/").last?.split(separator: "*").first ?? "")
+                return environment.list(directory).contains { $0.hasPrefix(prefix) }
+            }
+            if let advice = FirmwareAdvisor.advice(vendor: adapter.vendor, product: adapter.product, driver: adapter.driver, firmwarePresent: present) {
+                findings.append(DoctorFinding(check: "firmware", severity: .warning, what: "\(adapter.location) (\(adapter.id)): \(advice)",
+                                              fix: present == false ? "sudo apt-get install \(FirmwareAdvisor.need(vendor: adapter.vendor, product: adapter.product)?.package ?? "")"
+                                                   : "use hci-socket:N for this adapter"))
+            }
+        }
+        for adapter in hci where !usb.contains(where: { $0.location == adapter.usbLocation }) {
+            findings.append(DoctorFinding(check: name, severity: .ok,
+                                          what: "\(adapter.name): \(adapter.driver.map { "driver \($0)" } ?? "virtual or platform adapter") (hci-socket:\(adapter.name.dropFirst(3)))"))
+        }
+        if findings.isEmpty {
+            findings.append(DoctorFinding(check: name, severity: .error, what: "no Bluetooth adapter: no USB device of class E0/01/01 or known dongle, and no hciN",
+                                          fix: "plug in a dongle (nRF52840 with Zephyr hci_usb, CSR8510, …), or use a simulated bench (sim:) or btvirt (unix:/tmp/bt-server-le)"))
+        }
+        return findings
+    }
+}
+
+/// Runs every check.
+public enum Doctor {
+    public static let checks: [any DoctorCheck] = [
+        KernelBluetoothCheck(), BluetoothdCheck(), RfkillCheck(), USBPermissionsCheck(), KernelVersionCheck(), HubsCheck(), AdaptersCheck(),
+    ]
+
+    public static func examine(_ environment: DoctorEnvironment, checks: [any DoctorCheck] = Doctor.checks) -> [DoctorFinding] {
+        checks.flatMap { $0.run(environment) }
+    }
+
+    /// True when any finding stops the bench from working.
+    public static func benchCannotWork(_ findings: [DoctorFinding]) -> Bool { findings.contains { $0.severity == .error } }
+}

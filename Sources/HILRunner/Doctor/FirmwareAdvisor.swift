@@ -1,0 +1,69 @@
+/// Adapters that need firmware from the host: detected by USB ID and by what the controller reports
+/// about itself. With the kernel driver detached (`usb:`), nobody loads that firmware.
+public enum FirmwareAdvisor {
+    public struct Need: Sendable, Hashable {
+        /// `Intel`, `Realtek`.
+        public var family: String
+        /// The chip, when the ID tells it.
+        public var chip: String
+        /// Files under /lib/firmware the kernel driver loads (globs).
+        public var files: [String]
+        /// The Debian package that ships them.
+        public var package: String
+        /// What happens without them.
+        public var without: String
+    }
+
+    /// Realtek chip IDs that an unpatched controller reports as its LMP subversion (btrtl's table).
+    public static let realtekROMSubversions: [UInt16: String] = [
+        0x8703: "RTL8723B/CS", 0x8723: "RTL8723A/B/D", 0x8761: "RTL8761A/B", 0x8821: "RTL8821A/C",
+        0x8822: "RTL8822B/C", 0x8852: "RTL8852A/B/C", 0x8851: "RTL8851B",
+    ]
+
+    static let intelBootloaderIDs: [UInt16: String] = [
+        0x0A2B: "8260/8265", 0x0AAA: "9460/9560", 0x0025: "9260", 0x0026: "AX201", 0x0029: "AX200",
+        0x0032: "AX210", 0x0033: "AX211",
+    ]
+
+    static let realtekIDs: [UInt32: String] = [
+        0x0BDA_8771: "RTL8761B", 0x2357_0604: "RTL8761B (TP-Link UB500)", 0x0B05_190E: "RTL8761B (ASUS USB-BT500)",
+        0x0BDA_B85B: "RTL8822B", 0x0BDA_B00C: "RTL8822C", 0x0BDA_8761: "RTL8761A",
+    ]
+
+    /// What this USB ID needs, if anything.
+    public static func need(vendor: UInt16, product: UInt16) -> Need? {
+        if vendor == 0x8087, let chip = intelBootloaderIDs[product] {
+            return Need(family: "Intel", chip: chip, files: ["intel/ibt-*.sfi", "intel/ibt-*.ddc"], package: "firmware-iwlwifi",
+                        without: "the controller stays in its bootloader and answers almost no HCI command")
+        }
+        if let chip = realtekIDs[UInt32(vendor) << 16 | UInt32(product)] {
+            return Need(family: "Realtek", chip: chip, files: ["rtl_bt/\(chip.prefix(8).lowercased())*_fw.bin", "rtl_bt/\(chip.prefix(8).lowercased())*_config.bin"],
+                        package: "firmware-realtek",
+                        without: "the controller runs its ROM firmware: older, often without LE features, and with known bugs")
+        }
+        return nil
+    }
+
+    /// What the controller's own report says: a Realtek controller (company 93) whose LMP subversion is a
+    /// bare chip ID runs its ROM firmware, so no patch was loaded. Nil when nothing is wrong.
+    public static func advice(manufacturer: UInt16, lmpSubversion: UInt16, moniker: String) -> String? {
+        if manufacturer == 93, let chip = realtekROMSubversions[lmpSubversion] {
+            return "\(moniker): this Realtek \(chip) runs its ROM firmware (LMP subversion 0x\(String(lmpSubversion, radix: 16)) is the bare chip ID): "
+                + "no firmware patch was loaded. Use hci-socket:N on it (btusb loads rtl_bt/ firmware at probe), or install firmware-realtek and re-plug it"
+        }
+        return nil
+    }
+
+    /// One line for `hil adapters` and `hil doctor` about an adapter by ID and driver.
+    public static func advice(vendor: UInt16, product: UInt16, driver: String?, firmwarePresent: Bool?) -> String? {
+        guard let need = need(vendor: vendor, product: product) else { return nil }
+        var text = "\(need.family) \(need.chip) needs firmware from the host (\(need.files.joined(separator: ", "))); without it \(need.without). "
+        if driver == "btusb" {
+            text += "btusb loads it at probe: use hci-socket:N for this adapter; usb: detaches btusb, and a reset then loses the firmware"
+        } else {
+            text += "No kernel driver holds it now, so nothing loads that firmware: bind btusb (modprobe btusb; re-plug) and use hci-socket:N"
+        }
+        if firmwarePresent == false { text += "; the files are missing: install \(need.package)" }
+        return text
+    }
+}

@@ -1,0 +1,79 @@
+import DeviceControl
+
+/// A USB Bluetooth adapter as sysfs shows it, read without opening the device.
+public struct SysfsUSBAdapter: Sendable, Hashable {
+    public var location: String
+    public var vendor: UInt16
+    public var product: UInt16
+    public var serial: String?
+    public var productName: String?
+    public var bus: Int
+    public var address: Int
+    /// The driver bound to its Bluetooth interface (or first interface): `btusb`, or nil.
+    public var driver: String?
+    /// Declares class E0/01/01 (device or interface); false for a known dongle with a vendor class.
+    public var declaresBluetooth: Bool
+
+    public var id: String { USBID(vendor: vendor, product: product).description }
+    public var node: String { PermissionAdvice.deviceNode(bus: bus, address: address) }
+}
+
+/// A kernel Bluetooth adapter (hciN) as sysfs shows it.
+public struct SysfsHCIAdapter: Sendable, Hashable {
+    public var name: String
+    /// The USB location it sits on, if it is a USB adapter.
+    public var usbLocation: String?
+    public var driver: String?
+}
+
+extension DoctorEnvironment {
+    /// Every USB device that is a Bluetooth adapter: class E0/01/01 on the device or an interface, or a
+    /// known dongle ID (DeviceControl's table).
+    public func usbBluetoothAdapters() -> [SysfsUSBAdapter] {
+        let base = "/sys/bus/usb/devices"
+        var result: [SysfsUSBAdapter] = []
+        let names = list(base)
+        for name in names where !name.contains(":") && !name.hasPrefix("usb") {
+            let directory = "\(base)/\(name)"
+            guard let vendorText = read("\(directory)/idVendor"), let vendor = UInt16(vendorText, radix: 16),
+                  let productText = read("\(directory)/idProduct"), let product = UInt16(productText, radix: 16) else { continue }
+            let deviceClass = read("\(directory)/bDeviceClass") ?? ""
+            let deviceBT = deviceClass == "e0" && read("\(directory)/bDeviceSubClass") == "01" && read("\(directory)/bDeviceProtocol") == "01"
+            var interfaceBT: String?
+            var firstInterface: String?
+            for interface in names where interface.hasPrefix(name + ":") {
+                let path = "\(base)/\(interface)"
+                if firstInterface == nil { firstInterface = interface }
+                if read("\(path)/bInterfaceClass") == "e0", read("\(path)/bInterfaceSubClass") == "01", read("\(path)/bInterfaceProtocol") == "01" {
+                    if interfaceBT == nil { interfaceBT = interface }
+                }
+            }
+            let known = BluetoothAdapters.knownDongles[USBID(vendor: vendor, product: product)] != nil
+            guard deviceBT || interfaceBT != nil || known else { continue }
+            let driverInterface = interfaceBT ?? firstInterface
+            let driver = driverInterface.flatMap { link("\(base)/\($0)/driver") }.flatMap { $0.split(separator: "/").last.map(String.init) }
+            result.append(SysfsUSBAdapter(
+                location: name, vendor: vendor, product: product, serial: read("\(directory)/serial"),
+                productName: read("\(directory)/product"), bus: Int(read("\(directory)/busnum") ?? "") ?? 0,
+                address: Int(read("\(directory)/devnum") ?? "") ?? 0, driver: driver, declaresBluetooth: deviceBT || interfaceBT != nil))
+        }
+        return result.sorted { a, b in
+            if let left = USBLocation(a.location), let right = USBLocation(b.location) { return left < right }
+            return a.location < b.location
+        }
+    }
+
+    /// hci0, hci1, … from /sys/class/bluetooth, with the USB device behind each.
+    public func hciAdapters() -> [SysfsHCIAdapter] {
+        list("/sys/class/bluetooth").filter { $0.hasPrefix("hci") && !$0.contains(":") }.map { name in
+            let device = link("/sys/class/bluetooth/\(name)/device")
+            let last = device?.split(separator: "/").last.map(String.init)
+            let location = last.flatMap { text -> String? in
+                guard let colon = text.firstIndex(of: ":"), text.contains("-") else { return nil }
+                return String(text[..<colon])
+            }
+            let driver = link("/sys/class/bluetooth/\(name)/device/driver").flatMap { $0.split(separator: "/").last.map(String.init) }
+            return SysfsHCIAdapter(name: name, usbLocation: location, driver: driver)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+
+/// The recovery lab engineers do by hand, in order of cost: HCI Reset → USB reset → close and reopen →
+/// power-cycle the adapter's own hub port → declare the bench broken. The runner climbs it between tests
+/// and whenever an adapter wedges; it stops at the first rung after which the adapter answers, and
+/// records every rung it tried with its time and result.
+public struct RecoveryLadder: Sendable {
+    /// What one rung reports.
+    public enum Attempt: Sendable, Equatable {
+        case recovered(String)
+        case failed(String)
+        case skipped(String)
+    }
+
+    /// One rung: a name and an action that ends with the adapter answering, or says why not.
+    public struct Rung: Sendable {
+        public var name: String
+        /// The rung's own deadline; an action still running then counts as failed.
+        public var deadline: Duration
+        public var action: @Sendable () async -> Attempt
+
+        public init(name: String, deadline: Duration = .seconds(30), action: @escaping @Sendable () async -> Attempt) {
+            self.name = name
+            self.deadline = deadline
+            self.action = action
+        }
+    }
+
+    /// Names the adapter in `BenchBroken`.
+    public var adapter: String
+    public var rungs: [Rung]
+
+    public init(adapter: String, rungs: [Rung]) {
+        self.adapter = adapter
+        self.rungs = rungs
+    }
+
+    /// Tries the rungs in order; stops at the first that recovers.
+    public func climb() async -> RecoveryOutcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var steps: [RecoveryStep] = []
+        for rung in rungs {
+            let began = clock.now
+            let attempt = await Self.run(rung)
+            let step: RecoveryStep
+            switch attempt {
+            case .recovered(let text):
+                step = RecoveryStep(name: rung.name, startOffset: began - start, duration: clock.now - began, result: .recovered, outcome: text)
+            case .failed(let text):
+                step = RecoveryStep(name: rung.name, startOffset: began - start, duration: clock.now - began, result: .failed, outcome: text)
+            case .skipped(let text):
+                step = RecoveryStep(name: rung.name, startOffset: began - start, duration: clock.now - began, result: .skipped, outcome: text)
+            }
+            steps.append(step)
+            if step.result == .recovered { return .recovered(rung: rung.name, steps: steps) }
+        }
+        return .broken(BenchBroken(adapter: adapter, steps: steps))
+    }
+
+    /// Runs a rung's action against its deadline. An action that overruns is left to finish on its own
+    /// (its result is ignored) and the rung counts as failed, so a hung call never hangs the ladder.
+    static func run(_ rung: Rung) async -> Attempt {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Attempt, Never>) in
+            let once = ResumeOnce(continuation)
+            let work = Task { once.resume(await rung.action()) }
+            Task {
+                try? await Task.sleep(for: rung.deadline)
+                if once.resume(.failed("did not finish within \(RecoveryStep.seconds(rung.deadline)) s")) { work.cancel() }
+            }
+        }
+    }
+}
+
+/// Resumes a continuation with the first value offered.
+private final class ResumeOnce: Sendable {
+    private let continuation: Mutex<CheckedContinuation<RecoveryLadder.Attempt, Never>?>
+
+    init(_ continuation: CheckedContinuation<RecoveryLadder.Attempt, Never>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    /// True when this call resumed it.
+    @discardableResult
+    func resume(_ attempt: RecoveryLadder.Attempt) -> Bool {
+        let taken = continuation.withLock { stored -> CheckedContinuation<RecoveryLadder.Attempt, Never>? in
+            defer { stored = nil }
+            return stored
+        }
+        taken?.resume(returning: attempt)
+        return taken != nil
+    }
+}

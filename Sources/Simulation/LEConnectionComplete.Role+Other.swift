@@ -1,0 +1,6 @@
+import HCI
+
+extension LEConnectionComplete.Role {
+    /// The other side.
+    var other: LEConnectionComplete.Role { self == .central ? .peripheral : .central }
+}

@@ -1,0 +1,94 @@
+import HCI
+
+/// Named simulated controllers on one air, an optional power switch, and the transports hosts open to
+/// them (`sim:NAME`): the embedded default bench.
+///
+/// ```swift
+/// let bench = try SimulatedBench(.standard)
+/// let host = try HCIHost(transport: bench.openTransport(named: "central"))
+/// try await host.initialize()
+/// await bench.powerSwitch?.setPort(1, on: false)   // the peripheral loses power
+/// await bench.shutdown()
+/// ```
+public final class SimulatedBench: Sendable {
+    /// What the bench was built from.
+    public let description: SimulatedBenchDescription
+    /// The air all its controllers share.
+    public let air: SimulatedAir
+    /// The controllers, in the description's order.
+    public let controllers: [SimulatedController]
+    /// The power switch, when the description has one.
+    public let powerSwitch: SimulatedPowerSwitch?
+    private let byName: [String: SimulatedController]
+
+    /// Builds the bench with every controller powered on. Throws when the description has problems
+    /// (see `SimulatedBenchDescription.problems`) or the air's loop cannot start.
+    public init(_ description: SimulatedBenchDescription = .standard) throws(SimulatedBenchError) {
+        let problems = description.problems
+        guard problems.isEmpty else { throw SimulatedBenchError(problems) }
+        let air: SimulatedAir
+        do {
+            air = try SimulatedAir(timing: description.timing)
+        } catch {
+            throw SimulatedBenchError(["cannot start the air's event loop: \(error)"])
+        }
+        let controllers = description.controllers.map { SimulatedController(configuration: $0, air: air) }
+        var byName: [String: SimulatedController] = [:]
+        for controller in controllers { byName[controller.name] = controller }
+        self.description = description
+        self.air = air
+        self.controllers = controllers
+        self.byName = byName
+        self.powerSwitch = description.powerSwitch.map { description in
+            SimulatedPowerSwitch(name: description.name,
+                                 ports: description.ports.compactMap { port in byName[port.controller].map { (port.number, $0) } })
+        }
+        air.install(controllers)
+        for controller in controllers { controller.markPoweredOn() }
+    }
+
+    /// The controllers' names, in the description's order.
+    public var controllerNames: [String] { controllers.map(\.name) }
+
+    /// The controller named `name`, if the bench has one.
+    public func controller(named name: String) -> SimulatedController? { byName[name] }
+
+    /// Opens the transport of the controller named `name` (moniker `sim:NAME`). `.notFound` when the bench
+    /// has no such controller or it is switched off; `.io` while another host has it open.
+    public func openTransport(named name: String) throws(HCITransportError) -> any HCITransport {
+        guard let controller = byName[name] else {
+            throw HCITransportError(.notFound, "sim:\(name): the simulated bench has no controller named '\(name)' (it has: \(controllerNames.joined(separator: ", ")))")
+        }
+        return try controller.openTransport()
+    }
+
+    /// Opens the transport a `sim:NAME` moniker names.
+    public func openTransport(moniker text: String) throws(HCITransportError) -> any HCITransport {
+        guard case .simulated(let name) = try TransportMoniker(parsing: text) else {
+            throw HCITransportError(.invalidMoniker, "'\(text)' is not a simulated controller's moniker (sim:NAME)")
+        }
+        return try openTransport(named: name)
+    }
+
+    /// A USB reset of the controller's adapter: its transport closes at once (as the device drops off the
+    /// bus), its links are lost as on a power-off, and after the timing's USB reset delay it is back,
+    /// fresh, for a new transport. Returns when it is back. `.notFound` when there is no such controller
+    /// or it is switched off.
+    public func usbReset(named name: String) async throws(HCITransportError) {
+        guard let controller = byName[name] else {
+            throw HCITransportError(.notFound, "sim:\(name): the simulated bench has no controller named '\(name)'")
+        }
+        guard controller.isPoweredOn else {
+            throw HCITransportError(.notFound, "sim:\(name): cannot reset the adapter of '\(name)': it is switched off")
+        }
+        await controller.powerOff(why: "the adapter was reset (USB reset)")
+        try? await Task.sleep(for: description.timing.usbResetDelay)
+        await controller.powerOn()
+    }
+
+    /// Powers every controller off (closing their transports) and stops the air's loop.
+    public func shutdown() async {
+        for controller in controllers { await controller.powerOff(why: "the simulated bench shut down") }
+        air.stop()
+    }
+}

@@ -1,0 +1,116 @@
+import HCI
+import Synchronization
+
+/// One simulated LE controller on a `SimulatedAir`: it consumes and produces H4 bytes like btvirt or a USB
+/// dongle, so the host code that drives it is the code that drives real hardware.
+///
+/// The controller's power is its own (`powerOff()`, `powerOn()`; a `SimulatedPowerSwitch` calls them):
+/// losing power closes its transport to the host — as unplugging a dongle does — takes it off the air
+/// (its peers time out after their supervision timeout), and powering on brings it back fresh, with the
+/// state a Reset leaves. One host at a time may have it open (`openTransport()`, moniker `sim:NAME`).
+public final class SimulatedController: Sendable {
+    /// The name in the moniker `sim:NAME`.
+    public let name: String
+    /// Identity, RSSI, buffers and faults.
+    public let configuration: SimulatedBenchDescription.Controller
+    /// The air this controller is on.
+    public let air: SimulatedAir
+
+    private struct Port {
+        var poweredOn = false
+        /// The host's transport, while one is open.
+        var transport: SimulatedTransport?
+        var session: UInt64 = 0
+        var nextSession: UInt64 = 1
+    }
+
+    private let port = Mutex(Port())
+
+    init(configuration: SimulatedBenchDescription.Controller, air: SimulatedAir) {
+        self.name = configuration.name
+        self.configuration = configuration
+        self.air = air
+    }
+
+    /// `sim:NAME`.
+    public var moniker: String { "sim:\(name)" }
+
+    /// Whether the controller has power (and so is on the air).
+    public var isPoweredOn: Bool { port.withLock { $0.poweredOn } }
+
+    /// Whether a host has it open.
+    public var isOpen: Bool { port.withLock { $0.transport != nil } }
+
+    /// Opens the controller's HCI transport for a host. Fails with `.notFound` while the controller is
+    /// switched off, and with `.io` while another host has it open.
+    public func openTransport() throws(HCITransportError) -> SimulatedTransport {
+        let opened = port.withLock { port -> Result<SimulatedTransport, HCITransportError> in
+            guard port.poweredOn else {
+                return .failure(HCITransportError(.notFound, "\(moniker): the simulated controller '\(name)' is switched off"))
+            }
+            guard port.transport == nil else {
+                return .failure(HCITransportError(.io, "\(moniker): the simulated controller '\(name)' is in use by another host"))
+            }
+            let session = port.nextSession
+            port.nextSession += 1
+            let transport = SimulatedTransport(controller: self, session: session)
+            port.transport = transport
+            port.session = session
+            return .success(transport)
+        }
+        return try opened.get()
+    }
+
+    /// Cuts the power: the host's transport closes (the host sees `.closedByPeer`), and the controller
+    /// leaves the air. Returns once the air has dropped it; does nothing when already off.
+    public func powerOff() async {
+        await powerOff(why: "the simulated controller lost power")
+    }
+
+    /// Restores power: the controller comes back in its power-on state, ready for a new transport.
+    /// Does nothing when already on.
+    public func powerOn() async {
+        guard !isPoweredOn else { return }
+        await air.add(self)
+        port.withLock { $0.poweredOn = true }
+    }
+
+    func powerOff(why: String) async {
+        let transport = port.withLock { port -> SimulatedTransport?? in
+            guard port.poweredOn else { return nil }
+            port.poweredOn = false
+            defer { port.transport = nil }
+            return .some(port.transport)
+        }
+        guard let transport else { return }
+        transport?.controllerClosed(HCITransportError(.closedByPeer, "\(moniker): \(why)"))
+        await air.remove(name)
+    }
+
+    /// Marks a controller installed on the air at the bench's construction as powered.
+    func markPoweredOn() { port.withLock { $0.poweredOn = true } }
+
+    // MARK: Bytes
+
+    /// Bytes the host wrote on its transport.
+    func hostWrote(_ bytes: [UInt8], session: UInt64) {
+        air.receive(bytes, for: name, session: session)
+    }
+
+    /// Whether `session` is the open transport's.
+    func isAttached(session: UInt64) -> Bool {
+        port.withLock { $0.transport != nil && $0.session == session }
+    }
+
+    /// A transport the host closed lets go of the controller.
+    func detach(session: UInt64) {
+        port.withLock { port in
+            if port.session == session { port.transport = nil }
+        }
+    }
+
+    /// Bytes for the host (on the air's loop); dropped when no host has the controller open.
+    func deliver(_ bytes: [UInt8]) {
+        port.withLock { $0.transport }?.controllerSent(bytes)
+    }
+}

@@ -1,0 +1,79 @@
+/// The knobs of simulated time: how long the things take that no HCI parameter sets, and a scale for the
+/// durations HCI parameters do set.
+///
+/// Over-the-air durations come from the hosts' own parameters (advertising interval, connection interval,
+/// supervision timeout), so the host code under test chooses them as it would on a real radio; short
+/// realistic values (advertising 20–100 ms, `ConnectionParameters()`'s 30–50 ms interval and 420 ms
+/// supervision timeout) already make a bench fast: a peer's power-off is reported after one supervision
+/// timeout. `timeScale` multiplies every such duration (0.01 runs a 420 ms supervision
+/// timeout in 4.2 ms) for benchmarks and soak runs; the event loop's timer resolution is 1 ms, so scaled
+/// durations below that round up to it.
+public struct SimulationTiming: Codable, Sendable, Hashable {
+    /// Multiplies advertising, connection and supervision durations (and advDelay). 1 = real time.
+    /// Clamped to 0.001…1000.
+    public var timeScale: Double
+    /// The upper bound of the random advDelay added to each advertising interval (Core v5.4 Vol 6 Part B
+    /// §4.4.2.2.1: 0–10 ms), before scaling.
+    public var maximumAdvertisingDelayMilliseconds: Double
+    /// How long an adapter "USB reset" keeps the controller away before it comes back fresh.
+    public var usbResetDelayMilliseconds: Double
+    /// Each advertising report's RSSI is the advertiser's configured RSSI plus a uniform jitter of ± this
+    /// many dB.
+    public var rssiJitter: Int
+    /// How many connection events after LE Connection Update the new parameters take effect (the spec's
+    /// instant is at least 6 events ahead, Vol 6 Part B §5.1.1).
+    public var connectionUpdateInstantEvents: Int
+    /// Seeds the air's random numbers (advDelay, RSSI jitter, scan duty cycle) for a reproducible run; nil
+    /// seeds from the system generator.
+    public var seed: UInt64?
+
+    public init(timeScale: Double = 1, maximumAdvertisingDelayMilliseconds: Double = 10, usbResetDelayMilliseconds: Double = 50,
+                rssiJitter: Int = 2, connectionUpdateInstantEvents: Int = 6, seed: UInt64? = nil) {
+        self.timeScale = timeScale
+        self.maximumAdvertisingDelayMilliseconds = maximumAdvertisingDelayMilliseconds
+        self.usbResetDelayMilliseconds = usbResetDelayMilliseconds
+        self.rssiJitter = rssiJitter
+        self.connectionUpdateInstantEvents = connectionUpdateInstantEvents
+        self.seed = seed
+    }
+
+    /// Real-time timings with the defaults above.
+    public static let realTime = SimulationTiming()
+
+    enum CodingKeys: String, CodingKey {
+        case timeScale, maximumAdvertisingDelayMilliseconds, usbResetDelayMilliseconds, rssiJitter
+        case connectionUpdateInstantEvents, seed
+    }
+
+    /// Decodes with every field optional: a missing field takes its default.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = SimulationTiming()
+        self.init(
+            timeScale: try c.decodeIfPresent(Double.self, forKey: .timeScale) ?? d.timeScale,
+            maximumAdvertisingDelayMilliseconds: try c.decodeIfPresent(Double.self, forKey: .maximumAdvertisingDelayMilliseconds)
+                ?? d.maximumAdvertisingDelayMilliseconds,
+            usbResetDelayMilliseconds: try c.decodeIfPresent(Double.self, forKey: .usbResetDelayMilliseconds) ?? d.usbResetDelayMilliseconds,
+            rssiJitter: try c.decodeIfPresent(Int.self, forKey: .rssiJitter) ?? d.rssiJitter,
+            connectionUpdateInstantEvents: try c.decodeIfPresent(Int.self, forKey: .connectionUpdateInstantEvents)
+                ?? d.connectionUpdateInstantEvents,
+            seed: try c.decodeIfPresent(UInt64.self, forKey: .seed))
+    }
+
+    /// `timeScale` within its bounds (a NaN or non-positive scale means real time).
+    var effectiveTimeScale: Double {
+        guard timeScale.isFinite, timeScale > 0 else { return 1 }
+        return min(max(timeScale, 0.001), 1000)
+    }
+
+    /// A duration the air runs, scaled.
+    func scaled(_ duration: Duration) -> Duration { duration.multiplied(by: effectiveTimeScale) }
+
+    /// The USB reset delay as a duration (not scaled: it is the adapter's, not the air's).
+    var usbResetDelay: Duration { Duration.milliseconds(1).multiplied(by: max(0, usbResetDelayMilliseconds)) }
+
+    /// advDelay's upper bound, scaled.
+    var maximumAdvertisingDelay: Duration {
+        scaled(Duration.milliseconds(1).multiplied(by: max(0, maximumAdvertisingDelayMilliseconds)))
+    }
+}

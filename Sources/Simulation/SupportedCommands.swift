@@ -1,0 +1,27 @@
+import HCI
+
+/// The Supported_Commands bit mask of Read Local Supported Commands (Core v5.4 Vol 4 Part E §6.27): the
+/// commands a simulated controller implements, as (octet, bit), checked against btmon's decoding.
+enum SupportedCommands {
+    static let implemented: [(octet: Int, bit: Int)] = [
+        (0, 5),                                  // Disconnect
+        (2, 7),                                  // Read Remote Version Information
+        (5, 6), (5, 7),                          // Set Event Mask, Reset
+        (14, 3), (14, 5), (14, 7),               // Read Local Version Information, Read Local Supported Features, Read Buffer Size
+        (15, 1),                                 // Read BD_ADDR
+        (22, 2),                                 // Set Event Mask Page 2
+        (24, 6),                                 // Write LE Host Support
+        (25, 0), (25, 1), (25, 2), (25, 4), (25, 5), (25, 6), (25, 7), // LE Set Event Mask … LE Set Advertising Data
+        (26, 0), (26, 1), (26, 2), (26, 3), (26, 4), (26, 5), (26, 6), // LE Set Scan Response Data … LE Read FAL Size
+        (27, 2), (27, 5), (27, 7),               // LE Connection Update, LE Read Remote Features, LE Rand
+        (28, 3),                                 // LE Read Supported States
+        (36, 6),                                 // LE Read Maximum Advertising Data Length
+    ]
+
+    /// The 64-octet mask.
+    static let mask: [UInt8] = {
+        var mask = [UInt8](repeating: 0, count: 64)
+        for (octet, bit) in implemented { mask[octet] |= 1 << UInt8(bit) }
+        return mask
+    }()
+}

@@ -1,0 +1,63 @@
+import Foundation
+import HCI
+import HILRunner
+
+/// Command round trip and ACL throughput through any two controller monikers on one air (btvirt's):
+/// `hil-bench transports --a MONIKER --b MONIKER [--count N] [--acl-count N] [--acl-size BYTES] [--label TEXT]`.
+/// Prints one `RESULT label rtt-median-us=… rtt-p99-us=… acl-kbps=…` line that scripts/bench-transports
+/// turns into ratios.
+enum TransportBenchmark {
+    static func run(_ options: BenchOptions) async throws {
+        let a = options.string("a", default: "unix:/tmp/bt-server-le")
+        let b = options.string("b", default: "unix:/tmp/bt-server-le")
+        let count = options.int("count", default: 500)
+        let aclCount = options.int("acl-count", default: 200)
+        let aclSize = max(8, options.int("acl-size", default: 100))
+        let label = options.string("label", default: a)
+
+        let peripheralHost = try ControllerOpener.openHost(moniker: a)
+        let centralHost = try ControllerOpener.openHost(moniker: b)
+        defer { Task { await peripheralHost.close(); await centralHost.close() } }
+        let peripheral = LEDevice(host: peripheralHost)
+        let central = LEDevice(host: centralHost)
+        let info = try await peripheral.start()
+        _ = try await central.start()
+
+        // Command round trip on A.
+        _ = try await peripheralHost.run { try await peripheralHost.measureRoundTrips(count: 20) }
+        let samples = try await peripheralHost.run { try await peripheralHost.measureRoundTrips(count: count) }
+        let rtt = Percentiles(samples)
+
+        // ACL: B connects to A and sends aclCount L2CAP PDUs of aclSize bytes; timed until A has them all.
+        try await peripheral.startAdvertising(Advertisement(name: "hil-bench"))
+        let connection = try await central.connect(to: info.address, type: .public, timeout: .seconds(10))
+        let received = await peripheralHost.events()
+        let payload = [UInt8](repeating: 0x5A, count: aclSize - 4)
+        let pdu = [UInt8(payload.count & 0xFF), UInt8(payload.count >> 8), 0x40, 0x00] + payload
+        let clock = ContinuousClock()
+        let start = clock.now
+        let counter = Task { () -> Int in
+            var got = 0
+            for await event in received {
+                if case .aclPDU(_, let data) = event, data.count == pdu.count { got += 1 }
+                if got == aclCount { break }
+            }
+            return got
+        }
+        for _ in 0..<aclCount { try await centralHost.sendACL(handle: connection.handle, pdu: pdu, timeout: .seconds(10)) }
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(30))
+            counter.cancel()
+        }
+        let got = await counter.value
+        deadline.cancel()
+        let elapsed = clock.now - start
+        guard got == aclCount else { throw BenchError("\(label): A received \(got) of \(aclCount) ACL PDUs within 30 s") }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let kbps = Double(aclCount * aclSize) * 8 / 1000 / seconds
+        print("\(label): command round trip (Read BD_ADDR, \(samples.count)): median \(format(rtt.median)) µs, p99 \(format(rtt.p99)) µs; "
+              + "ACL \(aclCount) × \(aclSize) B in \(format(seconds * 1000)) ms = \(format(kbps)) kbit/s")
+        print("RESULT \(label) rtt-median-us=\(format(rtt.median)) rtt-p99-us=\(format(rtt.p99)) acl-kbps=\(format(kbps))")
+        _ = try? await connection.disconnect()
+    }
+}

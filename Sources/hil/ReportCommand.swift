@@ -1,0 +1,46 @@
+import Foundation
+import HILRunner
+
+/// `hil report DIR`: re-renders report.html, junit.xml and results.json from a results directory's
+/// `.events.jsonl` and `records/*.json`.
+enum ReportCommand {
+    static let usage = """
+    usage: hil report DIR [--quiet]
+
+    Re-renders DIR/report.html, DIR/junit.xml and DIR/results.json from DIR/.events.jsonl (if present),
+    DIR/records/*.json and DIR/.run.json — after a run was cut off, or records were changed.
+    exit status: the run's verdict (0 passed, 1 product failure, 2 infrastructure error);
+                 3 when DIR is missing or an input file is unusable (each is named on stderr)
+    """
+
+    static func run(_ arguments: Arguments) async -> ExitStatus {
+        var arguments = arguments
+        if arguments.flag("help") { print(usage); return .success }
+        let directory: String
+        let quiet: Bool
+        do {
+            quiet = arguments.flag("quiet")
+            directory = try arguments.required("the results directory")
+            try arguments.finish()
+        } catch {
+            return Diagnostics.fail("report", "\(error)\n\(usage)", .usageError)
+        }
+        let rendering: ResultsRenderer.Rendering
+        do {
+            rendering = try ResultsRenderer.rerender(URL(fileURLWithPath: directory, isDirectory: true))
+        } catch {
+            return Diagnostics.fail("report", error.description, .usageError)
+        }
+        for warning in rendering.warnings { FileHandle.standardError.write(Data("hil report: warning: \(warning)\n".utf8)) }
+        for error in rendering.errors { FileHandle.standardError.write(Data("hil report: \(error)\n".utf8)) }
+        let summary = rendering.assembly.summary
+        let layout = ResultsLayout(URL(fileURLWithPath: directory, isDirectory: true))
+        if quiet {
+            print("summary total=\(summary.total) passed=\(summary.passed) failed=\(summary.failed) infrastructureError=\(summary.infrastructureErrors) skipped=\(summary.skipped) exit=\(summary.exitStatus)")
+        } else {
+            print("\(summary.counts) (\(summary.total) test cases) — \(summary.outcome)")
+            print("wrote \(layout.report.path), \(layout.junit.lastPathComponent), \(layout.resultsJSON.lastPathComponent)")
+        }
+        return ExitStatus(rawValue: summary.outcome.rawValue) ?? .infrastructureError
+    }
+}

@@ -1,0 +1,83 @@
+import HCI
+import Simulation
+import Synchronization
+import Testing
+
+/// Connections: both sides' LE Connection Complete, disconnects with the spec's reasons, and the
+/// procedures that ride connection events.
+@Suite struct ConnectionTests {
+    @Test func connectionCompleteOnBothSidesWithRolesAndParameters() async throws {
+        try await ConnectedPair.with { pair in
+            let central = try #require(await pair.central.connections[pair.centralHandle])
+            let peripheral = try #require(await pair.peripheral.connections[pair.peripheralHandle])
+            #expect(central.role == .central && peripheral.role == .peripheral)
+            #expect(central.peerAddress == BDAddress(0x00_5A_1D_00_00_02))
+            #expect(peripheral.peerAddress == BDAddress(0x00_5A_1D_00_00_01))
+            #expect(central.interval == 0x0018 && central.supervisionTimeout == 0x0014)
+            #expect(peripheral.interval == 0x0018 && peripheral.supervisionTimeout == 0x0014)
+        }
+    }
+
+    /// The peer hears LL_TERMINATE_IND (the sent reason) one event before the initiator's acknowledgement
+    /// completes it (0x16).
+    @Test(arguments: ["central", "peripheral"])
+    func disconnectGives0x16LocallyAnd0x13AtThePeer(initiator: String) async throws {
+        try await ConnectedPair.with { pair in
+            let (local, remote) = initiator == "central" ? (pair.central, pair.peripheral) : (pair.peripheral, pair.central)
+            let (localHandle, remoteHandle) = initiator == "central" ? (pair.centralHandle, pair.peripheralHandle)
+                                                                    : (pair.peripheralHandle, pair.centralHandle)
+            let when = Mutex<ContinuousClock.Instant?>(nil)
+            let atRemote = try await remote.expect("Disconnection Complete at the peer", timeout: .seconds(1)) { event -> HCIStatus? in
+                guard case .hci(.disconnectionComplete(let c)) = event, c.handle == remoteHandle else { return nil }
+                when.withLock { $0 = .now }
+                return c.reason
+            }
+            let localReason = try await local.disconnect(handle: localHandle, reason: .remoteUserTerminatedConnection)
+            let localTime = ContinuousClock.now
+            #expect(localReason == .connectionTerminatedByLocalHost)
+            #expect(try await remote.wait(for: atRemote) == .remoteUserTerminatedConnection)
+            let remoteTime = try #require(when.withLock { $0 })
+            #expect(remoteTime < localTime)
+            #expect(await local.connections.isEmpty)
+            #expect(await remote.connections.isEmpty)
+            let stats = await pair.bench.air.statistics()
+            #expect(stats.links == 0 && stats.handles == 0 && stats.armedTimers == 0)
+        }
+    }
+
+    @Test func remoteFeaturesAndVersion() async throws {
+        try await ConnectedPair.with { pair in
+            let features = try await pair.central.expect("LE Read Remote Features Complete", timeout: .seconds(1)) { event -> LEFeatures? in
+                if case .hci(.le(.readRemoteFeaturesComplete(.success, pair.centralHandle, let features))) = event { return features }
+                return nil
+            }
+            try await pair.central.send(LEReadRemoteFeatures(handle: pair.centralHandle))
+            #expect(try await pair.central.wait(for: features) == SimulatedBenchDescription.Controller.defaultLEFeatures)
+            let version = try await pair.peripheral.expect("Read Remote Version Information Complete", timeout: .seconds(1)) { event -> RemoteVersion? in
+                if case .hci(.readRemoteVersionComplete(let version)) = event { return version }
+                return nil
+            }
+            try await pair.peripheral.send(ReadRemoteVersionInformation(handle: pair.peripheralHandle))
+            let remote = try await pair.peripheral.wait(for: version)
+            #expect(remote.handle == pair.peripheralHandle && remote.manufacturer.rawValue == 0x05F1 && remote.version.rawValue == 0x0D)
+        }
+    }
+
+    @Test func connectionUpdateTakesEffectOnBothSides() async throws {
+        try await ConnectedPair.with { pair in
+            let updated = ConnectionParameters(intervalMin: 0x0008, intervalMax: 0x0010, latency: 0, supervisionTimeout: 0x0032)
+            let atCentral = try await pair.central.expect("LE Connection Update Complete on the central", timeout: .seconds(1)) { event -> UInt16? in
+                if case .hci(.le(.connectionUpdateComplete(.success, pair.centralHandle, let interval, _, _))) = event { return interval }
+                return nil
+            }
+            let atPeripheral = try await pair.peripheral.expect("LE Connection Update Complete on the peripheral", timeout: .seconds(1)) { event -> UInt16? in
+                if case .hci(.le(.connectionUpdateComplete(.success, pair.peripheralHandle, _, _, let timeout))) = event { return timeout }
+                return nil
+            }
+            try await pair.central.send(LEConnectionUpdate(handle: pair.centralHandle, connection: updated))
+            #expect(try await pair.central.wait(for: atCentral) == 0x0008)
+            #expect(try await pair.peripheral.wait(for: atPeripheral) == 0x0032)
+            #expect(await pair.central.connections[pair.centralHandle]?.supervisionTimeout == 0x0032)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import HCI
+import Simulation
+import Testing
+
+/// The roles the harness runs — `LEDevice` central and peripheral, GATT over ATT over L2CAP — on
+/// simulated controllers: an accessory on the simulated bench is our own peripheral role on `sim:NAME`.
+@Suite struct RolesOnSimulatedBenchTests {
+    /// An accessory (battery level 87 %) on `sim:peripheral` and a central on `sim:central`, 27-byte buffers.
+    struct Devices {
+        let bench: SimulatedBench
+        let accessory: LEDevice
+        let central: LEDevice
+
+        static func with(_ body: (Devices) async throws -> Void) async throws {
+            let bench = try SimulatedBench(SimulatedBenchFixture.twoControllers)
+            let database = try GATTDatabase(services: [.gap(name: "HIL-Accessory"), .gatt(), .battery(level: 87)])
+            let accessory = LEDevice(host: try HCIHost(transport: bench.openTransport(named: "peripheral")), database: database,
+                                     attTransactionTimeout: .seconds(2))
+            let central = LEDevice(host: try HCIHost(transport: bench.openTransport(named: "central")), attTransactionTimeout: .seconds(2))
+            do {
+                try await body(Devices(bench: bench, accessory: accessory, central: central))
+            } catch {
+                await accessory.close()
+                await central.close()
+                await bench.shutdown()
+                throw error
+            }
+            await accessory.close()
+            await central.close()
+            await bench.shutdown()
+        }
+
+        /// Advertises, connects by name, and returns both ends of the link.
+        func connect() async throws -> (central: LEConnection, peripheral: LEConnection) {
+            try await accessory.startAdvertising(Advertisement(name: "HIL-Accessory", interval: 32))
+            let link = try await central.connect(matching: ScanFilter(name: "HIL-Accessory"), scanTimeout: .seconds(2), timeout: .seconds(2))
+            // Both sides complete at the same advertising event; give the accessory a bounded moment to route it.
+            let deadline = ContinuousClock.now.advanced(by: .seconds(1))
+            while ContinuousClock.now < deadline {
+                if let peripheral = await accessory.connections.values.first { return (link, peripheral) }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            throw TestFailure("the accessory saw no connection within 1 s")
+        }
+    }
+
+    @Test func centralDiscoversAndReadsTheAccessoryOverGATT() async throws {
+        try await Devices.with { devices in
+            let (link, peripheralLink) = try await devices.connect()
+            #expect(link.role == .central && peripheralLink.role == .peripheral)
+            let tree = try await link.gatt.discoverAll(readValues: true)
+            #expect(tree.characteristic(.batteryLevel)?.value == .bytes([87]))
+            #expect(try await link.disconnect() == .connectionTerminatedByLocalHost)
+            #expect(try await peripheralLink.waitForDisconnection(timeout: .seconds(1)) == .remoteUserTerminatedConnection)
+            #expect(await link.anomalies.isEmpty)
+            #expect(await peripheralLink.anomalies.isEmpty)
+            // The accessory advertises again after the link ends.
+            let again = try await devices.central.find(ScanFilter(name: "HIL-Accessory"), timeout: .seconds(2))
+            #expect(again.isConnectable)
+        }
+    }
+
+    @Test func accessoryParameterRequestOverL2CAPSignalingCompletes() async throws {
+        try await Devices.with { devices in
+            let (link, peripheralLink) = try await devices.connect()
+            let wanted = ConnectionParameters(intervalMin: 24, intervalMax: 40, latency: 0, supervisionTimeout: 200)
+            let centralHandle = link.handle
+            let atCentral = try await devices.central.host.expect("LE Connection Update Complete on the central", timeout: .seconds(2)) { event -> UInt16? in
+                if case .hci(.le(.connectionUpdateComplete(.success, centralHandle, _, _, let timeout))) = event { return timeout }
+                return nil
+            }
+            try await peripheralLink.updateParameters(wanted, timeout: .seconds(2))
+            #expect(await devices.accessory.host.connections[peripheralLink.handle]?.supervisionTimeout == 200)
+            #expect(try await devices.central.host.wait(for: atCentral) == 200)
+            _ = try await link.disconnect()
+        }
+    }
+
+    @Test func accessoryLosingPowerEndsTheCentralsLinkWithConnectionTimeout() async throws {
+        try await Devices.with { devices in
+            let (link, _) = try await devices.connect()
+            let timeout = Duration.milliseconds(10 * Int(await link.supervisionTimeout))
+            await devices.bench.powerSwitch?.setPort(1, on: false)
+            let cut = ContinuousClock.now
+            #expect(try await link.waitForDisconnection(timeout: .seconds(2)) == .connectionTimeout)
+            #expect(cut.duration(to: .now) >= timeout)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import HCI
+import Simulation
+
+/// Builds a simulated bench, opens and initializes hosts on some of its controllers, runs the test's
+/// body, then closes the hosts and shuts the bench down, whatever the body did.
+enum SimulatedBenchFixture {
+    /// Two controllers with 27-byte × 4 LE buffers (so ACL fragments), at real-time timings.
+    static let twoControllers = SimulatedBenchDescription(
+        controllers: [
+            .init(name: "central", address: BDAddress(0x00_5A_1D_00_00_01), rssi: -62, leBufferLength: 27, leBufferCount: 4),
+            .init(name: "peripheral", address: BDAddress(0x00_5A_1D_00_00_02), rssi: -48, leBufferLength: 27, leBufferCount: 4),
+        ],
+        powerSwitch: .init(ports: [.init(number: 1, controller: "peripheral"), .init(number: 2, controller: "central")]))
+
+    /// Runs `body` with a bench built from `description` and initialized hosts on `names`.
+    static func with<T: Sendable>(_ description: SimulatedBenchDescription = twoControllers, hosts names: [String],
+                                  _ body: (SimulatedBench, [HCIHost]) async throws -> T) async throws -> T {
+        let bench = try SimulatedBench(description)
+        var hosts: [HCIHost] = []
+        do {
+            for name in names {
+                let host = try HCIHost(transport: bench.openTransport(named: name))
+                hosts.append(host)
+                try await host.initialize()
+            }
+            let result = try await body(bench, hosts)
+            for host in hosts { await host.close() }
+            await bench.shutdown()
+            return result
+        } catch {
+            for host in hosts { await host.close() }
+            await bench.shutdown()
+            throw error
+        }
+    }
+}

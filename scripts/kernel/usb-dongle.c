@@ -1,0 +1,358 @@
+/*
+ * An emulated USB Bluetooth dongle for the kernel tier: a FunctionFS gadget (on dummy_hcd) with one
+ * interface of class E0/01/01 — interrupt IN for events, bulk OUT/IN for ACL, commands as class
+ * requests on ep0 — bridged to an H4 controller on a Unix socket (btvirt -s in the guest).
+ *
+ * usage: usb-dongle --ffs DIR --h4 SOCKET [--udc-file PATH --udc NAME] [--wedge-after N]
+ *                   [--never-recover] [--log FILE]
+ *
+ * Faults, for the recovery ladder: SIGUSR1 arms "stop answering at the Nth HCI Reset from now"
+ * (--wedge-after, default 2). A wedged dongle takes commands on ep0 but never answers them. A USB
+ * reset (the function disabled and enabled again) recovers it — it comes back with a fresh controller,
+ * as a real dongle reboots — unless --never-recover was given, or SIGUSR2 armed the fault, in which case
+ * nothing but a new process brings it back. Each state change is logged as one line.
+ *
+ * Two things a FunctionFS dongle must do (EMULATORS.md): FUNCTIONFS_ALL_CTRL_RECIP, because btusb
+ * addresses its class requests to the device, not the interface; and a zero-length packet after any
+ * event or ACL packet whose length is a multiple of the endpoint's max packet size.
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/usb/ch9.h>
+#include <linux/usb/functionfs.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define INT_MPS 16
+#define BULK_MPS_FS 64
+#define BULK_MPS_HS 512
+
+static const char *ffs_dir, *h4_path, *udc_file, *udc_name;
+static int wedge_after = 2, never_recover = 0;
+static int ep0 = -1, ep_int = -1, ep_out = -1, ep_in = -1;
+static pthread_mutex_t h4_lock = PTHREAD_MUTEX_INITIALIZER;
+static int h4 = -1;
+static volatile sig_atomic_t armed_signal = 0; /* 1: recoverable, 2: never */
+static int armed = 0, armed_never = 0, resets = 0, wedged = 0, enabled = 0, disabled_since_enable = 0;
+static unsigned long commands = 0, events = 0, acl_out = 0, acl_in = 0;
+static int bulk_mps = BULK_MPS_HS;
+
+static void say(const char *format, ...) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    va_list args;
+    va_start(args, format);
+    fprintf(stderr, "usb-dongle %ld.%03ld: ", (long)now.tv_sec, now.tv_nsec / 1000000);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+    va_end(args);
+}
+
+static void die(const char *what) {
+    say("fatal: %s: %s", what, strerror(errno));
+    exit(2);
+}
+
+static int write_all(int fd, const void *data, size_t length) {
+    const uint8_t *bytes = data;
+    while (length > 0) {
+        ssize_t n = write(fd, bytes, length);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        bytes += n;
+        length -= (size_t)n;
+    }
+    return 0;
+}
+
+static int connect_h4(void) {
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    snprintf(address.sun_path, sizeof address.sun_path, "%s", h4_path);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0) die("socket");
+        if (connect(fd, (struct sockaddr *)&address, sizeof address) == 0) return fd;
+        close(fd);
+        usleep(50000);
+    }
+    say("fatal: no H4 controller at %s after 5 s", h4_path);
+    exit(2);
+}
+
+/* A fresh controller behind the dongle, as after a real dongle's reboot. */
+static void reconnect_h4(void) {
+    int fresh = connect_h4();
+    pthread_mutex_lock(&h4_lock);
+    int old = h4;
+    h4 = fresh;
+    pthread_mutex_unlock(&h4_lock);
+    if (old >= 0) shutdown(old, SHUT_RDWR); /* the reader thread closes it */
+}
+
+static void write_descriptors(void) {
+    struct {
+        struct usb_functionfs_descs_head_v2 header;
+        __le32 fs_count, hs_count;
+        struct {
+            struct usb_interface_descriptor interface;
+            struct usb_endpoint_descriptor_no_audio events, acl_out, acl_in;
+        } __attribute__((packed)) fs, hs;
+    } __attribute__((packed)) d;
+    memset(&d, 0, sizeof d);
+    d.header.magic = htole32(FUNCTIONFS_DESCRIPTORS_MAGIC_V2);
+    d.header.length = htole32(sizeof d);
+    d.header.flags = htole32(FUNCTIONFS_HAS_FS_DESC | FUNCTIONFS_HAS_HS_DESC | FUNCTIONFS_ALL_CTRL_RECIP);
+    d.fs_count = d.hs_count = htole32(4);
+    for (int speed = 0; speed < 2; speed++) {
+        __typeof__(d.fs) *set = speed == 0 ? &d.fs : &d.hs;
+        set->interface = (struct usb_interface_descriptor){
+            .bLength = USB_DT_INTERFACE_SIZE, .bDescriptorType = USB_DT_INTERFACE, .bInterfaceNumber = 0,
+            .bNumEndpoints = 3, .bInterfaceClass = 0xE0, .bInterfaceSubClass = 0x01, .bInterfaceProtocol = 0x01,
+            .iInterface = 1};
+        set->events = (struct usb_endpoint_descriptor_no_audio){
+            .bLength = USB_DT_ENDPOINT_SIZE, .bDescriptorType = USB_DT_ENDPOINT, .bEndpointAddress = 1 | USB_DIR_IN,
+            .bmAttributes = USB_ENDPOINT_XFER_INT, .wMaxPacketSize = htole16(INT_MPS), .bInterval = 1};
+        set->acl_out = (struct usb_endpoint_descriptor_no_audio){
+            .bLength = USB_DT_ENDPOINT_SIZE, .bDescriptorType = USB_DT_ENDPOINT, .bEndpointAddress = 2 | USB_DIR_OUT,
+            .bmAttributes = USB_ENDPOINT_XFER_BULK, .wMaxPacketSize = htole16(speed == 0 ? BULK_MPS_FS : BULK_MPS_HS)};
+        set->acl_in = (struct usb_endpoint_descriptor_no_audio){
+            .bLength = USB_DT_ENDPOINT_SIZE, .bDescriptorType = USB_DT_ENDPOINT, .bEndpointAddress = 3 | USB_DIR_IN,
+            .bmAttributes = USB_ENDPOINT_XFER_BULK, .wMaxPacketSize = htole16(speed == 0 ? BULK_MPS_FS : BULK_MPS_HS)};
+    }
+    if (write_all(ep0, &d, sizeof d) < 0) die("writing descriptors to ep0");
+    const struct {
+        struct usb_functionfs_strings_head header;
+        struct {
+            __le16 code;
+            const char text[sizeof "HCI"];
+        } __attribute__((packed)) lang;
+    } __attribute__((packed)) strings = {
+        .header = {.magic = htole32(FUNCTIONFS_STRINGS_MAGIC), .length = htole32(sizeof strings),
+                   .str_count = htole32(1), .lang_count = htole32(1)},
+        .lang = {htole16(0x0409), "HCI"},
+    };
+    if (write_all(ep0, &strings, sizeof strings) < 0) die("writing strings to ep0");
+}
+
+static int open_endpoint(const char *name) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", ffs_dir, name);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) die(path);
+    return fd;
+}
+
+/* Writes one packet to an IN endpoint, then a zero-length packet when it fills whole max-size packets. */
+static void send_in(int fd, const uint8_t *data, size_t length, int mps) {
+    if (write_all(fd, data, length) < 0) {
+        say("dropped a %zu-byte packet on an IN endpoint: %s", length, strerror(errno));
+        return;
+    }
+    if (length % (size_t)mps == 0 && write(fd, data, 0) < 0) say("zero-length packet failed: %s", strerror(errno));
+}
+
+/* H4 from the controller → events on interrupt IN, ACL on bulk IN. */
+static void *controller_reader(void *unused) {
+    (void)unused;
+    uint8_t buffer[8192];
+    size_t have = 0;
+    int fd = -1;
+    for (;;) {
+        pthread_mutex_lock(&h4_lock);
+        if (fd != h4) { have = 0; fd = h4; }
+        pthread_mutex_unlock(&h4_lock);
+        ssize_t n = read(fd, buffer + have, sizeof buffer - have);
+        if (n <= 0) {
+            pthread_mutex_lock(&h4_lock);
+            int replaced = h4 != fd;
+            pthread_mutex_unlock(&h4_lock);
+            if (replaced) { close(fd); continue; }
+            say("fatal: the H4 controller closed (%s)", n < 0 ? strerror(errno) : "end of stream");
+            exit(2);
+        }
+        have += (size_t)n;
+        size_t start = 0;
+        for (;;) {
+            size_t left = have - start;
+            if (left < 1) break;
+            uint8_t type = buffer[start];
+            size_t header = type == 0x04 ? 3 : type == 0x02 ? 5 : 0;
+            if (header == 0) { say("fatal: H4 packet type 0x%02x from the controller", type); exit(2); }
+            if (left < header) break;
+            size_t body = type == 0x04 ? buffer[start + 2] : (size_t)(buffer[start + 3] | buffer[start + 4] << 8);
+            if (left < header + body) break;
+            const uint8_t *packet = buffer + start + 1;
+            size_t length = header - 1 + body;
+            if (!wedged) {
+                if (type == 0x04) { events++; send_in(ep_int, packet, length, INT_MPS); }
+                else { acl_in++; send_in(ep_in, packet, length, bulk_mps); }
+            }
+            start += header + body;
+        }
+        memmove(buffer, buffer + start, have - start);
+        have -= start;
+    }
+    return NULL;
+}
+
+static void forward_h4(uint8_t type, const uint8_t *data, size_t length) {
+    uint8_t packet[4096 + 8];
+    if (length + 1 > sizeof packet) return;
+    packet[0] = type;
+    memcpy(packet + 1, data, length);
+    pthread_mutex_lock(&h4_lock);
+    int fd = h4;
+    int failed = write_all(fd, packet, length + 1);
+    pthread_mutex_unlock(&h4_lock);
+    if (failed) say("writing to the controller failed: %s", strerror(errno));
+}
+
+/* ACL from the host on bulk OUT, reassembled by its header → H4. */
+static void *host_acl_reader(void *unused) {
+    (void)unused;
+    uint8_t buffer[16384];
+    size_t have = 0;
+    for (;;) {
+        ssize_t n = read(ep_out, buffer + have, sizeof buffer - have);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            have = 0; /* disabled (USB reset, unbind): drop the partial packet and wait */
+            usleep(20000);
+            continue;
+        }
+        have += (size_t)n;
+        size_t start = 0;
+        while (have - start >= 4) {
+            size_t body = buffer[start + 2] | buffer[start + 3] << 8;
+            if (have - start < 4 + body) break;
+            if (!wedged) { acl_out++; forward_h4(0x02, buffer + start, 4 + body); }
+            start += 4 + body;
+        }
+        memmove(buffer, buffer + start, have - start);
+        have -= start;
+        if (have == sizeof buffer) have = 0;
+    }
+    return NULL;
+}
+
+static void arm_signal(int signal) { armed_signal = signal == SIGUSR2 ? 2 : 1; }
+
+static void take_signals(void) {
+    if (!armed_signal) return;
+    armed = 1;
+    armed_never = armed_signal == 2 || never_recover;
+    armed_signal = 0;
+    resets = 0;
+    say("fault armed: stop answering at HCI Reset %d from now, %s", wedge_after,
+        armed_never ? "never recovering" : "recovering on a USB reset");
+}
+
+static void on_command(const uint8_t *data, size_t length) {
+    take_signals();
+    commands++;
+    int reset = length >= 3 && data[0] == 0x03 && data[1] == 0x0C;
+    if (reset && armed && !wedged && ++resets >= wedge_after) {
+        wedged = 1;
+        say("wedged at HCI Reset %d: no more answers", resets);
+    }
+    if (wedged) return;
+    forward_h4(0x01, data, length);
+}
+
+static void handle_setup(const struct usb_ctrlrequest *setup) {
+    uint16_t length = le16toh(setup->wLength);
+    uint8_t data[4096];
+    if (setup->bRequestType & USB_DIR_IN) {
+        /* No IN request is defined for a Bluetooth controller: stall it (a read on an IN setup stalls). */
+        if (read(ep0, data, 0) < 0 && errno != EL2HLT) say("stalling IN request 0x%02x failed: %s", setup->bRequest, strerror(errno));
+        return;
+    }
+    ssize_t n = read(ep0, data, length < sizeof data ? length : sizeof data);
+    if (n < 0) { say("reading a %u-byte class request failed: %s", length, strerror(errno)); return; }
+    if ((setup->bRequestType & USB_TYPE_MASK) == USB_TYPE_CLASS && n >= 3) on_command(data, (size_t)n);
+}
+
+int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(argv[i], "--ffs") && next) ffs_dir = argv[++i];
+        else if (!strcmp(argv[i], "--h4") && next) h4_path = argv[++i];
+        else if (!strcmp(argv[i], "--udc-file") && next) udc_file = argv[++i];
+        else if (!strcmp(argv[i], "--udc") && next) udc_name = argv[++i];
+        else if (!strcmp(argv[i], "--wedge-after") && next) wedge_after = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--never-recover")) never_recover = 1;
+        else if (!strcmp(argv[i], "--log") && next) { if (!freopen(argv[++i], "a", stderr)) die("log"); setvbuf(stderr, NULL, _IOLBF, 0); }
+        else { fprintf(stderr, "usage: usb-dongle --ffs DIR --h4 SOCKET [--udc-file PATH --udc NAME] [--wedge-after N] [--never-recover] [--log FILE]\n"); return 3; }
+    }
+    if (!ffs_dir || !h4_path || wedge_after < 1) { fprintf(stderr, "usb-dongle: --ffs and --h4 are required, --wedge-after ≥ 1\n"); return 3; }
+    struct sigaction action = {.sa_handler = arm_signal};
+    sigaction(SIGUSR1, &action, NULL);
+    sigaction(SIGUSR2, &action, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    char path[512];
+    snprintf(path, sizeof path, "%s/ep0", ffs_dir);
+    ep0 = open(path, O_RDWR | O_CLOEXEC);
+    if (ep0 < 0) die(path);
+    write_descriptors();
+    ep_int = open_endpoint("ep1");
+    ep_out = open_endpoint("ep2");
+    ep_in = open_endpoint("ep3");
+    h4 = connect_h4();
+    pthread_t reader, acl;
+    if (pthread_create(&reader, NULL, controller_reader, NULL) || pthread_create(&acl, NULL, host_acl_reader, NULL)) die("pthread_create");
+    if (udc_file && udc_name) {
+        int fd = open(udc_file, O_WRONLY);
+        if (fd < 0 || write_all(fd, udc_name, strlen(udc_name)) < 0) die(udc_file);
+        close(fd);
+    }
+    say("ready: %s bridged to %s", ffs_dir, h4_path);
+    for (;;) {
+        struct usb_functionfs_event event;
+        ssize_t n = read(ep0, &event, sizeof event);
+        if (n < 0) {
+            if (errno == EINTR) { take_signals(); continue; }
+            die("reading ep0 events");
+        }
+        if ((size_t)n < sizeof event) continue;
+        switch (event.type) {
+        case FUNCTIONFS_ENABLE:
+            enabled = 1;
+            if (disabled_since_enable && wedged && !armed_never) {
+                wedged = 0;
+                armed = 0;
+                reconnect_h4();
+                say("USB reset seen: recovered with a fresh controller");
+            } else if (disabled_since_enable) {
+                say("enabled again (%s)", wedged ? "still wedged" : "not wedged");
+            } else {
+                say("enabled");
+            }
+            disabled_since_enable = 0;
+            break;
+        case FUNCTIONFS_DISABLE:
+            enabled = 0;
+            disabled_since_enable = 1;
+            say("disabled (commands %lu, events %lu, ACL out %lu, ACL in %lu)", commands, events, acl_out, acl_in);
+            break;
+        case FUNCTIONFS_SETUP:
+            handle_setup(&event.u.setup);
+            break;
+        default:
+            break;
+        }
+    }
+}
