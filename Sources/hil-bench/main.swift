@@ -8,6 +8,7 @@ let options = BenchOptions(Array(words.dropFirst()))
 do {
     switch name {
     case "command-roundtrip": try await CommandRoundTripBenchmark.run(options)
+    case "gatt-discovery": try await GATTDiscoveryBenchmark.run(options)
     case "transports": try await TransportBenchmark.run(options)
     case "sim-cycles": try await SimulationCycleBenchmark.run(options)
     default:

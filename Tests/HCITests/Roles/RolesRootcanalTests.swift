@@ -51,3 +51,56 @@ import Testing
         }
     }
 }
+
+/// GATT between our stack and Bumble on Rootcanal, and the connect deadline Rootcanal lets us exercise
+/// (a connection to a non-advertiser stays pending until LE Create Connection Cancel).
+@Suite(.serialized, RootcanalPeer.available) struct GATTInteropRootcanalTests {
+    @Test func connectDeadlineCancelsThePendingConnection() async throws {
+        try await RootcanalPeer.withControllers(1) { hosts in
+            let central = LEDevice(host: hosts[0])
+            let nobody = try #require(BDAddress("C0:00:00:00:00:99"))
+            let start = ContinuousClock.now
+            await #expect { try await central.connect(to: nobody, type: .random, timeout: .milliseconds(500)) } throws: { error in
+                guard let error = error as? RoleError, case .connectTimeout(let address, let timeout) = error else { return false }
+                return address == nobody && timeout == .milliseconds(500)
+            }
+            #expect(ContinuousClock.now - start >= .milliseconds(500))
+            // The attempt was really cancelled: a new one can start at once.
+            await #expect(throws: RoleError.self) { try await central.connect(to: nobody, type: .random, timeout: .milliseconds(200)) }
+        }
+    }
+
+    @Test func ourCentralDiscoversABumbleAccessory() async throws {
+        let moniker = try #require(RootcanalPeer.moniker)
+        try await RootcanalPeer.withControllers(1) { hosts in
+            let accessory = try await BumblePeer.startAccessory(transport: moniker, name: "HIL-Bumble-RC")
+            do {
+                let central = LEDevice(host: hosts[0])
+                let link = try await central.connect(matching: ScanFilter(name: "HIL-Bumble-RC"), scanTimeout: .seconds(5))
+                let tree = try await link.gatt.discoverAll(readValues: true)
+                #expect(tree.services.contains { $0.uuid == BluetoothUUID(UInt16(0x180D)) })
+                let battery = try #require(tree.characteristics.first { $0.uuid == BluetoothUUID(UInt16(0x2A19)) })
+                #expect(battery.value == .bytes([87]))
+                #expect(try await link.disconnect() == .connectionTerminatedByLocalHost)
+            } catch {
+                await accessory.stop()
+                throw error
+            }
+            await accessory.stop()
+        }
+    }
+
+    @Test func aBumbleCentralDiscoversAndReadsOurPeripheral() async throws {
+        let moniker = try #require(RootcanalPeer.moniker)
+        try await RootcanalPeer.withControllers(1) { hosts in
+            let database = try GATTDatabase(services: [.gap(name: "HIL-Ours-RC"), .gatt(), .battery(level: 42)])
+            let peripheral = LEDevice(host: hosts[0], database: database)
+            try await peripheral.startAdvertising(Advertisement(name: "HIL-Ours-RC", serviceUUIDs: [BluetoothUUID(UInt16(0x180F))], interval: 32))
+            let result = try await BumblePeer.runCentral(transport: moniker, name: "HIL-Ours-RC")
+            let services = try #require(result["services"] as? [[String: Any]], "Bumble said: \(result)")
+            let characteristics = services.flatMap { ($0["characteristics"] as? [[String: Any]]) ?? [] }
+            let battery = characteristics.first { ($0["uuid"] as? String)?.contains("2A19") == true }
+            #expect(battery?["value"] as? String == "2a")
+        }
+    }
+}

@@ -8,7 +8,9 @@ enum BtvirtPeer {
     static let lePath = "/tmp/bt-server-le"
     static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let lock = AsyncLock()
+    /// Shared with every test target's btvirt tests (they all run in one process, and other processes
+    /// may use btvirt too): an flock on this file.
+    static let lockPath = "/tmp/hil-btvirt.lock"
 
     /// Starts btvirt unless a live one answers; throws with the script's own message when it cannot.
     static func ensureRunning() async throws {
@@ -23,7 +25,7 @@ enum BtvirtPeer {
     /// Runs `body` with `count` fresh, initialized LE controllers on btvirt, serialized with every other
     /// btvirt test; closes them after.
     static func withControllers<T: Sendable>(_ count: Int, _ body: ([HCIHost]) async throws -> T) async throws -> T {
-        await lock.acquire()
+        let lock = try await FileLock.acquire(path: lockPath, timeout: .seconds(120))
         do {
             try await ensureRunning()
             var hosts: [HCIHost] = []
@@ -42,10 +44,10 @@ enum BtvirtPeer {
             for host in hosts { await host.close() }
             // btvirt frees a slot when it sees the close; give it a moment so the next test gets fresh slots.
             try await Task.sleep(for: .milliseconds(20))
-            await lock.release()
+            lock.release()
             return result
         } catch {
-            await lock.release()
+            lock.release()
             throw error
         }
     }

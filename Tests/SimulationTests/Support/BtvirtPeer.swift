@@ -14,10 +14,10 @@ enum BtvirtPeer {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Starts btvirt unless a live one answers; throws with the script's own message when it cannot.
-    static func ensureRunning() throws {
+    static func ensureRunning() async throws {
         let script = repositoryRoot.appendingPathComponent("scripts/peers/btvirt").path
-        if run(script, ["status"]).status == 0 { return }
-        let started = run(script, ["start"])
+        if await run(script, ["status"]).status == 0 { return }
+        let started = await run(script, ["start"])
         guard started.status == 0 else {
             throw TestFailure("cannot start btvirt: \(started.output.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
@@ -29,7 +29,7 @@ enum BtvirtPeer {
                                              _ body: ([HCIHost]) async throws -> T) async throws -> T {
         let lock = try await FileLock.acquire(path: lockPath, timeout: lockTimeout)
         defer { lock.release() }
-        try ensureRunning()
+        try await ensureRunning()
         var hosts: [HCIHost] = []
         do {
             for index in 0..<count {
@@ -53,21 +53,27 @@ enum BtvirtPeer {
         }
     }
 
-    static func run(_ path: String, _ arguments: [String]) -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do {
-            try process.run()
-        } catch {
-            return (127, "\(path): \(error)")
+    /// Runs a program on a Dispatch thread (never blocking Swift's cooperative pool).
+    static func run(_ path: String, _ arguments: [String]) async -> (status: Int32, output: String) {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: path)
+                process.arguments = arguments
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = pipe
+                do {
+                    try process.run()
+                } catch {
+                    continuation.resume(returning: (127, "\(path): \(error)"))
+                    return
+                }
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
+            }
         }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
 
