@@ -8,7 +8,7 @@ import HILRunner
 enum AdvertiseCommand {
     static let usage = """
         usage: hil advertise MONIKER --name NAME [--service UUID]... [--gatt PROFILE[,PROFILE...]] [--interval MS]
-                                     [--duration SECONDS] [--capture FILE]
+                                     [--duration SECONDS] [--capture FILE] [--rig RIG.json]
         Plays an accessory: advertises, accepts connections, serves a GATT database built from ready profiles
         (battery, heart-rate, health-thermometer, device-information) until Ctrl-C or --duration.
         """
@@ -23,6 +23,7 @@ enum AdvertiseCommand {
         let duration: Double?
         let moniker: String
         let capture: String?
+        let rigPath: String?
         do {
             guard let given = try arguments.option("name") else { throw UsageError("--name is required") }
             name = given
@@ -41,27 +42,31 @@ enum AdvertiseCommand {
             interval = try arguments.number("interval", in: 20...10_240) ?? 100
             duration = try arguments.number("duration", in: 0.1...86_400)
             capture = try arguments.option("capture")
+            rigPath = try arguments.option("rig")
             moniker = try arguments.required("a controller moniker")
             try arguments.finish()
         } catch {
             return Diagnostics.fail("advertise", "\(error)\n\(usage)", .usageError)
         }
-        let device: LEDevice
+        let database: GATTDatabase
         do {
-            let host = try ControllerOpener.openHost(moniker: moniker, capturePath: capture)
-            device = LEDevice(host: host, database: try StandardProfile.database(name: name, profiles: profiles))
-        } catch let error as HCITransportError {
-            return Diagnostics.fail("advertise", error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError)
+            database = try StandardProfile.database(name: name, profiles: profiles)
         } catch {
-            return Diagnostics.fail("advertise", "\(error)", .usageError)
+            return Diagnostics.fail("advertise", "cannot build the GATT database: \(error)", .usageError)
         }
+        let session: BenchSession
+        switch await SessionOpening.open("advertise", moniker: moniker, rigPath: rigPath, capture: capture) {
+        case .success(let opened): session = opened
+        case .failure(let status): return status
+        }
+        let device = LEDevice(host: session.host, database: database)
         let advertised = services.isEmpty ? profiles.map(\.uuid) : services
         do {
             let info = try await device.start()
             try await device.startAdvertising(Advertisement(name: name, serviceUUIDs: advertised, interval: UInt16(interval / 0.625)))
             print("advertising \"\(name)\" from \(info.address) every \(Int(interval)) ms; services \(advertised.map(\.description).joined(separator: ", ")); Ctrl-C to stop")
         } catch {
-            await device.close()
+            await device.close(); await session.close()
             return Diagnostics.fail("advertise", "\(moniker): \(error)", .infrastructureError)
         }
         let incoming = await device.incomingConnections()
@@ -78,7 +83,7 @@ enum AdvertiseCommand {
         let stop = await StopSignal.wait(upTo: duration)
         watcher.cancel()
         try? await device.stopAdvertising()
-        await device.close()
+        await device.close(); await session.close()
         print("stopped (\(stop))")
         return .success
     }

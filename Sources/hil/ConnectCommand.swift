@@ -8,7 +8,7 @@ import HILRunner
 enum ConnectCommand {
     static let usage = """
         usage: hil connect MONIKER [--name NAME | --address BD_ADDR | --service UUID | --manufacturer ID] [--gatt]
-                                   [--timeout SECONDS] [--scan-timeout SECONDS] [--capture FILE]
+                                   [--timeout SECONDS] [--scan-timeout SECONDS] [--capture FILE] [--rig RIG.json]
         Finds the first matching advertiser, connects, prints the link; with --gatt discovers and prints the
         service/characteristic/descriptor tree with properties and readable values; then disconnects.
         """
@@ -20,11 +20,13 @@ enum ConnectCommand {
         let moniker: String
         let gatt: Bool
         let capture: String?
+        let rigPath: String?
         let timeout: Double
         let scanTimeout: Double
         do {
             gatt = arguments.flag("gatt")
             capture = try arguments.option("capture")
+            rigPath = try arguments.option("rig")
             filter = try FilterArguments.parse(&arguments)
             timeout = try arguments.number("timeout", in: 0.1...600) ?? 5
             scanTimeout = try arguments.number("scan-timeout", in: 0.1...3600) ?? 10
@@ -34,22 +36,19 @@ enum ConnectCommand {
         } catch {
             return Diagnostics.fail("connect", "\(error)\n\(usage)", .usageError)
         }
-        let device: LEDevice
-        do {
-            let host = try ControllerOpener.openHost(moniker: moniker, capturePath: capture)
-            device = LEDevice(host: host, database: try StandardProfile.database(name: "hil", profiles: []),
-                              attTransactionTimeout: .seconds(30))
-        } catch let error as HCITransportError {
-            return Diagnostics.fail("connect", error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError)
-        } catch {
-            return Diagnostics.fail("connect", "\(error)", .infrastructureError)
+        let session: BenchSession
+        switch await SessionOpening.open("connect", moniker: moniker, rigPath: rigPath, capture: capture) {
+        case .success(let opened): session = opened
+        case .failure(let status): return status
         }
+        let database = try? StandardProfile.database(name: "hil", profiles: [])
+        let device = LEDevice(host: session.host, database: database, attTransactionTimeout: .seconds(30))
         let clock = ContinuousClock()
         let found: ScanResult
         do {
             found = try await device.find(filter, timeout: .milliseconds(Int64(scanTimeout * 1000)))
         } catch {
-            await device.close()
+            await device.close(); await session.close()
             if case .notFound = error { return Diagnostics.fail("connect", error.description, .productFailure) }
             return Diagnostics.fail("connect", "\(moniker): \(error)", .infrastructureError)
         }
@@ -70,10 +69,10 @@ enum ConnectCommand {
             }
             let reason = try await link.disconnect()
             print("disconnected: \(reason)")
-            await device.close()
+            await device.close(); await session.close()
             return .success
         } catch {
-            await device.close()
+            await device.close(); await session.close()
             return Diagnostics.fail("connect", "\(found.address): \(error)", .productFailure)
         }
     }

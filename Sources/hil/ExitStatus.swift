@@ -1,5 +1,5 @@
 /// `hil`'s exit statuses, the same for every subcommand.
-enum ExitStatus: Int32 {
+enum ExitStatus: Int32, Error {
     /// Everything asked for was done and passed.
     case success = 0
     /// The product failed: an accessory failed a transition, a lint found errors.

@@ -5,7 +5,7 @@ import HILRunner
 /// `hil info MONIKER [--json] [--capture FILE] [--timeout SECONDS]`: resets a controller and prints
 /// what it is.
 enum InfoCommand {
-    static let usage = "usage: hil info MONIKER [--json] [--capture FILE.btsnoop] [--timeout SECONDS]"
+    static let usage = "usage: hil info MONIKER [--json] [--capture FILE.btsnoop] [--timeout SECONDS] [--rig RIG.json]"
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
@@ -13,31 +13,33 @@ enum InfoCommand {
         let moniker: String
         let json: Bool
         let capture: String?
+        let rigPath: String?
         let timeout: Double
         do {
             json = arguments.flag("json")
             capture = try arguments.option("capture")
+            rigPath = try arguments.option("rig")
             timeout = try arguments.number("timeout", in: 0.01...600) ?? 2
             moniker = try arguments.required("a controller moniker")
             try arguments.finish()
         } catch {
             return Diagnostics.fail("info", "\(error)\n\(usage)", .usageError)
         }
-        let host: HCIHost
-        do {
-            host = try ControllerOpener.openHost(moniker: moniker, capturePath: capture,
-                                                 commandTimeout: .milliseconds(Int64(timeout * 1000)))
-        } catch {
-            return Diagnostics.fail("info", error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError)
+        let session: BenchSession
+        switch await SessionOpening.open("info", moniker: moniker, rigPath: rigPath, capture: capture,
+                                         commandTimeout: .milliseconds(Int64(timeout * 1000))) {
+        case .success(let opened): session = opened
+        case .failure(let status): return status
         }
+        let host = session.host
         do {
             let info = try await host.initialize()
             let report = ControllerInfoReport(moniker: moniker, info: info, leSupported: await host.state != .unsupported)
             print(json ? report.json() : report.text())
-            await host.close()
+            await session.close()
             return .success
         } catch {
-            await host.close()
+            await session.close()
             return Diagnostics.fail("info", "\(moniker): \(error)", .infrastructureError)
         }
     }

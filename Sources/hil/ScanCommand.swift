@@ -3,11 +3,11 @@ import HCI
 import HILRunner
 
 /// `hil scan MONIKER [--timeout S] [--name N] [--address A] [--service UUID] [--manufacturer ID]
-/// [--min-rssi DBM] [--passive] [--all] [--json] [--capture FILE]`: a time-limited scan.
+/// [--min-rssi DBM] [--passive] [--all] [--json] [--capture FILE] [--rig RIG.json]`: a time-limited scan.
 enum ScanCommand {
     static let usage = """
         usage: hil scan MONIKER [--timeout SECONDS] [--name NAME] [--address BD_ADDR] [--service UUID]
-                                [--manufacturer COMPANY_ID] [--min-rssi DBM] [--passive] [--all] [--json] [--capture FILE]
+                                [--manufacturer COMPANY_ID] [--min-rssi DBM] [--passive] [--all] [--json] [--capture FILE] [--rig RIG.json]
         A scan always has a time limit (default 10 s) and, with a filter, stops at the first match unless --all.
         """
 
@@ -18,9 +18,11 @@ enum ScanCommand {
         let moniker: String
         let json: Bool
         let capture: String?
+        let rigPath: String?
         do {
             json = arguments.flag("json")
             capture = try arguments.option("capture")
+            rigPath = try arguments.option("rig")
             let filter = try FilterArguments.parse(&arguments)
             let timeout = try arguments.number("timeout", in: 0.1...3600) ?? 10
             let passive = arguments.flag("passive")
@@ -32,15 +34,15 @@ enum ScanCommand {
         } catch {
             return Diagnostics.fail("scan", "\(error)\n\(usage)", .usageError)
         }
-        let device: LEDevice
-        do {
-            device = LEDevice(host: try ControllerOpener.openHost(moniker: moniker, capturePath: capture))
-        } catch {
-            return Diagnostics.fail("scan", error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError)
+        let session: BenchSession
+        switch await SessionOpening.open("scan", moniker: moniker, rigPath: rigPath, capture: capture) {
+        case .success(let opened): session = opened
+        case .failure(let status): return status
         }
+        let device = LEDevice(host: session.host)
         do {
             let results = try await device.scan(options)
-            await device.close()
+            await device.close(); await session.close()
             let report = ScanReport(moniker: moniker, filter: options.filter, results: results)
             print(json ? report.json() : report.text())
             if results.isEmpty && !options.filter.isEmpty {
@@ -48,7 +50,7 @@ enum ScanCommand {
             }
             return .success
         } catch {
-            await device.close()
+            await device.close(); await session.close()
             return Diagnostics.fail("scan", "\(moniker): \(error)", .infrastructureError)
         }
     }

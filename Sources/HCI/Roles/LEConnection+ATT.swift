@@ -25,7 +25,11 @@ extension LEConnection {
                 let waiters = confirmationWaiters
                 confirmationWaiters.removeAll()
                 for waiter in waiters { waiter.resume() }
-            case .subscriptionChanged, .dropped:
+            case .subscriptionChanged(let valueHandle, let configuration):
+                // A CCCD write is a write too (reported against the value handle it configures).
+                device?.valueWritten(connection: self.handle, attribute: valueHandle,
+                                     value: [UInt8(configuration.rawValue & 0xFF), UInt8(configuration.rawValue >> 8)])
+            case .dropped:
                 break
             }
         }

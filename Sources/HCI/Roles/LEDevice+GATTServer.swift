@@ -1,4 +1,5 @@
-/// A value a peer wrote into this device's GATT database.
+/// A value a peer wrote into this device's GATT database (a characteristic value, or a client
+/// characteristic configuration, reported against the value handle it configures).
 public struct AttributeWrite: Sendable, Hashable {
     public var connection: UInt16
     public var handle: UInt16

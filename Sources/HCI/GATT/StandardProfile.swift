@@ -1,6 +1,7 @@
-import HCI
 
-/// The ready-made GATT services a bench accessory (or `hil advertise --gatt`) can serve, by name.
+
+/// The ready-made GATT services (Core Specification Supplement profiles) a bench accessory or
+/// `hil advertise --gatt` can serve, by name.
 public enum StandardProfile: String, CaseIterable, Sendable, Codable {
     case battery
     case heartRate = "heart-rate"

@@ -1,0 +1,38 @@
+import HCI
+
+/// A host on the controller a moniker names, plus — for `sim:` monikers — the simulated bench of the rig
+/// that gives the moniker meaning, kept alive as long as the session.
+public struct BenchSession: Sendable {
+    public let host: HCIHost
+    public let simulation: SimulatedRigRuntime?
+
+    /// Opens `moniker`. A `sim:` moniker resolves against `rigPath` (default: rigs/simulated.json), whose
+    /// simulated accessories are powered on first.
+    public static func open(moniker text: String, rigPath: String?, capturePath: String? = nil,
+                            commandTimeout: Duration = .seconds(2)) async throws -> BenchSession {
+        let moniker = try TransportMoniker(parsing: text)
+        guard case .simulated(let name) = moniker else {
+            return BenchSession(host: try ControllerOpener.openHost(moniker: text, capturePath: capturePath, commandTimeout: commandTimeout),
+                                simulation: nil)
+        }
+        guard let path = rigPath ?? Rig.defaultPath() else {
+            throw RigError("\(text): sim: monikers resolve against a rig file; none given (--rig) and rigs/simulated.json not found")
+        }
+        let rig = try Rig.load(path: path)
+        let runtime = try SimulatedRigRuntime(rig: rig)
+        do {
+            try await runtime.powerOnAll()
+            var transport = try runtime.openTransport(named: name)
+            if let capturePath { transport = CapturingTransport(transport, writer: try BtsnoopWriter(path: capturePath)) }
+            return BenchSession(host: try HCIHost(transport: transport, commandTimeout: commandTimeout), simulation: runtime)
+        } catch {
+            await runtime.shutdown()
+            throw error
+        }
+    }
+
+    public func close() async {
+        await host.close()
+        await simulation?.shutdown()
+    }
+}

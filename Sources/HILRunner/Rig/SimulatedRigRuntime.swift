@@ -1,0 +1,98 @@
+import DeviceControl
+import HCI
+import Simulation
+
+/// A rig's simulated bench brought to life: the simulated air and controllers, the accessory firmware
+/// running on them, and power switches behind DeviceControl's `PowerSwitch` protocol.
+public final class SimulatedRigRuntime: Sendable {
+    public let rig: Rig
+    public let bench: SimulatedBench
+    /// The simulated accessories by rig accessory name.
+    public let accessories: [String: SimulatedAccessory]
+
+    /// Builds the bench; accessories stay unpowered until `powerOnAll()`.
+    public init(rig: Rig) throws(RigError) {
+        guard var description = rig.simulation else {
+            throw RigError("rig \(rig.name): it has no simulation block, so sim: monikers name nothing")
+        }
+        // A firmware that refuses connections is a controller that never accepts them.
+        for accessory in rig.accessories where accessory.simulated?.faults.refusesConnections == true {
+            if let index = description.controllers.firstIndex(where: { $0.name == accessory.simulated?.controller }) {
+                description.controllers[index].faults.insert(.refusesConnections)
+            }
+        }
+        do {
+            bench = try SimulatedBench(description)
+        } catch {
+            throw RigError("rig \(rig.name): simulation: \(error)")
+        }
+        var accessories: [String: SimulatedAccessory] = [:]
+        for accessory in rig.accessories {
+            guard let firmware = accessory.simulated, let controller = bench.controller(named: firmware.controller) else { continue }
+            accessories[accessory.name] = SimulatedAccessory(description: firmware, controller: controller)
+        }
+        self.rig = rig
+        self.accessories = accessories
+    }
+
+    /// Powers every simulated accessory on and waits until each has booted.
+    public func powerOnAll() async throws {
+        for accessory in accessories.values { try await accessory.powerOn() }
+    }
+
+    /// Opens a transport to `sim:NAME`.
+    public func openTransport(named name: String) throws(HCITransportError) -> any HCITransport {
+        try bench.openTransport(named: name)
+    }
+
+    /// The switch port that powers a rig accessory, as a `PowerSwitch`.
+    public func powerSwitch(for accessoryName: String) -> (any PowerSwitch)? {
+        guard let accessory = accessories[accessoryName], let reference = rig.accessory(named: accessoryName)?.power else { return nil }
+        return SimulatedPortSwitch(name: "\(reference.switchName) port \(reference.port)", accessory: accessory)
+    }
+
+    /// A USB reset of a simulated adapter: its transport closes, the controller comes back fresh.
+    public func usbReset(adapter name: String) async throws(HCITransportError) {
+        try await bench.usbReset(named: name)
+    }
+
+    public func shutdown() async {
+        for accessory in accessories.values { await accessory.powerOff() }
+        await bench.shutdown()
+    }
+}
+
+/// A simulated switch port that powers one simulated accessory. Verified by construction: off means the
+/// controller has left the air; on means the firmware has booted and is advertising (or, with its
+/// stops-advertising fault, has decided not to).
+public struct SimulatedPortSwitch: PowerSwitch {
+    public let name: String
+    let accessory: SimulatedAccessory
+
+    public func on() async throws -> PowerTransition {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await accessory.powerOn()
+        let boots = await accessory.bootCount
+        return PowerTransition(switchName: name, action: .on,
+                               verification: .verified(evidence: "\(accessory.controller.moniker) powered; firmware booted (boot \(boots))"),
+                               elapsed: start.duration(to: clock.now), steps: ["simulated power on"])
+    }
+
+    public func off() async throws -> PowerTransition {
+        let clock = ContinuousClock()
+        let start = clock.now
+        await accessory.powerOff()
+        let powered = accessory.controller.isPoweredOn
+        guard !powered else {
+            throw PowerSwitchError(.verificationFailed, "\(name) reports off but \(accessory.controller.moniker) is still powered")
+        }
+        return PowerTransition(switchName: name, action: .off,
+                               verification: .verified(evidence: "\(accessory.controller.moniker) left the air"),
+                               elapsed: start.duration(to: clock.now), steps: ["simulated power off"])
+    }
+
+    public func state() async throws -> PowerStatus {
+        PowerStatus(state: accessory.controller.isPoweredOn ? .on : .off, detail: "simulated")
+    }
+}

@@ -1,0 +1,93 @@
+import HCI
+
+/// The firmware of a simulated accessory: on every power-on it boots (after its boot delay), opens its
+/// controller, serves its GATT database and advertises — or misbehaves as its faults say.
+public actor SimulatedAccessory {
+    public nonisolated let description: SimulatedAccessoryDescription
+    public nonisolated let controller: SimulatedController
+    /// How many times it has booted since the bench started.
+    public private(set) var bootCount = 0
+    /// The running firmware, between boot and power-off.
+    public private(set) var device: LEDevice?
+    var tasks: [Task<Void, Never>] = []
+    var generation = 0
+
+    public init(description: SimulatedAccessoryDescription, controller: SimulatedController) {
+        self.description = description
+        self.controller = controller
+    }
+
+    /// The GATT database it serves (built anew at each boot, as firmware would).
+    public nonisolated func makeDatabase() throws(GATTDatabaseError) -> GATTDatabase {
+        try StandardProfile.database(name: description.name, profiles: description.services)
+    }
+
+    /// Powers the controller and boots the firmware; returns once it advertises (or, with the
+    /// stops-advertising fault, once it has decided not to).
+    public func powerOn() async throws {
+        await controller.powerOn()
+        try await boot()
+    }
+
+    /// Cuts power: the controller leaves the air (its peers time out) and the firmware stops.
+    public func powerOff() async {
+        generation += 1
+        for task in tasks { task.cancel() }
+        tasks.removeAll()
+        await controller.powerOff()
+        if let device { await device.close() }
+        device = nil
+    }
+
+    /// Whether it is powered and running.
+    public var isRunning: Bool { device != nil }
+
+    func boot() async throws {
+        generation += 1
+        let myGeneration = generation
+        bootCount += 1
+        try await Task.sleep(for: .milliseconds(Int64(description.bootDelayMilliseconds)))
+        guard myGeneration == generation else { return }
+        let transport = try controller.openTransport()
+        let host = try HCIHost(transport: transport)
+        let device = LEDevice(host: host, database: try makeDatabase())
+        self.device = device
+        try await device.start()
+        let faults = description.faults
+        if let limit = faults.stopsAdvertisingAfterPowerCycles, bootCount > limit { return }
+        let incoming = await device.incomingConnections()
+        tasks.append(Task { [weak self] in
+            for await link in incoming { await self?.accepted(link) }
+        })
+        if faults.rebootsOnWrite {
+            let writes = await device.attributeWrites()
+            tasks.append(Task { [weak self] in
+                for await _ in writes {
+                    await self?.reboot()
+                    return
+                }
+            })
+        }
+        let interval = UInt16(min(max(description.advertisingIntervalMilliseconds / 0.625, 32), 16_384))
+        try await device.startAdvertising(Advertisement(name: description.name, serviceUUIDs: description.services.map(\.uuid), interval: interval))
+    }
+
+    func accepted(_ link: LEConnection) async {
+        let faults = description.faults
+        if let slow = faults.slowATTMilliseconds {
+            await link.setATTResponseDelay(.milliseconds(Int64(slow)))
+        }
+        if let after = faults.dropsLinkAfterMilliseconds {
+            tasks.append(Task {
+                try? await Task.sleep(for: .milliseconds(Int64(after)))
+                _ = try? await link.disconnect(reason: .remoteUserTerminatedConnection)
+            })
+        }
+    }
+
+    /// A firmware reset: the controller restarts (peers time out), then boots again.
+    func reboot() async {
+        await powerOff()
+        try? await powerOn()
+    }
+}
