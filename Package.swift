@@ -57,6 +57,8 @@ let package = Package(
         .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB"]),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux"]),
         .testTarget(name: "hilTests", dependencies: ["hil"]),
+        // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
+        .testTarget(name: "HILTests", dependencies: ["HILTesting"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
     ]
 )

@@ -1,3 +1,4 @@
+import DeviceControl
 import Foundation
 import HCI
 import Simulation
@@ -66,15 +67,12 @@ public struct Rig: Sendable, Hashable {
 
     /// Connection parameters the suites use: the rig's interval, no latency, the rig's supervision timeout.
     public var connectionParameters: ConnectionParameters {
-        let timeoutUnits = UInt16(clamping: max(10, min(3200, Int((budgets.supervisionTimeout.seconds * 100).rounded()))))
-        let intervalUnits = UInt16(clamping: max(6, min(3200, Int((budgets.connectionInterval.seconds / 0.00125).rounded()))))
+        let timeoutUnits = UInt16(clamping: max(10, min(3200, Int((budgets.supervisionTimeout.inSeconds * 100).rounded()))))
+        let intervalUnits = UInt16(clamping: max(6, min(3200, Int((budgets.connectionInterval.inSeconds / 0.00125).rounded()))))
         return ConnectionParameters(intervalMin: intervalUnits, intervalMax: intervalUnits, latency: 0, supervisionTimeout: timeoutUnits)
     }
 }
 
 extension Duration {
-    /// Seconds as a Double.
-    public var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-
     static func seconds(double value: Double) -> Duration { .milliseconds(Int64((value * 1000).rounded())) }
 }

@@ -1,3 +1,4 @@
+import DeviceControl
 import Foundation
 import HCI
 import Simulation

@@ -1,0 +1,24 @@
+import Foundation
+import HILRunner
+
+/// The rig's accessory names, read synchronously at test discovery so suites can be parameterized over
+/// them: `@Test(arguments: BenchAccessories.names)`.
+public enum BenchAccessories {
+    /// rigs/simulated.json of this package, found from this file's location (for `swift test` runs).
+    static let packageRigPath: String? = {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("rigs/simulated.json").path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }()
+
+    /// Every accessory of the rig; a rig that cannot be read yields one name that makes the test fail
+    /// with the rig's error rather than pass with no cases.
+    public static let names: [String] = {
+        guard let path = Bench.rigPath else { return ["(no rig: set HIL_RIG)"] }
+        do {
+            return try Rig.load(path: path).accessories.map(\.name)
+        } catch {
+            return ["(rig error: \(error))"]
+        }
+    }()
+}

@@ -1,0 +1,40 @@
+import Testing
+
+/// `.bench`: leases the bench named by `HIL_RIG` for a test or a suite (the rig lock, the simulated
+/// runtime, the power switches) before it runs, and skips it with the cause once the bench has broken.
+public struct BenchTrait: TestTrait, SuiteTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        _ = try await Bench.shared.lease()
+        if testCase != nil || !test.isSuite, let reason = await Bench.shared.brokenReason {
+            try Test.cancel("bench broke earlier: \(reason)")
+        }
+        try await function()
+    }
+}
+
+extension Trait where Self == BenchTrait {
+    /// Leases the bench for this test or suite.
+    public static var bench: BenchTrait { BenchTrait() }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs only when the rig has a power switch for the accessory argument's… any accessory; otherwise
+    /// skipped with that reason.
+    public static var requiresPowerSwitch: ConditionTrait {
+        .enabled("the rig has no power switch for its accessories") {
+            guard let rig = try? await Bench.shared.lease() else { return true } // the test reports the rig error
+            for accessory in rig.accessories where await Bench.shared.powerSwitch(for: accessory.name) != nil { return true }
+            return false
+        }
+    }
+
+    /// Runs only when the adapter can be USB-reset.
+    public static var requiresAdapterUSBReset: ConditionTrait {
+        .enabled("the rig's adapter cannot be USB-reset from the suites") {
+            guard (try? await Bench.shared.lease()) != nil else { return true }
+            return await Bench.shared.canResetAdapterUSB
+        }
+    }
+}

@@ -1,0 +1,220 @@
+import DeviceControl
+import Foundation
+import HCI
+import HILRunner
+import Synchronization
+import Testing
+
+/// One test case on the bench: the accessory under test, the central (a fresh host on the adapter,
+/// reset, with this case's btsnoop capture), the timeline and measurements. `HILCase.run` brings the
+/// bench to a known state, runs the body, classifies what went wrong (product failure or bench
+/// failure) and writes the case's record for `hil run`.
+public final class HILCase: Sendable {
+    public let rig: Rig
+    public let accessory: Rig.Accessory?
+    public let central: LEDevice
+    let started = ContinuousClock.now
+    let startDate = Date()
+    private let state = Mutex<(timeline: [TimelineEvent], measurements: [HILRunner.Measurement])>(([], []))
+
+    init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice) {
+        self.rig = rig
+        self.accessory = accessory
+        self.central = central
+    }
+
+    /// Seconds since the case started.
+    public var elapsed: Double { (ContinuousClock.now - started).inSeconds }
+
+    /// Records an instant (or, with `duration`, a span ending now) on a timeline lane.
+    public func mark(_ lane: TimelineEvent.Lane, _ label: String, duration: Duration? = nil, failure: Bool = false) {
+        let now = elapsed
+        let length = duration?.inSeconds
+        state.withLock { $0.timeline.append(TimelineEvent(offset: now - (length ?? 0), duration: length, lane: lane, label: label, isFailure: failure)) }
+    }
+
+    /// Records a measurement (seconds are stored as milliseconds).
+    public func measure(_ name: String, _ value: Duration, budget: Duration? = nil) {
+        state.withLock { $0.measurements.append(HILRunner.Measurement(name: name, value: value.inSeconds * 1000, unit: "ms", budget: budget.map { $0.inSeconds * 1000 })) }
+    }
+
+    public func measure(_ name: String, value: Double, unit: String, budget: Double? = nil, samples: [Double]? = nil) {
+        state.withLock { $0.measurements.append(HILRunner.Measurement(name: name, value: value, unit: unit, budget: budget, samples: samples)) }
+    }
+
+    /// The accessory's power switch; a bench error when the rig has none.
+    public func powerSwitch() async throws -> any PowerSwitch {
+        guard let accessory, let powerSwitch = await Bench.shared.powerSwitch(for: accessory.name) else {
+            throw BenchError("the rig has no power switch for \(accessory?.name ?? "this test")")
+        }
+        return powerSwitch
+    }
+
+    /// Switches the accessory's power, verified; a switch that cannot be verified is a bench failure.
+    public func power(_ on: Bool) async throws {
+        let powerSwitch = try await powerSwitch()
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let transition = on ? try await powerSwitch.on() : try await powerSwitch.off()
+            mark(.power, "power \(on ? "on" : "off"): \(transition.verification)", duration: start.duration(to: clock.now))
+        } catch {
+            mark(.power, "power \(on ? "on" : "off") failed: \(error)", failure: true)
+            throw BenchError("\(powerSwitch.name): \(error)")
+        }
+    }
+
+    /// Finds the accessory by its rig match, within `timeout`; records when it was first seen.
+    public func findAccessory(timeout: Duration) async throws -> ScanResult {
+        guard let accessory else { throw BenchError("this test has no accessory") }
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let found = try await central.find(accessory.match, timeout: timeout)
+            mark(.advertising, "advertising report from \(found.address) RSSI \(found.rssi)", duration: start.duration(to: clock.now))
+            return found
+        } catch {
+            mark(.advertising, "\(error)", duration: start.duration(to: clock.now), failure: true)
+            throw error
+        }
+    }
+
+    /// Connects to the accessory with the rig's parameters, within the connect budget.
+    public func connect(to found: ScanResult) async throws -> LEConnection {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let link = try await central.connect(to: found.address, type: found.addressType, parameters: rig.connectionParameters,
+                                                 timeout: rig.budgets.connect)
+            let took = start.duration(to: clock.now)
+            mark(.connection, "LE Connection Complete handle 0x\(String(link.handle, radix: 16))", duration: took)
+            measure("connect", took, budget: rig.budgets.connect)
+            return link
+        } catch {
+            mark(.connection, "\(error)", duration: start.duration(to: clock.now), failure: true)
+            throw error
+        }
+    }
+
+    /// Discovers the accessory's GATT database, within the discovery budget.
+    public func discover(_ link: LEConnection) async throws -> GATTServiceTree {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let tree = try await withDeadline(rig.budgets.discovery, "GATT discovery") { try await link.gatt.discoverAll() }
+            let took = start.duration(to: clock.now)
+            mark(.discovery, "discovered \(tree.services.count) services", duration: took)
+            measure("discovery", took, budget: rig.budgets.discovery)
+            return tree
+        } catch {
+            mark(.discovery, "\(error)", duration: start.duration(to: clock.now), failure: true)
+            throw error
+        }
+    }
+
+    /// Runs the standard bench procedure around `body` for one accessory (or none).
+    public static func run(accessory name: String?, _ body: @Sendable (HILCase) async throws -> Void) async throws {
+        let bench = Bench.shared
+        let rig = try await bench.lease()
+        let accessory = name.flatMap { rig.accessory(named: $0) }
+        if let name, accessory == nil { throw BenchError("the rig has no accessory named \(name)") }
+        let testID = Test.current.map { String(describing: $0.id) } ?? "unknown"
+        let testName = Test.current?.name ?? "unknown"
+        let suite = testID.split(separator: "/").first.map { String($0.split(separator: ".").last ?? "") } ?? ""
+        var record = TestRecord(testID: testID, name: testName, suite: suite, accessory: name, started: Date(), duration: 0, verdict: .passed)
+        let results = ProcessInfo.processInfo.environment["HIL_RESULTS"].map { URL(fileURLWithPath: $0) }
+        var capturePath: String?
+        if let results {
+            let layout = ResultsLayout(results)
+            try? layout.create()
+            capturePath = layout.captureURL(for: record).path
+            record.capturePath = ResultsLayout.captureRelativePath(for: record)
+        }
+        let host: HCIHost
+        let context: HILCase
+        do {
+            try await bench.powerAllOn()
+            host = try await bench.openAdapter(capturePath: capturePath)
+            let central = LEDevice(host: host)
+            let info = try await central.start()
+            context = HILCase(rig: rig, accessory: accessory, central: central)
+            context.mark(.adapter, "HCI Reset: \(info.manufacturer) \(info.hciVersion), \(info.address)")
+            record.properties = [
+                TestRecord.PropertyKey.adapter: rig.adapter.moniker, TestRecord.PropertyKey.controllerManufacturer: info.manufacturer.description,
+                TestRecord.PropertyKey.controllerVersion: info.hciVersion.name, TestRecord.PropertyKey.controllerAddress: info.address.description,
+                "rig": rig.name,
+            ]
+            if let accessory {
+                record.properties[TestRecord.PropertyKey.accessoryIdentity] = accessory.match.description
+                if let power = accessory.power { record.properties[TestRecord.PropertyKey.powerSwitch] = "\(power.switchName) port \(power.port)" }
+            }
+        } catch {
+            let reason = "bench not ready: \(error)"
+            await bench.markBroken(reason)
+            record.verdict = .infrastructureError
+            record.message = reason
+            write(record, results)
+            throw BenchError(reason)
+        }
+        var thrown: (any Error)?
+        do {
+            try await body(context)
+        } catch {
+            thrown = error
+        }
+        await context.central.close()
+        let snapshot = context.state.withLock { $0 }
+        record.timeline = snapshot.timeline
+        record.measurements = snapshot.measurements
+        record.duration = context.elapsed
+        if let thrown {
+            if isInfrastructure(thrown) {
+                record.verdict = .infrastructureError
+                await bench.markBroken("\(thrown)")
+            } else {
+                record.verdict = .failed
+            }
+            record.message = "\(thrown)"
+        }
+        write(record, results)
+        if let thrown { throw thrown }
+    }
+
+    static func write(_ record: TestRecord, _ results: URL?) {
+        guard let results else { return }
+        _ = try? record.write(toResultsDirectory: results)
+    }
+
+    /// The bench failed, not the product: the adapter stopped answering, the transport to it closed, a
+    /// switch could not be verified.
+    static func isInfrastructure(_ error: any Error) -> Bool {
+        if error is BenchError || error is PowerSwitchError { return true }
+        if let error = error as? HCIError { return isInfrastructure(error) }
+        if let error = error as? RoleError, case .host(let inner) = error { return isInfrastructure(inner) }
+        return false
+    }
+
+    static func isInfrastructure(_ error: HCIError) -> Bool {
+        switch error {
+        case .commandTimeout, .transportClosed, .hardwareError, .notPoweredOn: true
+        default: false
+        }
+    }
+}
+
+/// Runs `body` with a deadline; the error names what was awaited and for how long.
+func withDeadline<T: Sendable>(_ deadline: Duration, _ awaited: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: deadline)
+            return nil
+        }
+        guard let first = try await group.next(), let value = first else {
+            group.cancelAll()
+            throw RoleError.timeout(awaited: awaited, timeout: deadline)
+        }
+        group.cancelAll()
+        return value
+    }
+}
