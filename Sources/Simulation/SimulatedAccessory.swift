@@ -63,7 +63,7 @@ public actor SimulatedAccessory {
             let writes = await device.attributeWrites()
             tasks.append(Task { [weak self] in
                 for await _ in writes {
-                    await self?.reboot()
+                    await self?.scheduleReboot()
                     return
                 }
             })
@@ -85,9 +85,12 @@ public actor SimulatedAccessory {
         }
     }
 
-    /// A firmware reset: the controller restarts (peers time out), then boots again.
-    func reboot() async {
-        await powerOff()
-        try? await powerOn()
+    /// A firmware reset: the controller restarts (peers time out), then boots again. Runs in its own task:
+    /// the power-off cancels the firmware's tasks, including the one that saw the write.
+    func scheduleReboot() {
+        Task { [weak self] in
+            await self?.powerOff()
+            try? await self?.powerOn()
+        }
     }
 }

@@ -3,7 +3,8 @@ import HILTesting
 import Testing
 
 extension StandardSuites {
-    /// Connect, discover the GATT database, find the expected services, disconnect with 0x16 locally.
+    /// Connect, discover the GATT database, find the expected services, subscribe to what notifies (as an
+    /// app does) and see the link stay up for a supervision timeout, disconnect with 0x16 locally.
     @Suite struct ConnectAndDiscover {
         @Test(arguments: BenchAccessories.names)
         func expectedServicesPresent(accessory: String) async throws {
@@ -13,6 +14,16 @@ extension StandardSuites {
                 let tree = try await bench.discover(link)
                 for uuid in bench.accessory?.expectedServices ?? [] {
                     #expect(tree.services.contains { $0.uuid == uuid }, "service \(uuid) missing from \(tree.services.map(\.uuid))")
+                }
+                for characteristic in tree.characteristics where characteristic.properties.contains(.notify) {
+                    _ = try await link.gatt.subscribe(to: characteristic)
+                    bench.mark(.discovery, "subscribed to \(characteristic.uuid)")
+                }
+                let supervision = Duration.milliseconds(Int64(await link.supervisionTimeout) * 10)
+                if let lost = try? await link.waitForDisconnection(timeout: supervision + bench.rig.budgets.linkLossMargin) {
+                    bench.mark(.connection, "link lost after subscribing: \(lost)", failure: true)
+                    Issue.record("the link dropped after subscribing: \(lost)")
+                    return
                 }
                 let reason = try await link.disconnect()
                 bench.mark(.connection, "Disconnection Complete \(reason)")

@@ -82,7 +82,7 @@ import Testing
         let link = try await central.connect(matching: sluggish.match, scanTimeout: .seconds(1), parameters: rig.connectionParameters)
         let start = ContinuousClock.now
         _ = try await link.gatt.exchangeMTU()
-        #expect(ContinuousClock.now - start >= .milliseconds(400))
+        #expect(ContinuousClock.now - start >= .milliseconds(250))
         try await link.disconnect()
         await Self.close(runtime, central)
     }
