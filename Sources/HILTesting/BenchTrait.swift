@@ -30,6 +30,14 @@ extension Trait where Self == ConditionTrait {
         }
     }
 
+    /// Runs only when the rig's controller reports a lost peer (btvirt never does).
+    public static var requiresLinkLossReports: ConditionTrait {
+        .enabled("the rig's controller never reports a lost peer (reportsLinkLoss is false: btvirt has no supervision timeout model)") {
+            guard let rig = try? await Bench.shared.lease() else { return true }
+            return rig.reportsLinkLoss
+        }
+    }
+
     /// Runs only when the adapter can be USB-reset.
     public static var requiresAdapterUSBReset: ConditionTrait {
         .enabled("the rig's adapter cannot be USB-reset from the suites") {

@@ -6,7 +6,7 @@ extension StandardSuites {
     /// Cut the accessory's power while connected: the central must see the link drop with a remote-loss
     /// reason (0x08 Connection Timeout on a real radio) within the supervision timeout plus margin, stay
     /// poweredOn, and keep no stale handle.
-    @Suite(.requiresPowerSwitch) struct PowerOffWhileConnected {
+    @Suite(.requiresPowerSwitch, .requiresLinkLossReports) struct PowerOffWhileConnected {
         @Test(arguments: BenchAccessories.names)
         func linkDropIsSeen(accessory: String) async throws {
             try await HILCase.run(accessory: accessory) { bench in

@@ -16,6 +16,12 @@ public struct Rig: Sendable, Hashable {
     /// Reasons a central may see when an accessory loses power: 0x08 Connection Timeout on a real radio;
     /// an emulator rig may list the ones its emulator uses.
     public var remoteLossReasons: [HCIStatus]
+    /// The reason a central sees for its own Disconnect: 0x16 Connection Terminated By Local Host on a real
+    /// controller; btvirt echoes the reason it was sent (0x13).
+    public var localDisconnectReasons: [HCIStatus]
+    /// Whether the central's controller reports a lost peer at all. btvirt never does (no supervision
+    /// timeout model): the suites that need a link loss are then skipped with that reason.
+    public var reportsLinkLoss: Bool
     /// The simulated bench, when the rig has simulated controllers.
     public var simulation: SimulatedBenchDescription?
     /// Where the file was read from.

@@ -127,6 +127,8 @@ struct RigFileModel: Decodable {
     var accessories: [Accessory]
     var budgets: Budgets?
     var remoteLossReasons: [String]?
+    var localDisconnectReasons: [String]?
+    var reportsLinkLoss: Bool?
     var simulation: SimulatedBenchDescription?
     var powerSwitches: [PowerSwitchName]?
 
@@ -180,12 +182,17 @@ struct RigFileModel: Decodable {
             accessories.append(Rig.Accessory(name: item.name, match: filter, power: try power(item.power, "\(at).power"),
                                              expectedServices: expected, simulated: item.simulated))
         }
-        var reasons: [HCIStatus] = []
-        for (index, text) in (remoteLossReasons ?? ["0x08"]).enumerated() {
-            let digits = text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
-            guard let value = UInt8(digits, radix: 16) else { throw RigError("remoteLossReasons[\(index)]: '\(text)' is not a status code like 0x08") }
-            reasons.append(HCIStatus(rawValue: value))
+        func statuses(_ texts: [String], _ key: String) throws(RigError) -> [HCIStatus] {
+            var result: [HCIStatus] = []
+            for (index, text) in texts.enumerated() {
+                let digits = text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
+                guard let value = UInt8(digits, radix: 16) else { throw RigError("\(key)[\(index)]: '\(text)' is not a status code like 0x08") }
+                result.append(HCIStatus(rawValue: value))
+            }
+            return result
         }
+        let reasons = try statuses(remoteLossReasons ?? ["0x08"], "remoteLossReasons")
+        let localReasons = try statuses(localDisconnectReasons ?? ["0x16"], "localDisconnectReasons")
         if let simulation {
             let problems = simulation.problems
             guard problems.isEmpty else { throw RigError("simulation: \(problems.joined(separator: "; "))") }
@@ -218,6 +225,7 @@ struct RigFileModel: Decodable {
             minimumSuccessRate: rate)
         return Rig(name: name, summary: description,
                    adapter: Rig.Adapter(moniker: adapter.moniker, power: try power(adapter.power, "adapter.power")),
-                   accessories: accessories, budgets: budgets, remoteLossReasons: reasons, simulation: simulation, path: nil)
+                   accessories: accessories, budgets: budgets, remoteLossReasons: reasons, localDisconnectReasons: localReasons,
+                   reportsLinkLoss: reportsLinkLoss ?? true, simulation: simulation, path: nil)
     }
 }

@@ -18,6 +18,16 @@ import Testing
         #expect(rig.connectionParameters.supervisionTimeout == 30)
     }
 
+    @Test func exampleRealBenchAndBtvirtRigsLoad() throws {
+        let lab = try Rig.load(path: Self.root.appendingPathComponent("rigs/lab-bench-example.json").path)
+        #expect(lab.simulation == nil)
+        #expect(lab.adapter.power?.port == 4)
+        #expect(lab.accessory(named: "heart-rate")?.match.manufacturer?.rawValue == 89)
+        let btvirt = try Rig.load(path: Self.root.appendingPathComponent("rigs/btvirt-bumble.json").path)
+        #expect(btvirt.reportsLinkLoss == false)
+        #expect(btvirt.localDisconnectReasons == [.remoteUserTerminatedConnection])
+    }
+
     static func rig(_ accessories: String, budgets: String = "{}", moniker: String = "sim:central") -> Data {
         Data("""
         {"name": "t", "adapter": {"moniker": "\(moniker)"},
