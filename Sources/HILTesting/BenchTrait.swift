@@ -38,6 +38,14 @@ extension Trait where Self == ConditionTrait {
         }
     }
 
+    /// Runs only when an accessory learns of the central's Reset (Rootcanal 1.10 never tells the peer).
+    public static var requiresPeerSeeingAdapterReset: ConditionTrait {
+        .enabled("the rig's accessories never learn of the adapter's Reset (peerSeesAdapterReset is false)") {
+            guard let rig = try? await Bench.shared.lease() else { return true }
+            return rig.peerSeesAdapterReset
+        }
+    }
+
     /// Runs only when the adapter can be USB-reset.
     public static var requiresAdapterUSBReset: ConditionTrait {
         .enabled("the rig's adapter cannot be USB-reset from the suites") {

@@ -6,7 +6,7 @@ extension StandardSuites {
     /// HCI Reset of the central while connected: the host clears its connections (a Reset produces no
     /// Disconnection Complete), the state goes resetting → poweredOn, the accessory re-advertises (after
     /// its own supervision timeout) and reconnection succeeds within budget.
-    @Suite(.requiresLinkLossReports) struct AdapterResetWhileConnected {
+    @Suite(.requiresLinkLossReports, .requiresPeerSeeingAdapterReset) struct AdapterResetWhileConnected {
         @Test(arguments: BenchAccessories.names)
         func resetThenReconnect(accessory: String) async throws {
             try await HILCase.run(accessory: accessory) { bench in

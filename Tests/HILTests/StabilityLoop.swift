@@ -27,6 +27,8 @@ extension StandardSuites {
                         _ = try await link.gatt.discoverAll()
                         let discovered = clock.now
                         try await link.disconnect()
+                        bench.mark(.connection, "cycle \(index + 1): connected", duration: start.duration(to: connected))
+                        bench.mark(.discovery, "cycle \(index + 1): discovered", duration: connected.duration(to: discovered))
                         connects.append(start.duration(to: connected).inMilliseconds)
                         discoveries.append(connected.duration(to: discovered).inMilliseconds)
                     } catch {

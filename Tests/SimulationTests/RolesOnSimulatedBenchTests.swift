@@ -80,8 +80,8 @@ import Testing
         try await Devices.with { devices in
             let (link, _) = try await devices.connect()
             let timeout = Duration.milliseconds(10 * Int(await link.supervisionTimeout))
+            let cut = ContinuousClock.now // before the cut: a sound lower bound
             await devices.bench.powerSwitch?.setPort(1, on: false)
-            let cut = ContinuousClock.now
             #expect(try await link.waitForDisconnection(timeout: .seconds(2)) == .connectionTimeout)
             #expect(cut.duration(to: .now) >= timeout)
         }

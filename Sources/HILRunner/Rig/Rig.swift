@@ -22,6 +22,9 @@ public struct Rig: Sendable, Hashable {
     /// Whether the central's controller reports a lost peer at all. btvirt never does (no supervision
     /// timeout model): the suites that need a link loss are then skipped with that reason.
     public var reportsLinkLoss: Bool
+    /// Whether an accessory learns that the central's controller was reset (its link times out). Rootcanal
+    /// 1.10 never tells the peer of a Reset, so the adapter-reset suite is skipped there with that reason.
+    public var peerSeesAdapterReset: Bool
     /// The simulated bench, when the rig has simulated controllers.
     public var simulation: SimulatedBenchDescription?
     /// Where the file was read from.

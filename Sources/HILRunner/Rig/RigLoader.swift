@@ -129,6 +129,7 @@ struct RigFileModel: Decodable {
     var remoteLossReasons: [String]?
     var localDisconnectReasons: [String]?
     var reportsLinkLoss: Bool?
+    var peerSeesAdapterReset: Bool?
     var simulation: SimulatedBenchDescription?
     var powerSwitches: [PowerSwitchName]?
 
@@ -226,6 +227,7 @@ struct RigFileModel: Decodable {
         return Rig(name: name, summary: description,
                    adapter: Rig.Adapter(moniker: adapter.moniker, power: try power(adapter.power, "adapter.power")),
                    accessories: accessories, budgets: budgets, remoteLossReasons: reasons, localDisconnectReasons: localReasons,
-                   reportsLinkLoss: reportsLinkLoss ?? true, simulation: simulation, path: nil)
+                   reportsLinkLoss: reportsLinkLoss ?? true, peerSeesAdapterReset: peerSeesAdapterReset ?? (reportsLinkLoss ?? true),
+                   simulation: simulation, path: nil)
     }
 }
