@@ -12,7 +12,9 @@ import Testing
 public final class HILCase: Sendable {
     public let rig: Rig
     public let accessory: Rig.Accessory?
-    public let central: LEDevice
+    /// The central: a fresh host on the adapter, reset; replaced by `resetAdapterUSB()`.
+    public var central: LEDevice { centralBox.withLock { $0 } }
+    private let centralBox: Mutex<LEDevice>
     let started = ContinuousClock.now
     let startDate = Date()
     private let state = Mutex<(timeline: [TimelineEvent], measurements: [HILRunner.Measurement])>(([], []))
@@ -20,7 +22,36 @@ public final class HILCase: Sendable {
     init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice) {
         self.rig = rig
         self.accessory = accessory
-        self.central = central
+        self.centralBox = Mutex(central)
+    }
+
+    /// USB-resets the adapter (the host's transport closes, as when a dongle re-enumerates), then opens
+    /// and resets a new host on it; returns the new central. The new host is not captured.
+    @discardableResult
+    public func resetAdapterUSB() async throws -> LEDevice {
+        let old = central
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            try await Bench.shared.resetAdapterUSB()
+        } catch {
+            mark(.adapter, "USB reset failed: \(error)", failure: true)
+            throw BenchError("USB reset of \(rig.adapter.moniker): \(error)")
+        }
+        mark(.adapter, "USB reset of \(rig.adapter.moniker)", duration: start.duration(to: clock.now))
+        await old.close()
+        let reopened = clock.now
+        let fresh: LEDevice
+        do {
+            fresh = LEDevice(host: try await Bench.shared.openAdapter(capturePath: nil))
+            try await fresh.start()
+        } catch {
+            mark(.adapter, "reopening after the USB reset failed: \(error)", failure: true)
+            throw BenchError("\(rig.adapter.moniker) did not come back after a USB reset: \(error)")
+        }
+        mark(.adapter, "adapter reopened and reset (not captured)", duration: reopened.duration(to: clock.now))
+        centralBox.withLock { $0 = fresh }
+        return fresh
     }
 
     /// Seconds since the case started.
