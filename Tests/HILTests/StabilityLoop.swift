@@ -19,14 +19,18 @@ extension StandardSuites {
                 let clock = ContinuousClock()
                 for index in 0..<total {
                     do {
+                        let scanStart = clock.now
                         let found = try await bench.central.find(bench.accessory?.match ?? ScanFilter(), timeout: bench.rig.budgets.advertisingAfterPowerOn)
                         let start = clock.now
+                        bench.mark(.advertising, "cycle \(index + 1): found", duration: scanStart.duration(to: start))
                         let link = try await bench.central.connect(to: found.address, type: found.addressType,
                                                                    parameters: bench.rig.connectionParameters, timeout: bench.rig.budgets.connect)
                         let connected = clock.now
                         _ = try await link.gatt.discoverAll()
                         let discovered = clock.now
+                        let disconnecting = clock.now
                         try await link.disconnect()
+                        bench.mark(.connection, "cycle \(index + 1): disconnected", duration: disconnecting.duration(to: clock.now))
                         bench.mark(.connection, "cycle \(index + 1): connected", duration: start.duration(to: connected))
                         bench.mark(.discovery, "cycle \(index + 1): discovered", duration: connected.duration(to: discovered))
                         connects.append(start.duration(to: connected).inMilliseconds)
