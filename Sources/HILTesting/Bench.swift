@@ -100,6 +100,30 @@ public actor Bench {
         }
     }
 
+    /// Climbs the recovery ladder for an adapter that does not answer; returns a working host (already
+    /// reset) when a rung brought it back, and the steps either way.
+    func recoverAdapter(capturePath: String?, after error: any Error) async -> (host: HCIHost?, steps: [RecoveryStep]) {
+        guard let rig else { return (nil, []) }
+        let slot = HostSlot()
+        let adapterSwitch = rig.adapter.power.flatMap { switches[$0.switchName] }
+        let moniker = rig.adapter.moniker
+        let openHost: @Sendable () async throws -> HCIHost = { [self] in try await self.openAdapter(capturePath: capturePath) }
+        var usbReset: (@Sendable () async throws -> String)?
+        if canResetAdapterUSB {
+            usbReset = { [self] in
+                try await self.resetAdapterUSB()
+                return "USB reset of \(moniker)"
+            }
+        }
+        let ladder = RecoveryLadder.standard(adapter: moniker, slot: slot, openHost: openHost, usbReset: usbReset, powerSwitch: adapterSwitch)
+        let outcome = await ladder.climb()
+        let host = await slot.host
+        switch outcome {
+        case .recovered: return (host, outcome.steps)
+        case .broken: return (nil, outcome.steps)
+        }
+    }
+
     /// Makes sure every accessory with a switch is powered (a known state before each test).
     func powerAllOn() async throws {
         guard let rig else { return }

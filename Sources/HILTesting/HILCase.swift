@@ -161,14 +161,30 @@ public final class HILCase: Sendable {
             capturePath = layout.captureURL(for: record).path
             record.capturePath = ResultsLayout.captureRelativePath(for: record)
         }
-        let host: HCIHost
         let context: HILCase
+        var recoverySteps: [RecoveryStep] = []
         do {
             try await bench.powerAllOn()
-            host = try await bench.openAdapter(capturePath: capturePath)
-            let central = LEDevice(host: host)
-            let info = try await central.start()
+            var central: LEDevice
+            var info: ControllerInfo
+            do {
+                central = LEDevice(host: try await bench.openAdapter(capturePath: capturePath))
+                info = try await central.start()
+            } catch {
+                // The adapter does not answer: climb the recovery ladder (HCI Reset → USB reset → reopen →
+                // its hub port's power cycle) before calling the bench broken.
+                let recovered = await bench.recoverAdapter(capturePath: capturePath, after: error)
+                recoverySteps = recovered.steps
+                guard let host = recovered.host else {
+                    throw BenchError("\(rig.adapter.moniker) does not answer and did not recover: \(recovered.steps.map(\.description).joined(separator: "; "))")
+                }
+                central = LEDevice(host: host)
+                info = try await central.start()
+            }
             context = HILCase(rig: rig, accessory: accessory, central: central)
+            for step in recoverySteps {
+                context.mark(.recovery, step.description, duration: step.duration, failure: step.result != .recovered)
+            }
             context.mark(.adapter, "HCI Reset: \(info.manufacturer) \(info.hciVersion), \(info.address)")
             record.properties = [
                 TestRecord.PropertyKey.adapter: rig.adapter.moniker, TestRecord.PropertyKey.controllerManufacturer: info.manufacturer.description,
@@ -184,6 +200,8 @@ public final class HILCase: Sendable {
             await bench.markBroken(reason)
             record.verdict = .infrastructureError
             record.message = reason
+            record.timeline = recoverySteps.map { TimelineEvent(offset: $0.startOffset.inSeconds, duration: $0.duration.inSeconds, lane: .recovery,
+                                                                label: $0.description, isFailure: $0.result != .recovered) }
             write(record, results)
             throw BenchError(reason)
         }

@@ -7,7 +7,7 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test(arguments: ["rigs/simulated.json", "rigs/simulated-faults.json"])
+    @Test(arguments: ["rigs/simulated.json", "rigs/simulated-faults.json", "rigs/simulated-wedged-adapter.json"])
     func shippedRigsLoad(path: String) throws {
         let rig = try Rig.load(path: Self.root.appendingPathComponent(path).path)
         #expect(rig.adapter.moniker == "sim:central")
