@@ -71,6 +71,12 @@ public actor Bench {
         return switches[reference.switchName]
     }
 
+    /// The switch port that powers the adapter itself, when the rig has one.
+    public var adapterPowerSwitch: (any PowerSwitch)? {
+        if let runtime { return runtime.adapterPowerSwitch() }
+        return rig?.adapter.power.flatMap { switches[$0.switchName] }
+    }
+
     /// Whether the adapter can be USB-reset (simulated adapters can; real ones through libusb).
     public var canResetAdapterUSB: Bool {
         guard let rig else { return false }
@@ -105,7 +111,7 @@ public actor Bench {
     func recoverAdapter(capturePath: String?, after error: any Error) async -> (host: HCIHost?, steps: [RecoveryStep]) {
         guard let rig else { return (nil, []) }
         let slot = HostSlot()
-        let adapterSwitch = rig.adapter.power.flatMap { switches[$0.switchName] }
+        let adapterSwitch = adapterPowerSwitch
         let moniker = rig.adapter.moniker
         let openHost: @Sendable () async throws -> HCIHost = { [self] in try await self.openAdapter(capturePath: capturePath) }
         var usbReset: (@Sendable () async throws -> String)?

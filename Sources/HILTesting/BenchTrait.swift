@@ -46,6 +46,14 @@ extension Trait where Self == ConditionTrait {
         }
     }
 
+    /// Runs only when the rig names a switch port that powers the adapter.
+    public static var requiresAdapterPowerSwitch: ConditionTrait {
+        .enabled("the rig names no switch for the adapter's power (adapter.power)") {
+            guard (try? await Bench.shared.lease()) != nil else { return true }
+            return await Bench.shared.adapterPowerSwitch != nil
+        }
+    }
+
     /// Runs only when the adapter can be USB-reset.
     public static var requiresAdapterUSBReset: ConditionTrait {
         .enabled("the rig's adapter cannot be USB-reset from the suites") {

@@ -25,6 +25,35 @@ public final class HILCase: Sendable {
         self.centralBox = Mutex(central)
     }
 
+    /// Power-cycles the adapter through its own switch port, then opens and resets a new host on it;
+    /// returns the new central. The new host is not captured.
+    @discardableResult
+    public func powerCycleAdapter(offTime: Duration = .milliseconds(200)) async throws -> LEDevice {
+        guard let powerSwitch = await Bench.shared.adapterPowerSwitch else {
+            throw BenchError("the rig names no switch for the adapter's power")
+        }
+        let old = central
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let transition = try await powerSwitch.cycle(offTime: offTime)
+            mark(.adapter, "adapter power cycle: \(transition.verification)", duration: start.duration(to: clock.now))
+        } catch {
+            mark(.adapter, "adapter power cycle failed: \(error)", failure: true)
+            throw BenchError("\(powerSwitch.name): \(error)")
+        }
+        await old.close()
+        let fresh: LEDevice
+        do {
+            fresh = LEDevice(host: try await Bench.shared.openAdapter(capturePath: nil))
+            try await fresh.start()
+        } catch {
+            throw BenchError("\(rig.adapter.moniker) did not come back after a power cycle: \(error)")
+        }
+        centralBox.withLock { $0 = fresh }
+        return fresh
+    }
+
     /// USB-resets the adapter (the host's transport closes, as when a dongle re-enumerates), then opens
     /// and resets a new host on it; returns the new central. The new host is not captured.
     @discardableResult

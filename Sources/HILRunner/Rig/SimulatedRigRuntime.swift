@@ -51,6 +51,14 @@ public final class SimulatedRigRuntime: Sendable {
         return SimulatedPortSwitch(name: "\(reference.switchName) port \(reference.port)", accessory: accessory)
     }
 
+    /// The switch port that powers the rig's adapter (`adapter.power`), when it is a simulated controller.
+    public func adapterPowerSwitch() -> (any PowerSwitch)? {
+        guard let reference = rig.adapter.power,
+              case .simulated(let name)? = try? TransportMoniker(parsing: rig.adapter.moniker),
+              let controller = bench.controller(named: name) else { return nil }
+        return SimulatedControllerSwitch(name: "\(reference.switchName) port \(reference.port)", controller: controller)
+    }
+
     /// A USB reset of a simulated adapter: its transport closes, the controller comes back fresh.
     public func usbReset(adapter name: String) async throws(HCITransportError) {
         try await bench.usbReset(named: name)
@@ -94,5 +102,32 @@ public struct SimulatedPortSwitch: PowerSwitch {
 
     public func state() async throws -> PowerStatus {
         PowerStatus(state: accessory.controller.isPoweredOn ? .on : .off, detail: "simulated")
+    }
+}
+
+/// A simulated switch port that powers a bare simulated controller (the adapter): off takes it off the
+/// air and closes its host's transport, as unplugging a dongle's power does.
+public struct SimulatedControllerSwitch: PowerSwitch {
+    public let name: String
+    let controller: SimulatedController
+
+    public func on() async throws -> PowerTransition {
+        let start = ContinuousClock.now
+        await controller.powerOn()
+        guard controller.isPoweredOn else { throw PowerSwitchError(.verificationFailed, "\(name) reports on but \(controller.moniker) is not powered") }
+        return PowerTransition(switchName: name, action: .on, verification: .verified(evidence: "\(controller.moniker) powered"),
+                               elapsed: ContinuousClock.now - start, steps: ["simulated power on"])
+    }
+
+    public func off() async throws -> PowerTransition {
+        let start = ContinuousClock.now
+        await controller.powerOff()
+        guard !controller.isPoweredOn else { throw PowerSwitchError(.verificationFailed, "\(name) reports off but \(controller.moniker) is still powered") }
+        return PowerTransition(switchName: name, action: .off, verification: .verified(evidence: "\(controller.moniker) left the air"),
+                               elapsed: ContinuousClock.now - start, steps: ["simulated power off"])
+    }
+
+    public func state() async throws -> PowerStatus {
+        PowerStatus(state: controller.isPoweredOn ? .on : .off, detail: "simulated")
     }
 }
