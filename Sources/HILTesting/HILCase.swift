@@ -42,16 +42,7 @@ public final class HILCase: Sendable {
             mark(.adapter, "adapter power cycle failed: \(error)", failure: true)
             throw BenchError("\(powerSwitch.name): \(error)")
         }
-        await old.close()
-        let fresh: LEDevice
-        do {
-            fresh = LEDevice(host: try await Bench.shared.openAdapter(capturePath: nil))
-            try await fresh.start()
-        } catch {
-            throw BenchError("\(rig.adapter.moniker) did not come back after a power cycle: \(error)")
-        }
-        centralBox.withLock { $0 = fresh }
-        return fresh
+        return try await reopenAdapter(replacing: old, after: "a power cycle")
     }
 
     /// USB-resets the adapter (the host's transport closes, as when a dongle re-enumerates), then opens
@@ -68,17 +59,23 @@ public final class HILCase: Sendable {
             throw BenchError("USB reset of \(rig.adapter.moniker): \(error)")
         }
         mark(.adapter, "USB reset of \(rig.adapter.moniker)", duration: start.duration(to: clock.now))
+        return try await reopenAdapter(replacing: old, after: "a USB reset")
+    }
+
+    /// Closes the old central, opens and resets a new host on the adapter, and makes it the central.
+    func reopenAdapter(replacing old: LEDevice, after what: String) async throws -> LEDevice {
         await old.close()
-        let reopened = clock.now
+        let clock = ContinuousClock()
+        let start = clock.now
         let fresh: LEDevice
         do {
             fresh = LEDevice(host: try await Bench.shared.openAdapter(capturePath: nil))
             try await fresh.start()
         } catch {
-            mark(.adapter, "reopening after the USB reset failed: \(error)", failure: true)
-            throw BenchError("\(rig.adapter.moniker) did not come back after a USB reset: \(error)")
+            mark(.adapter, "reopening after \(what) failed: \(error)", failure: true)
+            throw BenchError("\(rig.adapter.moniker) did not come back after \(what): \(error)")
         }
-        mark(.adapter, "adapter reopened and reset (not captured)", duration: reopened.duration(to: clock.now))
+        mark(.adapter, "adapter reopened and reset after \(what) (not captured)", duration: start.duration(to: clock.now))
         centralBox.withLock { $0 = fresh }
         return fresh
     }
