@@ -50,7 +50,9 @@ let package = Package(
         // `--sanitize fuzzer` (libFuzzer); a plain build makes a replay tool (see Sources/hci-fuzz).
         .executableTarget(name: "hci-fuzz", dependencies: ["HCI"]),
 
-        .testTarget(name: "HCITests", dependencies: ["HCI"]),
+        // Peers and helpers shared by the test targets (btvirt with its cross-process lock, child processes).
+        .target(name: "TestSupport", dependencies: ["HCI"], path: "Tests/TestSupport"),
+        .testTarget(name: "HCITests", dependencies: ["HCI", "TestSupport"]),
         .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner"], resources: [.copy("Fixtures")]),
@@ -59,6 +61,6 @@ let package = Package(
         .testTarget(name: "hilTests", dependencies: ["hil"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
         .testTarget(name: "HILTests", dependencies: ["HILTesting"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport"]),
     ]
 )

@@ -86,14 +86,11 @@ public actor Bench {
     /// Opens the central adapter's transport, capturing to `capturePath`.
     func openAdapter(capturePath: String?) throws -> HCIHost {
         guard let rig else { throw BenchError("the bench is not leased") }
-        var transport: any HCITransport
         if let runtime, case .simulated(let name) = try TransportMoniker(parsing: rig.adapter.moniker) {
-            transport = try runtime.openTransport(named: name)
-        } else {
-            return try ControllerOpener.openHost(moniker: rig.adapter.moniker, capturePath: capturePath)
+            return try ControllerOpener.makeHost(transport: try runtime.openTransport(named: name), moniker: rig.adapter.moniker,
+                                                 capturePath: capturePath)
         }
-        if let capturePath { transport = CapturingTransport(transport, writer: try BtsnoopWriter(path: capturePath)) }
-        return try HCIHost(transport: transport)
+        return try ControllerOpener.openHost(moniker: rig.adapter.moniker, capturePath: capturePath)
     }
 
     /// USB-resets the adapter (simulated: the controller comes back fresh; real: libusb_reset_device).

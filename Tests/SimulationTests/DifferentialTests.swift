@@ -1,6 +1,7 @@
 import HCI
 import Simulation
 import Testing
+import TestSupport
 
 /// The same scenario on the simulated bench and on BlueZ's btvirt gives the same trace — the same events,
 /// statuses, roles and reasons — except where btvirt does not model the radio or departs from the spec,

@@ -47,11 +47,7 @@ public actor LEConnection {
         supervisionTimeout = complete.supervisionTimeout
         let (host, handle) = (device.host, complete.handle)
         gatt = GATTClient(transactionTimeout: device.attTransactionTimeout) { pdu in
-            do {
-                try await host.sendACL(handle: handle, pdu: L2CAPFrame(channel: L2CAPChannelID.att, payload: pdu).encoded)
-            } catch {
-                throw error
-            }
+            try await host.sendACL(handle: handle, pdu: L2CAPFrame(channel: L2CAPChannelID.att, payload: pdu).encoded)
         }
         attServer = device.database.map { ATTServer(database: $0) }
         self.device = device

@@ -22,9 +22,9 @@ public struct BenchSession: Sendable {
         let runtime = try SimulatedRigRuntime(rig: rig)
         do {
             try await runtime.powerOnAll()
-            var transport = try runtime.openTransport(named: name)
-            if let capturePath { transport = CapturingTransport(transport, writer: try BtsnoopWriter(path: capturePath)) }
-            return BenchSession(host: try HCIHost(transport: transport, commandTimeout: commandTimeout), simulation: runtime)
+            let host = try ControllerOpener.makeHost(transport: try runtime.openTransport(named: name), moniker: text,
+                                                     capturePath: capturePath, commandTimeout: commandTimeout)
+            return BenchSession(host: host, simulation: runtime)
         } catch {
             await runtime.shutdown()
             throw error

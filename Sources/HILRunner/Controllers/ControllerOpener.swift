@@ -9,12 +9,20 @@ public enum ControllerOpener {
     public static func openHost(moniker text: String, capturePath: String? = nil,
                                 commandTimeout: Duration = .seconds(2)) throws(HCITransportError) -> HCIHost {
         let moniker = try TransportMoniker(parsing: text)
-        var transport: any HCITransport
+        let transport: any HCITransport
         switch moniker {
         case .usb(let selector): transport = try USBTransport.open(selector: selector, moniker: moniker.description)
         case .hciSocket(let index): transport = try HCISocketTransport.open(index: index, moniker: moniker.description)
         default: transport = try moniker.openStreamTransport()
         }
+        return try makeHost(transport: transport, moniker: text, capturePath: capturePath, commandTimeout: commandTimeout)
+    }
+
+    /// A host on an opened transport, wrapped in a btsnoop capture when `capturePath` is given; the
+    /// transport is closed if the host cannot be made.
+    public static func makeHost(transport: any HCITransport, moniker: String, capturePath: String?,
+                                commandTimeout: Duration = .seconds(2)) throws(HCITransportError) -> HCIHost {
+        var transport = transport
         if let capturePath {
             do {
                 transport = CapturingTransport(transport, writer: try BtsnoopWriter(path: capturePath))
@@ -27,7 +35,7 @@ public enum ControllerOpener {
             return try HCIHost(transport: transport, commandTimeout: commandTimeout)
         } catch {
             transport.close()
-            throw HCITransportError(.io, "\(text): cannot start the host's event loop: \(error)")
+            throw HCITransportError(.io, "\(moniker): cannot start the host's event loop: \(error)")
         }
     }
 }

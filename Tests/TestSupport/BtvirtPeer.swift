@@ -1,34 +1,34 @@
 import Foundation
-@testable import HCI
+import HCI
 
 /// BlueZ's btvirt, started through scripts/peers/btvirt (which builds the AF_ALG shim it needs on this
-/// kernel). Its sockets sit at fixed /tmp paths and all its controllers share one air, so tests that use
-/// it take `BtvirtPeer.lock` and run one at a time.
-enum BtvirtPeer {
-    static let lePath = "/tmp/bt-server-le"
-    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// kernel). Its sockets sit at fixed /tmp paths and all its controllers share one air, so every test that
+/// uses it, in any target or process, holds an flock on `lockPath` and runs alone.
+public enum BtvirtPeer {
+    public static let lePath = "/tmp/bt-server-le"
+    public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// Shared with every test target's btvirt tests (they all run in one process, and other processes
     /// may use btvirt too): an flock on this file.
-    static let lockPath = "/tmp/hil-btvirt.lock"
+    public static let lockPath = "/tmp/hil-btvirt.lock"
 
     /// Starts btvirt unless a live one answers; throws with the script's own message when it cannot.
-    static func ensureRunning() async throws {
+    public static func ensureRunning() async throws {
         let script = repositoryRoot.appendingPathComponent("scripts/peers/btvirt").path
         if await runProgram(script, ["status"]).status == 0 { return }
         let started = await runProgram(script, ["start"])
         guard started.status == 0 else {
-            throw TestFailure("cannot start btvirt: \(started.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw PeerError("cannot start btvirt: \(started.output.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
     }
 
     /// Runs `body` with `count` fresh, initialized LE controllers on btvirt, serialized with every other
     /// btvirt test; closes them after.
-    static func withControllers<T: Sendable>(_ count: Int, _ body: ([HCIHost]) async throws -> T) async throws -> T {
+    public static func withControllers<T: Sendable>(_ count: Int, _ body: ([HCIHost]) async throws -> T) async throws -> T {
         let lock = try await FileLock.acquire(path: lockPath, timeout: .seconds(120))
+        var hosts: [HCIHost] = []
         do {
             try await ensureRunning()
-            var hosts: [HCIHost] = []
             for index in 0..<count {
                 let transport = try TransportMoniker.unix(path: lePath).openStreamTransport()
                 let host = try HCIHost(transport: transport)
@@ -36,10 +36,9 @@ enum BtvirtPeer {
                 do {
                     try await host.initialize()
                 } catch {
-                    throw TestFailure("btvirt controller \(index) did not initialize: \(error)")
+                    throw PeerError("btvirt controller \(index) did not initialize: \(error)")
                 }
             }
-            defer { for host in hosts { Task { await host.close() } } }
             let result = try await body(hosts)
             for host in hosts { await host.close() }
             // btvirt frees a slot when it sees the close; give it a moment so the next test gets fresh slots.
@@ -47,26 +46,10 @@ enum BtvirtPeer {
             lock.release()
             return result
         } catch {
+            for host in hosts { await host.close() }
             lock.release()
             throw error
         }
     }
 
-}
-
-/// A FIFO async mutex for tests that share one external peer.
-actor AsyncLock {
-    private var locked = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func acquire() async {
-        if locked {
-            await withCheckedContinuation { waiters.append($0) }
-        }
-        locked = true
-    }
-
-    func release() {
-        if waiters.isEmpty { locked = false } else { waiters.removeFirst().resume() }
-    }
 }

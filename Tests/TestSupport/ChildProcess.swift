@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs a program to completion on a Dispatch thread, never on Swift's cooperative pool: a blocked
 /// pool thread on a 2-core machine stalls every other test's timers.
-func runProgram(_ path: String, _ arguments: [String]) async -> (status: Int32, output: String) {
+public func runProgram(_ path: String, _ arguments: [String]) async -> (status: Int32, output: String) {
     await withCheckedContinuation { continuation in
         DispatchQueue.global().async {
             let process = Process()
