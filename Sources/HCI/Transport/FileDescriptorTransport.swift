@@ -22,13 +22,16 @@ public final class FileDescriptorTransport: HCITransport {
     private let afterRead: @Sendable (Int32) -> Void
     /// Called just before close (TCP sets SO_LINGER 0 here for an abortive close).
     private let beforeClose: @Sendable (Int32) -> Void
+    private let semantics: FileDescriptorSemantics
     private let state: Mutex<State>
 
-    init(moniker: String, fd: Int32, writeDeadline: Duration = .seconds(2), maximumDataLength: Int = 4096,
-         afterRead: @escaping @Sendable (Int32) -> Void = { _ in },
-         beforeClose: @escaping @Sendable (Int32) -> Void = { _ in }) {
+    /// A transport that owns `fd` (it is made non-blocking, and closed when the transport ends).
+    public init(moniker: String, fd: Int32, semantics: FileDescriptorSemantics = .stream, writeDeadline: Duration = .seconds(2),
+                maximumDataLength: Int = 4096, afterRead: @escaping @Sendable (Int32) -> Void = { _ in },
+                beforeClose: @escaping @Sendable (Int32) -> Void = { _ in }) {
         self.moniker = moniker
         self.fd = fd
+        self.semantics = semantics
         self.writeDeadline = writeDeadline
         self.afterRead = afterRead
         self.beforeClose = beforeClose
@@ -56,15 +59,22 @@ public final class FileDescriptorTransport: HCITransport {
                 write(fd, raw.baseAddress.map { $0 + written }, bytes.count - written)
             }
             if result > 0 {
-                written += result
-            } else if result < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                guard POSIX.wait(fd: fd, events: Int16(POLLOUT), until: deadline) else {
-                    throw HCITransportError(.timeout, "\(moniker): writing \(packet) stalled: \(written) of \(bytes.count) bytes written after \(writeDeadline)")
+                if semantics.wholePacketWrites && result < bytes.count {
+                    throw HCITransportError(.io, "\(moniker): the kernel took \(result) of \(bytes.count) bytes of \(packet)")
                 }
-            } else {
-                let code = errno
-                throw HCITransportError(code == EPIPE || code == ECONNRESET ? .closedByPeer : .io,
-                                        "\(moniker): write failed: \(POSIX.describe(code))")
+                written += result
+                continue
+            }
+            let code = errno
+            let retry = code == EAGAIN || code == EWOULDBLOCK || code == EINTR || (semantics.wholePacketWrites && code == ENOBUFS)
+            guard result < 0, retry else {
+                throw semantics.describeFailure(code, "write of \(packet)")
+                    ?? HCITransportError(code == EPIPE || code == ECONNRESET ? .closedByPeer : .io, "\(moniker): write failed: \(POSIX.describe(code))")
+            }
+            // ENOBUFS is not signalled by POLLOUT: look again within 5 ms.
+            let until = code == ENOBUFS ? min(deadline, ContinuousClock.now.advanced(by: .milliseconds(5))) : deadline
+            if !POSIX.wait(fd: fd, events: Int16(POLLOUT), until: until), ContinuousClock.now >= deadline {
+                throw HCITransportError(.timeout, "\(moniker): writing \(packet) stalled: \(written) of \(bytes.count) bytes written after \(writeDeadline)")
             }
         }
     }
@@ -85,10 +95,13 @@ public final class FileDescriptorTransport: HCITransport {
                         return .failed(HCITransportError(.framing, "\(moniker): \(error)"))
                     }
                 }
-                if count == 0 { return .failed(HCITransportError(.closedByPeer, "\(moniker): the controller closed the connection")) }
+                if count == 0 {
+                    return .failed(HCITransportError(.closedByPeer, semantics.closedByPeerMessage ?? "\(moniker): the controller closed the connection"))
+                }
                 let code = errno
                 if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return .stop }
-                return .failed(HCITransportError(code == ECONNRESET ? .closedByPeer : .io, "\(moniker): read failed: \(POSIX.describe(code))"))
+                return .failed(semantics.describeFailure(code, "read")
+                    ?? HCITransportError(code == ECONNRESET ? .closedByPeer : .io, "\(moniker): read failed: \(POSIX.describe(code))"))
             }
             switch outcome {
             case .stop:
