@@ -14,7 +14,10 @@ public actor Bench {
     public private(set) var rig: Rig?
     var runtime: SimulatedRigRuntime?
     var lock: RigLock?
-    var switches: [String: any PowerSwitch] = [:]
+    /// The central adapter: how to open, USB-reset and recover it.
+    var adapter: AdapterAccess?
+    /// The switch ports of the accessories and of the adapter.
+    var ports = RigPowerPorts()
     /// Why the bench is broken, once it is: the remaining tests are skipped with this cause.
     public private(set) var brokenReason: String?
     var loadError: String?
@@ -43,11 +46,11 @@ public actor Bench {
                 let runtime = try SimulatedRigRuntime(rig: rig)
                 try await runtime.powerOnAll()
                 self.runtime = runtime
+                ports = RigPowerPorts(runtime: runtime)
             } else {
-                for description in try PowerSwitchDescription.loadPowerSwitches(fromRigFile: path) {
-                    switches[description.name] = try PowerSwitchFactory.makeSwitch(description)
-                }
+                ports = try RigPowerPorts(rig: rig, switches: try PowerSwitchDescription.loadPowerSwitches(fromRigFile: path))
             }
+            adapter = try AdapterAccess(moniker: rig.adapter.moniker, runtime: runtime)
             self.rig = rig
             return rig
         } catch let error as BenchError {
@@ -64,62 +67,38 @@ public actor Bench {
         if brokenReason == nil { brokenReason = reason }
     }
 
-    /// The power switch (port) that powers an accessory, if the rig has one.
-    public func powerSwitch(for accessory: String) -> (any PowerSwitch)? {
-        if let runtime { return runtime.powerSwitch(for: accessory) }
-        guard let reference = rig?.accessory(named: accessory)?.power else { return nil }
-        return switches[reference.switchName]
-    }
+    /// The switch port that powers an accessory, if the rig has one.
+    public func powerPort(for accessory: String) -> RigPowerPort? { ports.accessories[accessory] }
 
     /// The switch port that powers the adapter itself, when the rig has one.
-    public var adapterPowerSwitch: (any PowerSwitch)? {
-        if let runtime { return runtime.adapterPowerSwitch() }
-        return rig?.adapter.power.flatMap { switches[$0.switchName] }
+    public var adapterPowerPort: RigPowerPort? { ports.adapter }
+
+    /// Whether the adapter can be USB-reset: simulated adapters, `usb:` ones, and `hci-socket:` ones on USB.
+    public var canResetAdapterUSB: Bool { adapter?.canResetUSB ?? false }
+
+    /// The adapter's access; a bench error before the lease.
+    func adapterAccess() throws -> AdapterAccess {
+        guard let adapter else { throw BenchError("the bench is not leased") }
+        return adapter
     }
 
-    /// Whether the adapter can be USB-reset (simulated adapters can; real ones through libusb).
-    public var canResetAdapterUSB: Bool {
-        guard let rig else { return false }
-        return runtime != nil || rig.adapter.moniker.hasPrefix("usb:")
+    /// Opens a host on the central adapter, capturing to `capturePath`.
+    func openAdapter(capturePath: String?) async throws -> HCIHost {
+        try await adapterAccess().openHost(capturePath: capturePath)
     }
 
-    /// Opens the central adapter's transport, capturing to `capturePath`.
-    func openAdapter(capturePath: String?) throws -> HCIHost {
-        guard let rig else { throw BenchError("the bench is not leased") }
-        if let runtime, case .simulated(let name) = try TransportMoniker(parsing: rig.adapter.moniker) {
-            return try ControllerOpener.makeHost(transport: try runtime.openTransport(named: name), moniker: rig.adapter.moniker,
-                                                 capturePath: capturePath)
-        }
-        return try ControllerOpener.openHost(moniker: rig.adapter.moniker, capturePath: capturePath)
-    }
-
-    /// USB-resets the adapter (simulated: the controller comes back fresh; real: libusb_reset_device).
-    func resetAdapterUSB() async throws {
-        guard let rig else { throw BenchError("the bench is not leased") }
-        if let runtime, case .simulated(let name) = try TransportMoniker(parsing: rig.adapter.moniker) {
-            try await runtime.usbReset(adapter: name)
-        } else {
-            throw BenchError("USB reset of \(rig.adapter.moniker) is not available from the suites yet")
-        }
+    /// USB-resets the adapter (simulated: the controller comes back fresh; real: `libusb_reset_device`).
+    /// Every host on it must be closed first. Returns what happened.
+    func resetAdapterUSB() async throws -> String {
+        try await adapterAccess().resetUSB()
     }
 
     /// Climbs the recovery ladder for an adapter that does not answer; returns a working host (already
     /// reset) when a rung brought it back, and the steps either way.
     func recoverAdapter(capturePath: String?, after error: any Error) async -> (host: HCIHost?, steps: [RecoveryStep]) {
-        guard let rig else { return (nil, []) }
+        guard let adapter else { return (nil, []) }
         let slot = HostSlot()
-        let adapterSwitch = adapterPowerSwitch
-        let moniker = rig.adapter.moniker
-        let openHost: @Sendable () async throws -> HCIHost = { [self] in try await self.openAdapter(capturePath: capturePath) }
-        var usbReset: (@Sendable () async throws -> String)?
-        if canResetAdapterUSB {
-            usbReset = { [self] in
-                try await self.resetAdapterUSB()
-                return "USB reset of \(moniker)"
-            }
-        }
-        let ladder = RecoveryLadder.standard(adapter: moniker, slot: slot, openHost: openHost, usbReset: usbReset, powerSwitch: adapterSwitch)
-        let outcome = await ladder.climb()
+        let outcome = await adapter.recoveryLadder(slot: slot, powerSwitch: ports.adapter, capturePath: capturePath).climb()
         let host = await slot.host
         switch outcome {
         case .recovered: return (host, outcome.steps)
@@ -131,8 +110,8 @@ public actor Bench {
     func powerAllOn() async throws {
         guard let rig else { return }
         for accessory in rig.accessories {
-            guard let powerSwitch = powerSwitch(for: accessory.name) else { continue }
-            if try await powerSwitch.state().state != .on { _ = try await powerSwitch.on() }
+            guard let port = ports.accessories[accessory.name] else { continue }
+            if try await port.state().state != .on { _ = try await port.on() }
         }
     }
 }

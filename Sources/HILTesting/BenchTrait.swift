@@ -25,7 +25,7 @@ extension Trait where Self == ConditionTrait {
     public static var requiresPowerSwitch: ConditionTrait {
         .enabled("the rig has no power switch for its accessories") {
             guard let rig = try? await Bench.shared.lease() else { return true } // the test reports the rig error
-            for accessory in rig.accessories where await Bench.shared.powerSwitch(for: accessory.name) != nil { return true }
+            for accessory in rig.accessories where await Bench.shared.powerPort(for: accessory.name) != nil { return true }
             return false
         }
     }
@@ -50,7 +50,7 @@ extension Trait where Self == ConditionTrait {
     public static var requiresAdapterPowerSwitch: ConditionTrait {
         .enabled("the rig names no switch for the adapter's power (adapter.power)") {
             guard (try? await Bench.shared.lease()) != nil else { return true }
-            return await Bench.shared.adapterPowerSwitch != nil
+            return await Bench.shared.adapterPowerPort != nil
         }
     }
 

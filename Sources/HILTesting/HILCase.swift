@@ -17,7 +17,7 @@ public final class HILCase: Sendable {
     private let centralBox: Mutex<LEDevice>
     let started = ContinuousClock.now
     let startDate = Date()
-    private let state = Mutex<(timeline: [TimelineEvent], measurements: [HILRunner.Measurement])>(([], []))
+    private let state = Mutex<(timeline: [TimelineEvent], measurements: [HILRunner.Measurement], properties: [String: String])>(([], [], [:]))
 
     init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice) {
         self.rig = rig
@@ -29,14 +29,16 @@ public final class HILCase: Sendable {
     /// returns the new central. The new host is not captured.
     @discardableResult
     public func powerCycleAdapter(offTime: Duration = .milliseconds(200)) async throws -> LEDevice {
-        guard let powerSwitch = await Bench.shared.adapterPowerSwitch else {
+        guard let powerSwitch = await Bench.shared.adapterPowerPort else {
             throw BenchError("the rig names no switch for the adapter's power")
         }
         let old = central
+        await old.close()
         let clock = ContinuousClock()
         let start = clock.now
         do {
             let transition = try await powerSwitch.cycle(offTime: offTime)
+            noteVerification(transition)
             mark(.adapter, "adapter power cycle: \(transition.verification)", duration: start.duration(to: clock.now))
         } catch {
             mark(.adapter, "adapter power cycle failed: \(error)", failure: true)
@@ -45,24 +47,27 @@ public final class HILCase: Sendable {
         return try await reopenAdapter(replacing: old, after: "a power cycle")
     }
 
-    /// USB-resets the adapter (the host's transport closes, as when a dongle re-enumerates), then opens
-    /// and resets a new host on it; returns the new central. The new host is not captured.
+    /// USB-resets the adapter: closes the central's host (a reset re-enumerates the device, and libusb
+    /// resets only a device no one has claimed), resets it (`libusb_reset_device` on a real dongle), then
+    /// opens and resets a new host on it; returns the new central. The new host is not captured.
     @discardableResult
     public func resetAdapterUSB() async throws -> LEDevice {
         let old = central
+        await old.close()
         let clock = ContinuousClock()
         let start = clock.now
+        let done: String
         do {
-            try await Bench.shared.resetAdapterUSB()
+            done = try await Bench.shared.resetAdapterUSB()
         } catch {
             mark(.adapter, "USB reset failed: \(error)", failure: true)
             throw BenchError("USB reset of \(rig.adapter.moniker): \(error)")
         }
-        mark(.adapter, "USB reset of \(rig.adapter.moniker)", duration: start.duration(to: clock.now))
+        mark(.adapter, done, duration: start.duration(to: clock.now))
         return try await reopenAdapter(replacing: old, after: "a USB reset")
     }
 
-    /// Closes the old central, opens and resets a new host on the adapter, and makes it the central.
+    /// Closes the old central (if still open), opens and resets a new host on the adapter, and makes it the central.
     func reopenAdapter(replacing old: LEDevice, after what: String) async throws -> LEDevice {
         await old.close()
         let clock = ContinuousClock()
@@ -78,6 +83,13 @@ public final class HILCase: Sendable {
         mark(.adapter, "adapter reopened and reset after \(what) (not captured)", duration: start.duration(to: clock.now))
         centralBox.withLock { $0 = fresh }
         return fresh
+    }
+
+    /// Records, for the results, a transition the rig accepted without verification (`"verify": "none"`):
+    /// the record, JUnit and the report then say the power was unverified.
+    func noteVerification(_ transition: PowerTransition) {
+        guard case .unverified(let reason) = transition.verification else { return }
+        state.withLock { $0.properties[TestRecord.PropertyKey.powerVerification] = "unverified (\(transition.switchName) \(transition.action): \(reason))" }
     }
 
     /// Seconds since the case started.
@@ -99,9 +111,10 @@ public final class HILCase: Sendable {
         state.withLock { $0.measurements.append(HILRunner.Measurement(name: name, value: value, unit: unit, budget: budget, samples: samples)) }
     }
 
-    /// The accessory's power switch; a bench error when the rig has none.
+    /// The accessory's switch port (its rig `power.switch` restricted to `power.port`); its transitions
+    /// must be verified unless the rig accepts unverified ones for that switch. A bench error when the rig has none.
     public func powerSwitch() async throws -> any PowerSwitch {
-        guard let accessory, let powerSwitch = await Bench.shared.powerSwitch(for: accessory.name) else {
+        guard let accessory, let powerSwitch = await Bench.shared.powerPort(for: accessory.name) else {
             throw BenchError("the rig has no power switch for \(accessory?.name ?? "this test")")
         }
         return powerSwitch
@@ -114,6 +127,7 @@ public final class HILCase: Sendable {
         let start = clock.now
         do {
             let transition = on ? try await powerSwitch.on() : try await powerSwitch.off()
+            noteVerification(transition)
             mark(.power, "power \(on ? "on" : "off"): \(transition.verification)", duration: start.duration(to: clock.now))
         } catch {
             mark(.power, "power \(on ? "on" : "off") failed: \(error)", failure: true)
@@ -241,6 +255,7 @@ public final class HILCase: Sendable {
         let snapshot = context.state.withLock { $0 }
         record.timeline = snapshot.timeline
         record.measurements = snapshot.measurements
+        record.properties.merge(snapshot.properties) { _, new in new }
         record.duration = context.elapsed
         if let thrown {
             if isInfrastructure(thrown) {

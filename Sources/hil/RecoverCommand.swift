@@ -3,11 +3,13 @@ import Foundation
 import HCI
 import HILRunner
 
-/// `hil recover MONIKER [--switch SWITCH --port N] [--reset-timeout S] [--json]`: checks an adapter
-/// the way the runner does between tests, and climbs the recovery ladder if it does not answer.
+/// `hil recover MONIKER [--switch SWITCH --port N] [--reset-timeout S] [--json] [--rig RIG.json]`: checks
+/// an adapter the way the runner does between tests, and climbs the recovery ladder if it does not answer.
+/// A `sim:` moniker names a controller of the rig's simulated bench (default rigs/simulated.json), whose
+/// own switch port (`adapter.power`) is the last rung when the moniker is the rig's adapter.
 /// Exit 0 when it answers (at once or after a rung), 2 when the bench is broken.
 enum RecoverCommand {
-    static let usage = "usage: hil recover MONIKER [--switch usb-hub:LOCATION --port N] [--off-time S] [--reset-timeout S] [--json]"
+    static let usage = "usage: hil recover MONIKER [--switch usb-hub:LOCATION --port N] [--off-time S] [--reset-timeout S] [--json] [--rig RIG.json]"
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
@@ -17,8 +19,10 @@ enum RecoverCommand {
         let resetTimeout: Duration
         let offTime: Duration
         var powerSwitch: (any PowerSwitch)?
+        let rigPath: String?
         do {
             json = arguments.flag("json")
+            rigPath = try arguments.option("rig")
             resetTimeout = .milliseconds(Int64((try arguments.number("reset-timeout", in: 0.05...60) ?? 2) * 1000))
             offTime = .milliseconds(Int64((try arguments.number("off-time", in: 0.1...60) ?? 2) * 1000))
             let switchText = try arguments.option("switch")
@@ -41,17 +45,26 @@ enum RecoverCommand {
             return Diagnostics.fail("recover", "\(error)\n\(usage)", .usageError)
         }
         let slot = HostSlot()
-        let ladder: RecoveryLadder
+        let access: AdapterAccess
+        let simulation: SimulatedRigRuntime?
         do {
-            ladder = try RecoveryLadder.standard(moniker: moniker, slot: slot, powerSwitch: powerSwitch,
-                                                 resetTimeout: resetTimeout, offTime: offTime)
-        } catch {
+            simulation = try await BenchSession.simulation(for: moniker, rigPath: rigPath)
+            access = try AdapterAccess(moniker: moniker, runtime: simulation)
+        } catch let error as HCITransportError {
             return Diagnostics.fail("recover", error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError)
+        } catch let error as RigError {
+            return Diagnostics.fail("recover", error.description, .usageError)
+        } catch {
+            return Diagnostics.fail("recover", "\(moniker): \(error)", .infrastructureError)
         }
+        if powerSwitch == nil, let simulation, simulation.rig.adapter.moniker == moniker {
+            powerSwitch = simulation.adapterPowerSwitch()
+        }
+        let ladder = access.recoveryLadder(slot: slot, powerSwitch: powerSwitch, resetTimeout: resetTimeout, offTime: offTime)
         // What the previous test would have left: an open, initialized host (or none when that fails).
         var before: String
         do {
-            let host = try ControllerOpener.openHost(moniker: moniker, commandTimeout: resetTimeout)
+            let host = try await access.openHost(commandTimeout: resetTimeout)
             await slot.put(host)
             do {
                 let info = try await host.initialize(timeout: resetTimeout)
@@ -64,6 +77,7 @@ enum RecoverCommand {
         }
         let outcome = await ladder.climb()
         await slot.close()
+        await simulation?.shutdown()
         if json {
             print(RecoveryReport(moniker: moniker, before: before, outcome: outcome).json())
         } else {

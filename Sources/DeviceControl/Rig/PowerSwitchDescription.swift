@@ -45,11 +45,17 @@ public struct PowerSwitchDescription: Decodable, Sendable, Equatable {
         public var offDeadline: Duration
         /// How long devices get to come back and enumerate after on.
         public var onDeadline: Duration
+        /// `"verify": "none"`: the rig accepts that this switch's transitions cannot be seen to happen
+        /// (nothing downstream enumerates). Without it the harness treats an unverified transition as a
+        /// bench failure, so a dead outlet is never reported as the accessory's fault.
+        public var acceptsUnverified: Bool
 
-        public init(devices: [DeviceExpectation] = [], offDeadline: Duration = .seconds(3), onDeadline: Duration = .seconds(10)) {
+        public init(devices: [DeviceExpectation] = [], offDeadline: Duration = .seconds(3), onDeadline: Duration = .seconds(10),
+                    acceptsUnverified: Bool = false) {
             self.devices = devices
             self.offDeadline = offDeadline
             self.onDeadline = onDeadline
+            self.acceptsUnverified = acceptsUnverified
         }
     }
 

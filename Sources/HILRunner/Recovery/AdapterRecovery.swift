@@ -1,8 +1,6 @@
 import DeviceControl
 import Foundation
 import HCI
-import HCILinux
-import HCIUSB
 
 /// The host currently open on an adapter; the ladder's rungs close it and put a fresh one in.
 public actor HostSlot {
@@ -83,28 +81,6 @@ extension RecoveryLadder {
             return await reopen(after: "\(powerSwitch.name) cycled (\(transition.verification))")
         })
         return RecoveryLadder(adapter: adapter, rungs: rungs)
-    }
-
-    /// The standard ladder for a moniker: USB reset through libusb for `usb:` adapters and for
-    /// `hci-socket:` adapters that sysfs shows on USB.
-    public static func standard(moniker: String, slot: HostSlot, powerSwitch: (any PowerSwitch)? = nil,
-                                resetTimeout: Duration = .seconds(2), offTime: Duration = .seconds(2)) throws(HCITransportError) -> RecoveryLadder {
-        let parsed = try TransportMoniker(parsing: moniker)
-        var usbSelector: String?
-        switch parsed {
-        case .usb(let selector): usbSelector = selector
-        case .hciSocket(let index):
-            usbSelector = (try? HCIDevices.list())?.first(where: { $0.info.index == index })?.usbLocation
-        default: usbSelector = nil
-        }
-        let reset: (@Sendable () async throws -> String)? = usbSelector.map { selector in
-            { @Sendable () async throws -> String in
-                try await offPool { try USBTransport.resetDevice(selector: selector, moniker: "usb:\(selector)") }
-            }
-        }
-        return standard(adapter: moniker, slot: slot,
-                        openHost: { try await offPool { try ControllerOpener.openHost(moniker: moniker, commandTimeout: resetTimeout) } },
-                        usbReset: reset, powerSwitch: powerSwitch, resetTimeout: resetTimeout, offTime: offTime)
     }
 }
 

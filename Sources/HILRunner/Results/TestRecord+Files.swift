@@ -11,6 +11,9 @@ extension TestRecord {
         public static let controllerAddress = "controller.bdaddr"
         /// The power switch and port: `usb-hub:1-1 port 4`.
         public static let powerSwitch = "powerSwitch"
+        /// Set when a power transition was accepted without being seen to happen (the switch's rig entry
+        /// says `"verify": "none"`): `unverified (usb-hub:1-1.4 port 2 off: nothing enumerates behind the port)`.
+        public static let powerVerification = "power.verification"
         /// The accessory as it identified itself: name, address, firmware.
         public static let accessoryIdentity = "accessory.identity"
     }
