@@ -33,7 +33,6 @@ public final class HILCase: Sendable {
             throw BenchError("the rig names no switch for the adapter's power")
         }
         let old = central
-        await old.close()
         let clock = ContinuousClock()
         let start = clock.now
         do {
