@@ -44,7 +44,7 @@ public actor Bench {
                 try await runtime.powerOnAll()
                 self.runtime = runtime
             } else {
-                for description in try PowerSwitchDescription.loadPowerSwitches(fromRigFile: path) {
+                for description in rig.powerSwitches {
                     switches[description.name] = try PowerSwitchFactory.makeSwitch(description)
                 }
             }
