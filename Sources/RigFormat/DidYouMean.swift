@@ -5,16 +5,33 @@
 public enum DidYouMean {
     /// The known key closest to `key`, if one is close enough; the first listed wins a tie.
     public static func closest(to key: String, among known: some Sequence<String>) -> String? {
-        var best: (key: String, distance: Int)?
-        let prefixed = known.filter { $0 != key && key.count >= 4 && $0.lowercased().hasPrefix(key.lowercased()) }
+        candidates(for: key, among: known).first
+    }
+
+    /// Every known key equally close to `key` and close enough, in the order given
+    /// (`econnectMilliseconds` is one edit from both `reconnectMilliseconds` and `connectMilliseconds`).
+    public static func candidates(for key: String, among known: some Sequence<String>) -> [String] {
+        var best: [String] = []
+        var bestDistance = Int.max
+        var prefixed: [String] = []
         for candidate in known where candidate != key {
+            if key.count >= 4, candidate.lowercased().hasPrefix(key.lowercased()) { prefixed.append(candidate) }
             let distance = Self.distance(key.lowercased(), candidate.lowercased())
             let limit = max(key.count, candidate.count) >= 6 ? 2 : 1
-            guard distance <= limit else { continue }
-            if let current = best, current.distance <= distance { continue }
-            best = (candidate, distance)
+            guard distance <= limit, distance <= bestDistance else { continue }
+            if distance < bestDistance { best = [] }
+            bestDistance = distance
+            if !best.contains(candidate) { best.append(candidate) }
         }
-        return best?.key ?? (prefixed.count == 1 ? prefixed.first : nil)
+        if best.isEmpty, prefixed.count == 1 { return prefixed }
+        return best
+    }
+
+    /// "did you mean a?", "did you mean a or b?", or nil when nothing is close.
+    public static func question(for key: String, among known: some Sequence<String>) -> String? {
+        let found = candidates(for: key, among: known)
+        guard let last = found.last else { return nil }
+        return "did you mean " + (found.count == 1 ? last : found.dropLast().joined(separator: ", ") + " or " + last) + "?"
     }
 
     /// The optimal-string-alignment distance between two strings, over their characters.

@@ -52,8 +52,8 @@ public final class RigObject {
     }
 
     private func unknown(_ key: String, among known: [String], what: String) -> RigError {
-        if let near = DidYouMean.closest(to: key, among: known) {
-            return RigError(at: path(key), "\(what); did you mean \(near)?")
+        if let question = DidYouMean.question(for: key, among: known) {
+            return RigError(at: path(key), "\(what); \(question)")
         }
         return RigError(at: path(key), "\(what) (known: \(known.sorted().joined(separator: ", ")))")
     }
