@@ -1,4 +1,5 @@
 import Foundation
+import DeviceControl
 import RigFormat
 import Testing
 @testable import HCI
@@ -17,6 +18,19 @@ import Testing
         let rig = try Rig.load(path: Self.root.appendingPathComponent(path).path)
         #expect(!rig.accessories.isEmpty)
         #expect(rig.accessories.allSatisfy { $0.power != nil })
+    }
+
+    /// What Bench.lease builds from an accepted rig cannot fail on the rig's content: every switch's
+    /// actuator is made (no hardware is touched), every simulated bench is built and every simulated
+    /// accessory has its power switch port.
+    @Test(arguments: shippedRigs)
+    func whatALeaseBuildsFromAnAcceptedRigIsBuilt(path: String) async throws {
+        let rig = try Rig.load(path: Self.root.appendingPathComponent(path).path)
+        for description in rig.powerSwitches { _ = try PowerSwitchFactory.actuator(for: description) }
+        guard rig.simulation != nil else { return }
+        let runtime = try SimulatedRigRuntime(rig: rig)
+        for accessory in rig.accessories { #expect(runtime.powerSwitch(for: accessory.name) != nil, "\(accessory.name)") }
+        await runtime.shutdown()
     }
 
     @Test(arguments: ["rigs/simulated.json", "rigs/simulated-faults.json", "rigs/simulated-wedged-adapter.json"])
