@@ -7,7 +7,10 @@ import Testing
 /// shipped rigs misspelt by one edit must be refused with a did-you-mean naming the right key, and every
 /// number replaced by 1.5, -1, 1e22 or 2^63 must be refused naming the field and the value as written —
 /// unless the field's documented range holds it (listed below, so an accepted variant is a decision).
-@Suite struct RigMutationTests {
+///
+/// Serialized, and yielding after each variant: the variants are CPU work, and on a 2-core machine they
+/// must not starve the cooperative pool that timing tests running beside them need.
+@Suite(.serialized) struct RigMutationTests {
     static let rigs = ["rigs/simulated.json", "rigs/simulated-faults.json", "rigs/lab-bench-example.json"]
 
     static func document(_ path: String) throws -> JSONNode {
@@ -89,10 +92,9 @@ import Testing
     }
 
     @Test(arguments: rigs)
-    func everyMisspeltKeyIsRefusedWithADidYouMean(rig: String) throws {
+    func everyMisspeltKeyIsRefusedWithADidYouMean(rig: String) async throws {
         let document = try Self.document(rig)
-        var variants = 0
-        var wrong: [String] = []
+        var variants: [(fieldPath: String, key: String, text: String)] = []
         var done = Set<String>()
         Self.walk(document, path: "") { path, node in
             guard case .object(let members) = node.value else { return }
@@ -105,20 +107,23 @@ import Testing
                     let mutated = JSONNode(.object(members.map { $0.key == member.key ? JSONMember(key: misspelt, keyPosition: $0.keyPosition, value: $0.value) : $0 }),
                                            at: node.position)
                     let text = Self.render(Self.replacing(document, at: path) { _ in mutated })
-                    let fieldPath = path.isEmpty ? misspelt : "\(path).\(misspelt)"
-                    variants += 1
-                    // One edit can be as close to two keys (econnectMilliseconds: reconnect…, connect…): the
-                    // right key must then be among those named.
-                    let message = RigTests.message(Data(text.utf8))
-                    let prefix = "\(fieldPath): unknown key; did you mean "
-                    let named = message.hasPrefix(prefix) && message.hasSuffix("?")
-                        ? message.dropFirst(prefix.count).dropLast().replacingOccurrences(of: " or ", with: ", ").components(separatedBy: ", ") : []
-                    if !named.contains(member.key) { wrong.append("\(fieldPath): \(message)") }
+                    variants.append((path.isEmpty ? misspelt : "\(path).\(misspelt)", member.key, text))
                 }
             }
         }
-        #expect(variants > 150, "the generator made \(variants) variants of \(rig)")
-        #expect(wrong.isEmpty, "\(wrong.count) of \(variants) misspellings were not refused with the right did-you-mean:\n\(wrong.prefix(20).joined(separator: "\n"))")
+        var wrong: [String] = []
+        for (fieldPath, key, text) in variants {
+            // One edit can be as close to two keys (econnectMilliseconds: reconnect…, connect…): the right
+            // key must then be among those named.
+            let message = RigTests.message(Data(text.utf8))
+            let prefix = "\(fieldPath): unknown key; did you mean "
+            let named = message.hasPrefix(prefix) && message.hasSuffix("?")
+                ? message.dropFirst(prefix.count).dropLast().replacingOccurrences(of: " or ", with: ", ").components(separatedBy: ", ") : []
+            if !named.contains(key) { wrong.append("\(fieldPath): \(message)") }
+            await Task.yield()
+        }
+        #expect(variants.count > 150, "the generator made \(variants.count) variants of \(rig)")
+        #expect(wrong.isEmpty, "\(wrong.count) of \(variants.count) misspellings were not refused with the right did-you-mean:\n\(wrong.prefix(20).joined(separator: "\n"))")
     }
 
     /// Keys of the objects above that a misspelling may produce.
@@ -137,7 +142,7 @@ import Testing
     }
 
     @Test(arguments: rigs)
-    func everyNumberOutOfItsFieldIsRefusedNamingTheFieldAndTheValue(rig: String) throws {
+    func everyNumberOutOfItsFieldIsRefusedNamingTheFieldAndTheValue(rig: String) async throws {
         let document = try Self.document(rig)
         var numbers: [String] = []
         Self.walk(document, path: "") { path, node in
@@ -155,6 +160,7 @@ import Testing
                 } else if !(message.hasPrefix("\(path): ") && message.hasSuffix("found \(value)")) {
                     wrong.append("\(path) = \(value): \(message)")
                 }
+                await Task.yield()
             }
         }
         #expect(wrong.isEmpty, "\(wrong.count) variants of \(rig) went wrong:\n\(wrong.prefix(20).joined(separator: "\n"))")
