@@ -57,18 +57,6 @@ extension JSONValue {
         return String(text.prefix(57)) + "…"
     }
 
-    /// What kind of value it is, for "expected …, found an array".
-    public var kindName: String {
-        switch self {
-        case .object: return "an object"
-        case .array: return "an array"
-        case .string: return "a string"
-        case .number: return "a number"
-        case .bool: return "a boolean"
-        case .null: return "null"
-        }
-    }
-
     var rendered: String {
         switch self {
         case .string(let text): return Self.quote(text)

@@ -30,7 +30,7 @@ extension Rig {
             let list = try fields.required("accessories", "an array of accessories")
             var accessories: [Accessory] = []
             for item in try list.array("an array of accessories") { accessories.append(try Self.accessory(item)) }
-            let budgets = try fields.value("budgets").map(Budgets.init(reading:)) ?? Budgets(defaults: ())
+            let budgets = try fields.value("budgets").map(Budgets.init(reading:)) ?? Budgets.defaults
             let reportsLinkLoss = try fields.bool("reportsLinkLoss", default: true)
             let rig = Rig(name: name, summary: summary, adapter: adapter, accessories: accessories, budgets: budgets,
                           remoteLossReasons: try Self.statuses(fields, "remoteLossReasons", default: [.connectionTimeout]),

@@ -1,13 +1,11 @@
 import RigFormat
 
 extension Rig.Budgets {
-    /// The budgets of a rig without a `budgets` block.
-    init(defaults: Void) {
-        self.init(advertisingAfterPowerOn: .milliseconds(3000), connect: .milliseconds(3000), discovery: .milliseconds(5000),
+    /// The budgets of a rig without a `budgets` block (and of each field a `budgets` block leaves out).
+    static let defaults = Rig.Budgets(advertisingAfterPowerOn: .milliseconds(3000), connect: .milliseconds(3000), discovery: .milliseconds(5000),
                   linkLossMargin: .milliseconds(1000), reconnect: .milliseconds(5000), adapterReset: .milliseconds(5000),
                   supervisionTimeout: .milliseconds(420), connectionInterval: .milliseconds(30), stabilityCycles: 10,
                   connectP95: .milliseconds(3000), discoveryP95: .milliseconds(5000), minimumSuccessRate: 1)
-    }
 
     /// Reads `budgets`: every field optional, none clamped. Durations are milliseconds above 0 and at most
     /// an hour; the connection interval 7.5…4000 ms and the supervision timeout 100…32000 ms, larger than
@@ -17,7 +15,7 @@ extension Rig.Budgets {
                     "reconnectMilliseconds", "adapterResetMilliseconds", "supervisionTimeoutMilliseconds", "connectionIntervalMilliseconds",
                     "stabilityCycles", "connectP95Milliseconds", "discoveryP95Milliseconds", "minimumSuccessRate"]
         self = try value.object(keys: keys) { fields throws(RigError) -> Self in
-            let d = Self(defaults: ())
+            let d = Self.defaults
             func ms(_ key: String, _ fallback: Duration) throws(RigError) -> Duration {
                 guard let value = fields.value(key) else { return fallback }
                 let number = try value.number("a number of milliseconds above 0 and at most 3600000") { $0 > 0 && $0 <= 3_600_000 }
