@@ -7,12 +7,12 @@ public struct JSONParser {
     /// The default nesting limit; a rig file nests four or five levels.
     public static let defaultMaximumDepth = 64
 
-    private let bytes: [UInt8]
-    private let maximumDepth: Int
-    private var index = 0
-    private var line = 1
-    private var column = 1
-    private var depth = 0
+    let bytes: [UInt8]
+    let maximumDepth: Int
+    var index = 0
+    var line = 1
+    var column = 1
+    var depth = 0
 
     /// Parses one JSON text (optionally after a UTF-8 byte order mark).
     public static func parse(_ bytes: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth) throws(RigError) -> JSONNode {
@@ -30,10 +30,10 @@ public struct JSONParser {
         self.maximumDepth = maximumDepth
     }
 
-    private var position: JSONPosition { JSONPosition(line: line, column: column) }
-    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+    var position: JSONPosition { JSONPosition(line: line, column: column) }
+    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    private mutating func advance() {
+    mutating func advance() {
         guard index < bytes.count else { return }
         let byte = bytes[index]
         index += 1
@@ -45,12 +45,12 @@ public struct JSONParser {
         }
     }
 
-    private func fail(_ message: String) -> RigError {
+    func fail(_ message: String) -> RigError {
         RigError(at: position, "\(message), found \(foundDescription)")
     }
 
     /// The next character, for "found …".
-    private var foundDescription: String {
+    var foundDescription: String {
         guard let byte = current else { return "the end of the file" }
         switch byte {
         case UInt8(ascii: "\n"), UInt8(ascii: "\r"): return "a line break"
@@ -63,7 +63,7 @@ public struct JSONParser {
     }
 
     /// The Unicode scalar whose UTF-8 encoding starts at `start`, if it is valid UTF-8.
-    private func scalarAt(_ start: Int) -> Unicode.Scalar? {
+    func scalarAt(_ start: Int) -> Unicode.Scalar? {
         let lead = bytes[start]
         let length: Int
         switch lead {
@@ -109,7 +109,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func literal(_ word: String) throws(RigError) {
+    mutating func literal(_ word: String) throws(RigError) {
         let start = position
         for byte in word.utf8 {
             guard current == byte else {
@@ -122,7 +122,7 @@ public struct JSONParser {
         }
     }
 
-    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+    static func isLetterOrDigit(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
     }
@@ -195,116 +195,6 @@ public struct JSONParser {
                 depth -= 1
                 return .array(items)
             default: throw fail("expected ',' or ']' after an array element")
-            }
-        }
-    }
-
-    private mutating func digits() -> Int {
-        var count = 0
-        while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
-            advance()
-            count += 1
-        }
-        return count
-    }
-
-    private mutating func number() throws(RigError) -> String {
-        let start = index
-        let startPosition = position
-        if current == UInt8(ascii: "-") { advance() }
-        if current == UInt8(ascii: "0") {
-            advance()
-            if let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
-                throw RigError(at: startPosition, "a JSON number has no leading zeros")
-            }
-        } else if digits() == 0 {
-            throw fail("expected a digit in the number")
-        }
-        if current == UInt8(ascii: ".") {
-            advance()
-            guard digits() > 0 else { throw fail("expected a digit after the decimal point") }
-        }
-        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-            advance()
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { advance() }
-            guard digits() > 0 else { throw fail("expected a digit in the exponent") }
-        }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
-    }
-
-    private mutating func hexQuad() throws(RigError) -> UInt32 {
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let byte = current, let digit = Self.hexValue(byte) else { throw fail("expected four hexadecimal digits after \\u") }
-            value = value << 4 | digit
-            advance()
-        }
-        return value
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
-        default: return nil
-        }
-    }
-
-    private mutating func string() throws(RigError) -> String {
-        advance()  // "
-        var scalars = String.UnicodeScalarView()
-        while true {
-            guard let byte = current else { throw fail("expected '\"' to close the string") }
-            switch byte {
-            case UInt8(ascii: "\""):
-                advance()
-                return String(scalars)
-            case UInt8(ascii: "\\"):
-                let escapePosition = position
-                advance()
-                guard let escaped = current else { throw fail("expected an escape after '\\'") }
-                switch escaped {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(Unicode.Scalar(escaped)); advance()
-                case UInt8(ascii: "b"): scalars.append("\u{08}"); advance()
-                case UInt8(ascii: "f"): scalars.append("\u{0C}"); advance()
-                case UInt8(ascii: "n"): scalars.append("\n"); advance()
-                case UInt8(ascii: "r"): scalars.append("\r"); advance()
-                case UInt8(ascii: "t"): scalars.append("\t"); advance()
-                case UInt8(ascii: "u"):
-                    advance()
-                    let unit = try hexQuad()
-                    if (0xD800...0xDBFF).contains(unit) {
-                        guard current == UInt8(ascii: "\\") else {
-                            throw RigError(at: escapePosition, "a high surrogate \\u\(String(unit, radix: 16, uppercase: true)) must be followed by a low surrogate \\uDC00…\\uDFFF")
-                        }
-                        advance()
-                        guard current == UInt8(ascii: "u") else {
-                            throw RigError(at: escapePosition, "a high surrogate \\u\(String(unit, radix: 16, uppercase: true)) must be followed by a low surrogate \\uDC00…\\uDFFF")
-                        }
-                        advance()
-                        let low = try hexQuad()
-                        guard (0xDC00...0xDFFF).contains(low), let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) else {
-                            throw RigError(at: escapePosition, "a high surrogate \\u\(String(unit, radix: 16, uppercase: true)) must be followed by a low surrogate \\uDC00…\\uDFFF")
-                        }
-                        scalars.append(scalar)
-                    } else if let scalar = Unicode.Scalar(unit) {
-                        scalars.append(scalar)
-                    } else {
-                        throw RigError(at: escapePosition, "a lone low surrogate \\u\(String(unit, radix: 16, uppercase: true)) is not a character")
-                    }
-                default:
-                    throw fail("expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
-                }
-            case 0x00..<0x20:
-                throw fail("expected a control character to be escaped in a string (\\n, \\t, \\u00XX)")
-            case 0x00...0x7F:
-                scalars.append(Unicode.Scalar(byte))
-                advance()
-            default:
-                guard let scalar = scalarAt(index) else { throw fail("expected UTF-8 text") }
-                scalars.append(scalar)
-                for _ in 0..<String(scalar).utf8.count { advance() }
             }
         }
     }
