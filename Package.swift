@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "hil", targets: ["hil"]),
         .library(name: "HCI", targets: ["HCI"]),
+        .library(name: "RigFormat", targets: ["RigFormat"]),
         .library(name: "DeviceControl", targets: ["DeviceControl"]),
         .library(name: "Simulation", targets: ["Simulation"]),
         .library(name: "Preflight", targets: ["Preflight"]),
@@ -27,23 +28,25 @@ let package = Package(
             providers: [.apt(["libbluetooth-dev"])]
         ),
 
+        // The rig file reader: JSON with line and column, strict fields, one error type (RigError).
+        .target(name: "RigFormat"),
         // Host stack: packets, transports, host actor, btsnoop.
         .target(name: "HCI"),
         // Power switches and USB topology; knows nothing about Bluetooth.
-        .target(name: "DeviceControl", dependencies: ["CLibUSB"]),
+        .target(name: "DeviceControl", dependencies: ["CLibUSB", "RigFormat"]),
         // Simulated controllers, air and power: the embedded default bench.
-        .target(name: "Simulation", dependencies: ["HCI"]),
+        .target(name: "Simulation", dependencies: ["HCI", "RigFormat"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
         .target(name: "Preflight"),
         // Rigs, benches, transitions, results.
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
         .target(name: "HCIUSB", dependencies: ["HCI", "CLibUSB"]),
         .target(name: "HCILinux", dependencies: ["HCI"]),
-        .target(name: "HILRunner", dependencies: ["HCI", "DeviceControl", "Simulation", "Preflight", "HCIUSB", "HCILinux"]),
+        .target(name: "HILRunner", dependencies: ["HCI", "DeviceControl", "Simulation", "Preflight", "HCIUSB", "HCILinux", "RigFormat"]),
         // Swift Testing traits that lease a bench.
         .target(name: "HILTesting", dependencies: ["HILRunner"]),
         // The command-line tool.
-        .executableTarget(name: "hil", dependencies: ["HILRunner", "DeviceControl", "HCI", "Preflight"]),
+        .executableTarget(name: "hil", dependencies: ["HILRunner", "DeviceControl", "HCI", "Preflight", "RigFormat"]),
         // Benchmarks run by scripts/bench-*: each measures ours beside a baseline in the same run.
         .executableTarget(name: "hil-bench", dependencies: ["HILRunner"]),
         // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz` builds it with
@@ -53,14 +56,15 @@ let package = Package(
         // Peers and helpers shared by the test targets (btvirt with its cross-process lock, child processes).
         .target(name: "TestSupport", dependencies: ["HCI"], path: "Tests/TestSupport"),
         .testTarget(name: "HCITests", dependencies: ["HCI", "TestSupport"]),
-        .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl"]),
+        .testTarget(name: "RigFormatTests", dependencies: ["RigFormat"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl", "RigFormat"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "RigFormat"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB"]),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux"]),
         .testTarget(name: "hilTests", dependencies: ["hil"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
         .testTarget(name: "HILTests", dependencies: ["HILTesting"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "RigFormat"]),
     ]
 )

@@ -48,7 +48,7 @@ public actor Bench {
                 self.runtime = runtime
                 ports = RigPowerPorts(runtime: runtime)
             } else {
-                ports = try RigPowerPorts(rig: rig, switches: try PowerSwitchDescription.loadPowerSwitches(fromRigFile: path))
+                ports = try RigPowerPorts(rig: rig, switches: rig.powerSwitches)
             }
             adapter = try AdapterAccess(moniker: rig.adapter.moniker, runtime: runtime)
             self.rig = rig

@@ -2,7 +2,7 @@ import HCI
 
 extension SimulatedBenchDescription {
     /// One simulated controller: its identity, where it sits on the air (RSSI), its buffers and its faults.
-    public struct Controller: Codable, Sendable, Hashable {
+    public struct Controller: Sendable, Hashable {
         /// The name in its moniker, `sim:NAME`.
         public var name: String
         /// The identity address: BD_ADDR when `addressType` is public; when random, a static random
@@ -51,60 +51,6 @@ extension SimulatedBenchDescription {
 
         /// Peripheral-initiated Features Exchange (bit 3): what this controller's link layer does.
         public static let defaultLEFeatures = LEFeatures(bit: 3)
-
-        enum CodingKeys: String, CodingKey {
-            case name, address, addressType, rssi, faults, manufacturer, hciVersion, hciSubversion, lmpVersion, lmpSubversion
-            case leBufferLength, leBufferCount, leFeatures
-        }
-
-        /// Decodes `name` and `address`; every other field is optional. `addressType` is "public" or
-        /// "random" (or the HCI number), `faults` a list such as ["refusesConnections"].
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let name = try c.decode(String.self, forKey: .name)
-            let address = try c.decode(BDAddress.self, forKey: .address)
-            var addressType = AddressType.public
-            if let text = try? c.decodeIfPresent(String.self, forKey: .addressType) {
-                switch text.lowercased() {
-                case "public": addressType = .public
-                case "random": addressType = .random
-                default:
-                    throw DecodingError.dataCorruptedError(forKey: .addressType, in: c,
-                                                           debugDescription: "addressType '\(text)' is neither 'public' nor 'random'")
-                }
-            } else if let number = try c.decodeIfPresent(AddressType.self, forKey: .addressType) {
-                addressType = number
-            }
-            let d = Controller(name: name, address: address)
-            self.init(name: name, address: address, addressType: addressType,
-                      rssi: try c.decodeIfPresent(Int.self, forKey: .rssi) ?? d.rssi,
-                      faults: try c.decodeIfPresent(Set<SimulatedFault>.self, forKey: .faults) ?? [],
-                      manufacturer: try c.decodeIfPresent(CompanyIdentifier.self, forKey: .manufacturer) ?? d.manufacturer,
-                      hciVersion: try c.decodeIfPresent(BluetoothVersion.self, forKey: .hciVersion) ?? d.hciVersion,
-                      hciSubversion: try c.decodeIfPresent(UInt16.self, forKey: .hciSubversion) ?? d.hciSubversion,
-                      lmpVersion: try c.decodeIfPresent(BluetoothVersion.self, forKey: .lmpVersion) ?? d.lmpVersion,
-                      lmpSubversion: try c.decodeIfPresent(UInt16.self, forKey: .lmpSubversion) ?? d.lmpSubversion,
-                      leBufferLength: try c.decodeIfPresent(UInt16.self, forKey: .leBufferLength) ?? d.leBufferLength,
-                      leBufferCount: try c.decodeIfPresent(UInt8.self, forKey: .leBufferCount) ?? d.leBufferCount,
-                      leFeatures: try c.decodeIfPresent(LEFeatures.self, forKey: .leFeatures) ?? d.leFeatures)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(name, forKey: .name)
-            try c.encode(address, forKey: .address)
-            try c.encode(addressType.isRandom ? "random" : "public", forKey: .addressType)
-            try c.encode(rssi, forKey: .rssi)
-            try c.encode(faults.map(\.rawValue).sorted(), forKey: .faults)
-            try c.encode(manufacturer, forKey: .manufacturer)
-            try c.encode(hciVersion, forKey: .hciVersion)
-            try c.encode(hciSubversion, forKey: .hciSubversion)
-            try c.encode(lmpVersion, forKey: .lmpVersion)
-            try c.encode(lmpSubversion, forKey: .lmpSubversion)
-            try c.encode(leBufferLength, forKey: .leBufferLength)
-            try c.encode(leBufferCount, forKey: .leBufferCount)
-            try c.encode(leFeatures, forKey: .leFeatures)
-        }
 
         /// What is wrong with this controller's description, if anything.
         var problems: [String] {

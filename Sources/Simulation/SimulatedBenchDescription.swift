@@ -2,9 +2,9 @@ import HCI
 
 /// A simulated bench in plain data: its controllers on one air, an optional power switch, and timings.
 ///
-/// Codable so a rig file can carry it; every field but the controllers' names and addresses has a
-/// default, and a missing field in JSON takes it. `SimulatedBench(description)` validates it.
-public struct SimulatedBenchDescription: Codable, Sendable, Hashable {
+/// A rig file carries it as `simulation` (`init(reading:)`); every field but the controllers' names and
+/// addresses has a default. `SimulatedBench(description)` validates it.
+public struct SimulatedBenchDescription: Sendable, Hashable {
     public var controllers: [Controller]
     public var powerSwitch: PowerSwitch?
     public var timing: SimulationTiming
@@ -24,15 +24,6 @@ public struct SimulatedBenchDescription: Codable, Sendable, Hashable {
         ],
         powerSwitch: PowerSwitch(ports: [PowerSwitch.Port(number: 1, controller: "peripheral"),
                                          PowerSwitch.Port(number: 2, controller: "central")]))
-
-    enum CodingKeys: String, CodingKey { case controllers, powerSwitch, timing }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(controllers: try c.decode([Controller].self, forKey: .controllers),
-                  powerSwitch: try c.decodeIfPresent(PowerSwitch.self, forKey: .powerSwitch),
-                  timing: try c.decodeIfPresent(SimulationTiming.self, forKey: .timing) ?? .realTime)
-    }
 
     /// Every problem with the description, or none: empty or repeated names, repeated addresses, RSSI or
     /// buffer sizes out of range, power switch ports that repeat or name no controller.

@@ -8,9 +8,9 @@
 /// timeout. `timeScale` multiplies every such duration (0.01 runs a 420 ms supervision
 /// timeout in 4.2 ms) for benchmarks and soak runs; the event loop's timer resolution is 1 ms, so scaled
 /// durations below that round up to it.
-public struct SimulationTiming: Codable, Sendable, Hashable {
-    /// Multiplies advertising, connection and supervision durations (and advDelay). 1 = real time.
-    /// Clamped to 0.001…1000.
+public struct SimulationTiming: Sendable, Hashable {
+    /// Multiplies advertising, connection and supervision durations (and advDelay). 1 = real time;
+    /// 0.001…1000 (a rig file outside that range is refused).
     public var timeScale: Double
     /// The upper bound of the random advDelay added to each advertising interval (Core v5.4 Vol 6 Part B
     /// §4.4.2.2.1: 0–10 ms), before scaling.
@@ -39,26 +39,6 @@ public struct SimulationTiming: Codable, Sendable, Hashable {
 
     /// Real-time timings with the defaults above.
     public static let realTime = SimulationTiming()
-
-    enum CodingKeys: String, CodingKey {
-        case timeScale, maximumAdvertisingDelayMilliseconds, usbResetDelayMilliseconds, rssiJitter
-        case connectionUpdateInstantEvents, seed
-    }
-
-    /// Decodes with every field optional: a missing field takes its default.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = SimulationTiming()
-        self.init(
-            timeScale: try c.decodeIfPresent(Double.self, forKey: .timeScale) ?? d.timeScale,
-            maximumAdvertisingDelayMilliseconds: try c.decodeIfPresent(Double.self, forKey: .maximumAdvertisingDelayMilliseconds)
-                ?? d.maximumAdvertisingDelayMilliseconds,
-            usbResetDelayMilliseconds: try c.decodeIfPresent(Double.self, forKey: .usbResetDelayMilliseconds) ?? d.usbResetDelayMilliseconds,
-            rssiJitter: try c.decodeIfPresent(Int.self, forKey: .rssiJitter) ?? d.rssiJitter,
-            connectionUpdateInstantEvents: try c.decodeIfPresent(Int.self, forKey: .connectionUpdateInstantEvents)
-                ?? d.connectionUpdateInstantEvents,
-            seed: try c.decodeIfPresent(UInt64.self, forKey: .seed))
-    }
 
     /// `timeScale` within its bounds (a NaN or non-positive scale means real time).
     var effectiveTimeScale: Double {

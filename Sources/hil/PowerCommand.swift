@@ -1,5 +1,7 @@
 import DeviceControl
 import Foundation
+import HILRunner
+import RigFormat
 
 /// `hil power SWITCH [--port N] on|off|cycle|status`, or `hil power --rig FILE NAME …`.
 /// Every on/off is verified; a switch that says it switched while the devices behind it say otherwise
@@ -61,7 +63,7 @@ enum PowerCommand {
                 guard ports.isEmpty, methodText == nil, !force, repeatOff == nil else {
                     throw UsageError("--port, --method, --force and --repeat come from the rig file with --rig")
                 }
-                let switches = try PowerSwitchDescription.loadPowerSwitches(fromRigFile: rig)
+                let switches = try Rig.load(path: rig).powerSwitches
                 guard var entry = switches.first(where: { $0.name == target }) else {
                     throw UsageError("rig file \(rig) defines no power switch '\(target)'; it defines: \(switches.isEmpty ? "none" : switches.map(\.name).joined(separator: ", "))")
                 }
@@ -79,6 +81,8 @@ enum PowerCommand {
             }
         } catch let error as UsageError {
             return fail("\(error)\n\(usage)", .usageError)
+        } catch let error as RigError {
+            return fail(error.description, .usageError)
         } catch let error as PowerSwitchError {
             return fail(error.message, error.isUsageError ? .usageError : .infrastructureError)
         } catch {

@@ -2,6 +2,7 @@ import DeviceControl
 import Foundation
 import HCI
 import HILRunner
+import RigFormat
 
 /// `hil recover MONIKER [--switch SWITCH --port N] [--reset-timeout S] [--json] [--rig RIG.json]`: checks
 /// an adapter the way the runner does between tests, and climbs the recovery ladder if it does not answer.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Regular expressions that read a switch's state from a command's stdout: `{"on": "…", "off": "…"}`.
-public struct StatePattern: Sendable, Equatable, Decodable {
+public struct StatePattern: Sendable, Equatable {
     public let on: String
     public let off: String
 
@@ -15,17 +15,6 @@ public struct StatePattern: Sendable, Equatable, Decodable {
         self.on = on
         self.off = off
     }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let on = try container.decode(String.self, forKey: .on)
-        let off = try container.decode(String.self, forKey: .off)
-        do { try self.init(on: on, off: off) } catch let error as PowerSwitchError {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
-        }
-    }
-
-    enum CodingKeys: String, CodingKey { case on, off }
 
     /// `.on`/`.off` when exactly one pattern matches `text`; unknown otherwise.
     public func state(of text: String) -> PowerState {

@@ -7,10 +7,10 @@
 /// Kinds and their fields: `command` (on, off, status, statePattern, deadlineSeconds), `usb-hub` (hub,
 /// ports, method, force, repeat), `ykush` (serial, ports), `relay` (vendor, serial, ports), `process`
 /// (argv, environment, readyPattern, readyDeadlineSeconds, stopDeadlineSeconds, pidFile). `port: N` may
-/// stand for `ports: [N]`. Unknown fields are errors, so a typo is not silently ignored. Decoding errors
-/// name the field path and the wrong value (`powerSwitches[1].ports[0]: expected a port number from 1
-/// to 255, found -2`).
-public struct PowerSwitchDescription: Decodable, Sendable, Equatable {
+/// stand for `ports: [N]`. Unknown fields are errors with a did-you-mean, so a typo is not silently
+/// ignored; `init(reading:)` errors name the field path and the value as written
+/// (`powerSwitches[1].ports[0]: expected a port number from 1 to 255, found -2`).
+public struct PowerSwitchDescription: Sendable, Equatable {
     public enum Kind: String, Sendable, Equatable, CaseIterable {
         case command
         case usbHub = "usb-hub"
@@ -38,24 +38,23 @@ public struct PowerSwitchDescription: Decodable, Sendable, Equatable {
         }
     }
 
-    /// `"verify": {"devices": [...], "deadlineSeconds": 3, "onDeadlineSeconds": 10}`.
+    /// `"verify": {"devices": [...], "deadlineSeconds": 3, "onDeadlineSeconds": 10}`, or `"verify": "none"`.
     public struct Verify: Sendable, Equatable {
         public var devices: [DeviceExpectation]
-        /// How long devices get to leave after off.
-        public var offDeadline: Duration
-        /// How long devices get to come back and enumerate after on.
-        public var onDeadline: Duration
         /// `"verify": "none"`: the rig accepts that this switch's transitions cannot be seen to happen
         /// (nothing downstream enumerates). Without it the harness treats an unverified transition as a
         /// bench failure, so a dead outlet is never reported as the accessory's fault.
         public var acceptsUnverified: Bool
-
+        /// How long devices get to leave after off.
+        public var offDeadline: Duration
+        /// How long devices get to come back and enumerate after on.
+        public var onDeadline: Duration
         public init(devices: [DeviceExpectation] = [], offDeadline: Duration = .seconds(3), onDeadline: Duration = .seconds(10),
                     acceptsUnverified: Bool = false) {
             self.devices = devices
+            self.acceptsUnverified = acceptsUnverified
             self.offDeadline = offDeadline
             self.onDeadline = onDeadline
-            self.acceptsUnverified = acceptsUnverified
         }
     }
 
@@ -64,6 +63,15 @@ public struct PowerSwitchDescription: Decodable, Sendable, Equatable {
     public var verify: Verify
 
     public var kind: Kind { backend.kind }
+
+    /// The ports a rig's `power.port` may name on this switch: its `ports` for a hub, YKUSH or relay; a
+    /// command or process switch switches one thing, port 1.
+    public var ports: [Int] {
+        switch backend {
+        case .usbHub(_, let ports, _, _, _), .ykush(_, let ports), .relay(_, _, let ports): return ports
+        case .command, .process: return [1]
+        }
+    }
 
     public init(name: String, backend: Backend, verify: Verify = Verify()) {
         self.name = name

@@ -6,7 +6,7 @@ import Simulation
 /// A bench description (a "rig file"): the adapter, the power switches, the accessories and how to
 /// recognise them, the timing budgets the standard suites hold them to, and — for the simulated bench —
 /// the simulated controllers and accessory firmware.
-public struct Rig: Sendable, Hashable {
+public struct Rig: Sendable, Equatable {
     public var name: String
     public var summary: String?
     /// The central adapter, by transport moniker (`sim:central`, `usb:0`, `unix:/tmp/bt-server-le`, …).
@@ -27,6 +27,8 @@ public struct Rig: Sendable, Hashable {
     public var peerSeesAdapterReset: Bool
     /// The simulated bench, when the rig has simulated controllers.
     public var simulation: SimulatedBenchDescription?
+    /// The hardware (or process) power switches of `powerSwitches`, checked when the rig was read.
+    public var powerSwitches: [PowerSwitchDescription]
     /// Where the file was read from.
     public var path: String?
 
@@ -76,12 +78,11 @@ public struct Rig: Sendable, Hashable {
 
     /// Connection parameters the suites use: the rig's interval, no latency, the rig's supervision timeout.
     public var connectionParameters: ConnectionParameters {
-        let timeoutUnits = UInt16(clamping: max(10, min(3200, Int((budgets.supervisionTimeout.inSeconds * 100).rounded()))))
-        let intervalUnits = UInt16(clamping: max(6, min(3200, Int((budgets.connectionInterval.inSeconds / 0.00125).rounded()))))
+        // The rig reader has checked both ranges (100…32000 ms, 7.5…4000 ms: Core v5.4 Vol 4 Part E
+        // §7.8.12), so the units are 10…3200 and 6…3200 (the clamp only keeps a hand-built Budgets from trapping).
+        let timeoutUnits = UInt16(clamping: Int((budgets.supervisionTimeout.inSeconds * 100).rounded()))
+        let intervalUnits = UInt16(clamping: Int((budgets.connectionInterval.inSeconds / 0.00125).rounded()))
         return ConnectionParameters(intervalMin: intervalUnits, intervalMax: intervalUnits, latency: 0, supervisionTimeout: timeoutUnits)
     }
 }
 
-extension Duration {
-    static func seconds(double value: Double) -> Duration { .milliseconds(Int64((value * 1000).rounded())) }
-}

@@ -1,4 +1,5 @@
 import DeviceControl
+import RigFormat
 
 /// One switch port of a rig as the harness drives it: the switch restricted to that port (an accessory's
 /// `power.port`, the adapter's `adapter.power.port`), and whether the rig accepts transitions on it that
@@ -57,8 +58,9 @@ public struct RigPowerPorts: Sendable {
         self.init(accessories: accessories, adapter: runtime.adapterPowerSwitch().map { RigPowerPort($0) })
     }
 
-    /// A hardware bench's ports from its switch descriptions: each accessory's switch restricted to its
-    /// `power.port`. A reference to a switch or port the rig does not have is a rig error.
+    /// A hardware bench's ports from its switch descriptions (`rig.powerSwitches`): each accessory's switch
+    /// restricted to its `power.port`. A reference to a switch or port the rig does not have is a rig
+    /// error (the rig reader refuses such a rig already; this holds for rigs built in code too).
     public init(rig: Rig, switches descriptions: [PowerSwitchDescription],
                 make: (PowerSwitchDescription) throws -> any PowerSwitch = { try PowerSwitchFactory.makeSwitch($0) }) throws {
         func port(_ reference: Rig.PowerReference, _ field: String) throws -> RigPowerPort {
@@ -66,7 +68,7 @@ public struct RigPowerPorts: Sendable {
                 throw RigError("\(field).switch: no power switch named '\(reference.switchName)' (the rig has: \(descriptions.map(\.name).sorted().joined(separator: ", ")))")
             }
             guard let restricted = description.restricted(toPort: reference.port) else {
-                let ports = (description.backend.ports ?? []).map(String.init).joined(separator: ", ")
+                let ports = description.ports.map(String.init).joined(separator: ", ")
                 throw RigError("\(field).port: \(reference.port) is not a port of switch \(description.name) (ports: \(ports))")
             }
             return RigPowerPort(try make(restricted), acceptsUnverified: description.verify.acceptsUnverified)

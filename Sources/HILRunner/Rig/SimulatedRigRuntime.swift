@@ -1,5 +1,6 @@
 import DeviceControl
 import HCI
+import RigFormat
 import Simulation
 
 /// A rig's simulated bench brought to life: the simulated air and controllers, the accessory firmware

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import DeviceControl
 import Foundation
+import RigFormat
 
 /// What `hil run` was asked to do.
 public struct RunOptions: Sendable {
@@ -87,8 +88,10 @@ public enum HILRun {
         guard let rigURL = options.rig?.standardizedFileURL ?? hilPackage?.appendingPathComponent("rigs/simulated.json") else {
             return fail(.usageError, "no --rig given, and there is no BluetoothHIL package for the default rigs/simulated.json")
         }
-        let rig: RigFile
-        do { rig = try RigFile.inspect(rigURL) } catch { return fail(.usageError, "rig file \(error)") }
+        // The rig is read and checked with the one rig reader before anything else (the lock, the build):
+        // a rig the suites would refuse is a usage error here, in one line.
+        let rig: Rig
+        do { rig = try Rig.load(path: rigURL.path) } catch { return fail(.usageError, error.description) }
         let layout = ResultsLayout(options.out)
         do {
             try layout.create()
@@ -110,9 +113,9 @@ public enum HILRun {
         }
         defer { lock.release() }
 
-        let invocation = SwiftTestInvocation(suites: suites, filter: options.filter, layout: layout, rig: rig.url,
+        let invocation = SwiftTestInvocation(suites: suites, filter: options.filter, layout: layout, rig: rigURL,
                                              repeatCount: options.repeatCount, swift: options.swift)
-        let context = RunContext(rig: rig.url.path, rigName: rig.name, gitCommit: await gitCommit(suites.directory),
+        let context = RunContext(rig: rigURL.path, rigName: rig.name, gitCommit: await gitCommit(suites.directory),
                                  package: suites.directory.path, command: options.command, started: Date(), repeatCount: options.repeatCount)
         do { try context.write(to: layout) } catch { return fail(.usageError, "results directory: \(error)", layout) }
 

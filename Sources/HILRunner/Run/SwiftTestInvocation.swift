@@ -108,30 +108,3 @@ public enum PackageLocator {
         FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path)
     }
 }
-
-/// The little `hil run` needs from a rig file before the tests read it: that it is a JSON object, and
-/// its name (the `name` field, else the file name without `.json`) — which names its lock.
-public struct RigFile: Sendable, Hashable {
-    public var url: URL
-    public var name: String
-
-    public static func inspect(_ url: URL) throws(ResultsError) -> RigFile {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw ResultsError(url.path, FileManager.default.fileExists(atPath: url.path) ? "cannot read the rig file: \(ResultsLayout.reason(error))" : "no such rig file")
-        }
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw ResultsError(url.path, "the rig file is not JSON: \((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)")")
-        }
-        guard let fields = object as? [String: Any] else { throw ResultsError(url.path, "the rig file must hold a JSON object") }
-        var name = url.deletingPathExtension().lastPathComponent
-        if let given = fields["name"] {
-            guard let text = given as? String, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw ResultsError(url.path, "name: expected a non-empty string")
-            }
-            name = text
-        }
-        return RigFile(url: url, name: name)
-    }
-}

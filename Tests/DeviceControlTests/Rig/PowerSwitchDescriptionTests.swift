@@ -1,14 +1,24 @@
 import Foundation
+import RigFormat
 import Testing
 @testable import DeviceControl
 
 @Suite struct PowerSwitchDescriptionTests {
-    static func load(_ json: String) throws -> [PowerSwitchDescription] {
-        try PowerSwitchDescription.loadPowerSwitches(fromJSON: Data(json.utf8), source: "rigs/test.json")
+    /// The `powerSwitches` of a rig's JSON, read as the rig reader reads them (other top-level keys are
+    /// the rig's, not the switches', and are not checked here).
+    static func load(_ json: String) throws(RigError) -> [PowerSwitchDescription] {
+        do throws(RigError) {
+            let root = try RigDocument.parse(Array(json.utf8))
+            guard case .object(let members) = root.node.value else { throw root.fail("an object") }
+            guard let member = members.first(where: { $0.key == "powerSwitches" }) else { return [] }
+            return try PowerSwitchDescription.list(reading: RigValue(member.value, path: "powerSwitches"))
+        } catch {
+            throw error.inFile("rigs/test.json")
+        }
     }
 
     static func message(_ json: String) -> String {
-        do { _ = try load(json); return "no error" } catch let error as PowerSwitchError { return error.message } catch { return "\(error)" }
+        do { _ = try load(json); return "no error" } catch { return error.description }
     }
 
     @Test func everyKindDecodes() throws {
@@ -62,7 +72,23 @@ import Testing
         (#"{"powerSwitches": [{"name": "a", "kind": "command", "on": ["x"], "off": ["y"], "statePattern": {"on": "(", "off": "x"}}]}"#,
          #"rig file rigs/test.json: powerSwitches[0].statePattern.on: expected a valid regular expression, found "(""#),
         (#"{"powerSwitches": [{"name": "a", "kind": "ykush", "port": 1, "serail": "YK1"}]}"#,
-         #"rig file rigs/test.json: powerSwitches[0].serail: unknown field for kind "ykush" (known: kind, name, port, ports, serial, verify)"#),
+         "rig file rigs/test.json: powerSwitches[0].serail: unknown key; did you mean serial?"),
+        (#"{"powerSwitches": [{"name": "a", "kind": "ykush", "port": 1, "hub": "1-1.4"}]}"#,
+         #"rig file rigs/test.json: powerSwitches[0].hub: unknown key for kind "ykush" (known: kind, name, port, ports, serial, verify)"#),
+        (#"{"powerSwitches": [{"name": "a", "kind": "ykush", "ports": [1, -1000]}]}"#,
+         "rig file rigs/test.json: powerSwitches[0].ports[1]: expected a port number from 1 to 255, found -1000"),
+        (#"{"powerSwitches": [{"name": "a", "kind": "ykush", "ports": [9223372036854775808]}]}"#,
+         "rig file rigs/test.json: powerSwitches[0].ports[0]: expected a port number from 1 to 255, found 9223372036854775808"),
+        (#"{"powerSwitches": [{"name": "a", "kind": "ykush", "port": 1.5}]}"#,
+         "rig file rigs/test.json: powerSwitches[0].port: expected a port number from 1 to 255, found 1.5"),
+        (#"{"powerSwitches": [{"name": "a", "kind": "usb-hub", "hub": "1-1.4", "port": 1, "repeat": 1e22}]}"#,
+         "rig file rigs/test.json: powerSwitches[0].repeat: expected a whole number from 1 to 10, found 1e22"),
+        (#"{"powerSwitches": [{"name": "a", "kind": "ykush", "port": 1, "verify": "never"}]}"#,
+         #"rig file rigs/test.json: powerSwitches[0].verify: expected "none" (transitions cannot be verified, and the rig accepts that) or an object like {"devices": ["2fe3:000b"], "deadlineSeconds": 3}, found "never""#),
+        (#"{"powerSwitches": [{"name": "a", "kind": "ykush", "port": 1, "verify": {"device": ["2fe3:000b"]}}]}"#,
+         "rig file rigs/test.json: powerSwitches[0].verify.device: unknown key; did you mean devices?"),
+        (#"{"powerSwitches": [{"name": "a", "kind": "ykush", "port": 1, "verify": {"deadlineSeconds": -3}}]}"#,
+         "rig file rigs/test.json: powerSwitches[0].verify.deadlineSeconds: expected a number from 0.001 to 120, found -3"),
         (#"{"powerSwitches": [{"name": "a", "kind": "relay", "vendor": "sainsmart", "port": 1}]}"#,
          #"rig file rigs/test.json: powerSwitches[0].vendor: expected one of "dcttech", found "sainsmart""#),
         (#"{"powerSwitches": [{"name": "a", "kind": "ykush", "port": 1, "verify": {"devices": ["dongle"]}}]}"#,
@@ -72,7 +98,7 @@ import Testing
         (#"{"powerSwitches": [{"name": "a", "kind": "ykush", "ports": [1, 1]}]}"#,
          "rig file rigs/test.json: powerSwitches[0].ports[1]: expected each port once, found 1"),
         (#"{"powerSwitches": [{"name": "a", "kind": "ykush", "port": 1}, {"name": "a", "kind": "ykush", "port": 2}]}"#,
-         #"rig file rigs/test.json: powerSwitches[1].name: "a" is used twice"#),
+         #"rig file rigs/test.json: powerSwitches[1].name: "a" is used twice (first by powerSwitches[0])"#),
         (#"{"powerSwitches": {"name": "a"}}"#,
          #"rig file rigs/test.json: powerSwitches: expected an array of switch entries, found {"name": "a"}"#),
         (#"{"powerSwitches": ["a"]}"#,
@@ -84,18 +110,19 @@ import Testing
         #expect(Self.message(json) == expected)
     }
 
-    @Test func malformedJSONIsReported() {
-        #expect(Self.message("{\"powerSwitches\": [").hasPrefix("rig file rigs/test.json: not valid JSON"))
+    @Test func malformedJSONIsReportedWithLineAndColumn() {
+        #expect(Self.message("{\"powerSwitches\": [") == "rig file rigs/test.json: line 1, column 20: expected a JSON value, found the end of the file")
     }
 
-    @Test func loadsFromAFile() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rig-\(UUID().uuidString).json").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try #"{"powerSwitches": [{"name": "s", "kind": "process", "argv": ["sleep", "1"]}], "other": 1}"#.write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(try PowerSwitchDescription.loadPowerSwitches(fromRigFile: path).map(\.name) == ["s"])
-        let error = #expect(throws: PowerSwitchError.self) { try PowerSwitchDescription.loadPowerSwitches(fromRigFile: path + ".missing") }
-        #expect(error?.message == "rig file \(path).missing: cannot be read (no such file)")
-        #expect(error?.isUsageError == true)
+    @Test func verifyNoneAcceptsUnverifiedTransitions() throws {
+        let switches = try Self.load(#"{"powerSwitches": [{"name": "a", "kind": "ykush", "port": 1, "verify": "none"}, {"name": "b", "kind": "ykush", "port": 2}]}"#)
+        #expect(switches[0].verify == PowerSwitchDescription.Verify(devices: [], acceptsUnverified: true))
+        #expect(switches[1].verify.acceptsUnverified == false)
+    }
+
+    @Test func portsAreWhatAPowerReferenceMayName() throws {
+        let switches = try Self.load(#"{"powerSwitches": [{"name": "a", "kind": "usb-hub", "hub": "1-1.4", "ports": [4, 2]}, {"name": "b", "kind": "process", "argv": ["x"]}]}"#)
+        #expect(switches.map(\.ports) == [[4, 2], [1]])
     }
 
     @Test func theFactoryMakesAWorkingProcessSwitch() async throws {

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import DeviceControl
 @testable import HILRunner
+import RigFormat
 
 /// The harness's power policy: each accessory gets its own switch port, and a transition nobody could
 /// see happen is a bench failure unless the rig accepts it (`"verify": "none"`).
@@ -64,7 +65,8 @@ import Testing
         {"name": "two-ports", "adapter": {"moniker": "usb:0", "power": {"switch": "hub", "port": 4}},
          "accessories": [\(accessories)], "powerSwitches": [\(switches)]}
         """
-        return (try Rig.parse(Data(json.utf8)), try PowerSwitchDescription.loadPowerSwitches(fromJSON: Data(json.utf8)))
+        let rig = try Rig.parse(Data(json.utf8))
+        return (rig, rig.powerSwitches)
     }
 
     @Test func eachAccessoryGetsItsOwnPort() throws {
@@ -75,7 +77,7 @@ import Testing
         let made = Made()
         let ports = try RigPowerPorts(rig: rig, switches: switches) { description in
             made.add(description)
-            return FakeSwitch(name: "\(description.name) \(description.backend.ports ?? [])", verified: true)
+            return FakeSwitch(name: "\(description.name) \(description.ports)", verified: true)
         }
         #expect(ports.accessories["thermo"]?.name == "hub [2]")
         #expect(ports.accessories["strap"]?.name == "hub [3]")
@@ -84,8 +86,11 @@ import Testing
     }
 
     @Test func aPortNotOnTheSwitchIsARigError() throws {
-        let (rig, switches) = try Self.rig(#"{"name": "thermo", "match": {"name": "T"}, "power": {"switch": "hub", "port": 7}}"#,
+        // The rig reader refuses such a file; a rig built in code meets the same check here.
+        let (parsed, switches) = try Self.rig(#"{"name": "thermo", "match": {"name": "T"}, "power": {"switch": "hub", "port": 2}}"#,
                                            switches: #"{"name": "hub", "kind": "usb-hub", "hub": "1-1.4", "ports": [2, 3, 4]}"#)
+        var rig = parsed
+        rig.accessories[0].power?.port = 7
         do {
             _ = try RigPowerPorts(rig: rig, switches: switches) { FakeSwitch(name: $0.name, verified: true) }
             Issue.record("port 7 was accepted")
@@ -105,7 +110,7 @@ import Testing
 
     final class Made: Sendable {
         private let store = Mutex<[[Int]]>([])
-        func add(_ description: PowerSwitchDescription) { store.withLock { $0.append(description.backend.ports ?? []) } }
+        func add(_ description: PowerSwitchDescription) { store.withLock { $0.append(description.ports) } }
         var ports: [[Int]] { store.withLock { $0 } }
     }
 }

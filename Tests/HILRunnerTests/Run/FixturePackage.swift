@@ -30,7 +30,7 @@ enum FixturePackage {
         try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
         try writeIfChanged(manifest, to: root.appendingPathComponent("Package.swift"))
         try writeIfChanged(suites, to: tests.appendingPathComponent("Suites.swift"))
-        try writeIfChanged(#"{"name": "fixture-rig"}"#, to: root.appendingPathComponent("rig.json"))
+        try writeIfChanged(#"{"name": "fixture-rig", "adapter": {"moniker": "usb:0"}, "accessories": []}"#, to: root.appendingPathComponent("rig.json"))
         let status = try await runProcess([swift, "build", "--build-tests", "--package-path", root.path], deadline: 240)
         guard status == 0 else { throw Unavailable(description: "building the fixture package failed with status \(status)") }
         return root

@@ -36,26 +36,6 @@ import Testing
         #expect(test.contains("--attachments-path") && test.contains("/tmp/results/attachments"))
         #expect(invocation.environment == ["HIL_RIG": "/work/main/rigs/simulated.json", "HIL_RESULTS": "/tmp/results", "HIL_REPEAT": "3"])
     }
-
-    @Test func rigFilesNeedAJSONObjectAndGiveTheirName() throws {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { Fixtures.remove(directory) }
-        let named = directory.appendingPathComponent("bench.json")
-        try Data(#"{"name": "lab-bench-1", "controllers": []}"#.utf8).write(to: named)
-        #expect(try RigFile.inspect(named).name == "lab-bench-1")
-        let unnamed = directory.appendingPathComponent("simulated.json")
-        try Data("{}".utf8).write(to: unnamed)
-        #expect(try RigFile.inspect(unnamed).name == "simulated")
-        let array = directory.appendingPathComponent("array.json")
-        try Data("[]".utf8).write(to: array)
-        #expect { try RigFile.inspect(array) } throws: { ($0 as? ResultsError)?.message.contains("JSON object") == true }
-        let broken = directory.appendingPathComponent("broken.json")
-        try Data("{\"name\": ".utf8).write(to: broken)
-        #expect { try RigFile.inspect(broken) } throws: { ($0 as? ResultsError)?.message.contains("not JSON") == true }
-        #expect { try RigFile.inspect(directory.appendingPathComponent("absent.json")) } throws: {
-            ($0 as? ResultsError)?.description.contains("absent.json: no such rig file") == true
-        }
-    }
 }
 
 @Suite struct ProgressTests {

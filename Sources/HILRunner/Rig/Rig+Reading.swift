@@ -1,0 +1,99 @@
+import DeviceControl
+import HCI
+import RigFormat
+import Simulation
+
+extension Rig {
+    static let keys = ["name", "description", "adapter", "powerSwitches", "simulation", "accessories", "budgets",
+                       "remoteLossReasons", "localDisconnectReasons", "reportsLinkLoss", "peerSeesAdapterReset"]
+
+    /// Reads a rig file's top-level object: every field checked, unknown keys rejected with a did-you-mean,
+    /// then the whole checked for consistency (`RigConsistency`): switch ports that exist and are used
+    /// once, simulated controllers used once.
+    public init(reading value: RigValue) throws(RigError) {
+        self = try value.object(keys: Self.keys, "a JSON object (a rig file)") { fields throws(RigError) -> Rig in
+            let name = try fields.string("name", "the rig's name (it names the rig's lock)")
+            let summary = try fields.value("description")?.string("a string", allowEmpty: true)
+            let adapterValue = try fields.required("adapter", "an object like {\"moniker\": \"usb:0\"}")
+            let adapter = try adapterValue.object(keys: ["moniker", "power"]) { adapterFields throws(RigError) -> Adapter in
+                let monikerValue = try adapterFields.required("moniker", "a transport moniker like \"usb:0\" or \"sim:central\"")
+                let moniker = try monikerValue.string("a transport moniker like \"usb:0\" or \"sim:central\"")
+                do throws(HCITransportError) { _ = try TransportMoniker(parsing: moniker) } catch { throw monikerValue.problem(error.message) }
+                return Adapter(moniker: moniker, power: try adapterFields.value("power").map(Self.powerReference))
+            }
+            let switches = try fields.value("powerSwitches").map { (value: RigValue) throws(RigError) -> [PowerSwitchDescription] in
+                try PowerSwitchDescription.list(reading: value)
+            } ?? []
+            let simulation = try fields.value("simulation").map { (value: RigValue) throws(RigError) -> SimulatedBenchDescription in
+                try SimulatedBenchDescription(reading: value)
+            }
+            let list = try fields.required("accessories", "an array of accessories")
+            var accessories: [Accessory] = []
+            for item in try list.array("an array of accessories") { accessories.append(try Self.accessory(item)) }
+            let budgets = try fields.value("budgets").map(Budgets.init(reading:)) ?? Budgets.defaults
+            let reportsLinkLoss = try fields.bool("reportsLinkLoss", default: true)
+            let rig = Rig(name: name, summary: summary, adapter: adapter, accessories: accessories, budgets: budgets,
+                          remoteLossReasons: try Self.statuses(fields, "remoteLossReasons", default: [.connectionTimeout]),
+                          localDisconnectReasons: try Self.statuses(fields, "localDisconnectReasons", default: [HCIStatus(rawValue: 0x16)]),
+                          reportsLinkLoss: reportsLinkLoss,
+                          peerSeesAdapterReset: try fields.bool("peerSeesAdapterReset", default: reportsLinkLoss),
+                          simulation: simulation, powerSwitches: switches, path: nil)
+            try RigConsistency(rig).check()
+            return rig
+        }
+    }
+
+    static func powerReference(_ value: RigValue) throws(RigError) -> PowerReference {
+        try value.object(keys: ["switch", "port"], "an object like {\"switch\": \"sim-switch\", \"port\": 1}") { fields throws(RigError) -> PowerReference in
+            PowerReference(switchName: try fields.string("switch", "the name of a power switch of this rig"),
+                           port: try fields.required("port", "a port number from 1 to 255").integer(in: 1...255, "a port number from 1 to 255"))
+        }
+    }
+
+    static func accessory(_ value: RigValue) throws(RigError) -> Accessory {
+        try value.object(keys: ["name", "match", "power", "expectedServices", "simulated"]) { fields throws(RigError) -> Accessory in
+            let name = try fields.string("name", "the accessory's name")
+            let matchValue = try fields.required("match", "an object with a name, address, service or manufacturer")
+            let filter = try matchValue.object(keys: ["name", "address", "service", "manufacturer"]) { match throws(RigError) -> ScanFilter in
+                var filter = ScanFilter(name: try match.optionalString("name", "the advertised name"))
+                if let value = match.value("address") {
+                    guard let address = BDAddress(try value.string("a BD_ADDR like \"C0:48:49:4C:00:02\"")) else { throw value.fail("a BD_ADDR like \"C0:48:49:4C:00:02\"") }
+                    filter.address = address
+                }
+                if let value = match.value("service") {
+                    guard let uuid = BluetoothUUID(try value.string("a service UUID like \"180D\"")) else { throw value.fail("a service UUID like \"180D\"") }
+                    filter.serviceUUID = uuid
+                }
+                if let value = match.value("manufacturer") {
+                    filter.manufacturer = CompanyIdentifier(rawValue: UInt16(try value.integer(in: 0...0xFFFF, "a company identifier from 0 to 65535")))
+                }
+                guard !filter.isEmpty else { throw matchValue.problem("give a name, address, service or manufacturer to recognise it by") }
+                return filter
+            }
+            var expected: [BluetoothUUID] = []
+            if let list = fields.value("expectedServices") {
+                for item in try list.array("an array of service UUIDs like \"180F\"") {
+                    guard let uuid = BluetoothUUID(try item.string("a service UUID like \"180F\"")) else { throw item.fail("a service UUID like \"180F\"") }
+                    expected.append(uuid)
+                }
+            }
+            return Accessory(name: name, match: filter, power: try fields.value("power").map(Self.powerReference), expectedServices: expected,
+                             simulated: try fields.value("simulated").map { (value: RigValue) throws(RigError) -> SimulatedAccessoryDescription in
+                                 try SimulatedAccessoryDescription(reading: value)
+                             })
+        }
+    }
+
+    /// `["0x08", "0x15"]`: HCI status codes (Core v5.4 Vol 1 Part F).
+    static func statuses(_ fields: RigObject, _ key: String, default fallback: [HCIStatus]) throws(RigError) -> [HCIStatus] {
+        guard let list = fields.value(key) else { return fallback }
+        var result: [HCIStatus] = []
+        for item in try list.array("a non-empty array of HCI status codes like \"0x08\"", nonEmpty: true) {
+            let text = try item.string("an HCI status code like \"0x08\"")
+            let digits = text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
+            guard !digits.isEmpty, digits.count <= 2, let code = UInt8(digits, radix: 16) else { throw item.fail("an HCI status code like \"0x08\"") }
+            result.append(HCIStatus(rawValue: code))
+        }
+        return result
+    }
+}
