@@ -103,7 +103,10 @@ public actor SimulatedAirServer {
         do {
             for (name, accessory) in runtime.accessories.sorted(by: { $0.key < $1.key }) {
                 if followed.contains(name), let follow = options.powerFollows.first(where: { $0.accessory == name }),
-                   !follow.isPresent(in: options.sysfs) { continue }
+                   !follow.isPresent(in: options.sysfs) {
+                    await accessory.powerOff() // the bench builds every controller powered; this one's device is absent
+                    continue
+                }
                 try await accessory.powerOn()
             }
         } catch {
