@@ -19,7 +19,7 @@ enum SimCommand {
         case "power": return SimPowerCommand.run(arguments)
         case nil where arguments.flag("help"): print(usage); return .success
         case let other:
-            return Diagnostics.fail("sim", "\(other.map { "unknown subcommand '\($0)'" } ?? "missing a subcommand (serve or power)")\n\(usage)", .usageError)
+            return Diagnostics.fail("sim", "\(other.map { "unknown subcommand '\($0)'" } ?? "missing a subcommand") (serve or power; see hil sim --help)", .usageError)
         }
     }
 }
