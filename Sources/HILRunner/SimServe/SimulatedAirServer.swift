@@ -64,6 +64,8 @@ public actor SimulatedAirServer {
     var channels: [Int: LineChannel] = [:]
     var nextChannel = 1
     var followers: [Task<Void, Never>] = []
+    /// Rig controllers a connection holds, from its accept until its power cycle after it ends.
+    var claimedControllers: Set<String> = []
     var shuttingDown = false
     /// The request being carried out: requests run one at a time, in arrival order.
     var tail: Task<Void, Never>?
@@ -294,6 +296,9 @@ public actor SimulatedAirServer {
         let controller: SimulatedController
         do {
             if let claim, let named = runtime.bench.controller(named: claim) {
+                guard !claimedControllers.contains(claim) else {
+                    throw SimServeError("the rig's controller '\(claim)' is in use by another host (or still power-cycling after one)")
+                }
                 controller = named
             } else {
                 controller = try await runtime.bench.air.join(freshConfiguration(number))
@@ -312,6 +317,7 @@ public actor SimulatedAirServer {
             if claim == nil { await controller.powerOff() }
             return
         }
+        if let claim { claimedControllers.insert(claim) }
         let connection: ServedConnection
         do {
             connection = try ServedConnection(number: number, fd: fd, listener: listener, controller: controller, transport: transport,
@@ -320,7 +326,11 @@ public actor SimulatedAirServer {
             }
         } catch {
             options.log("hil sim serve: \(error)")
-            if claim == nil { await controller.powerOff() }
+            await controller.powerOff()
+            if let claim {
+                await controller.powerOn()
+                claimedControllers.remove(claim)
+            }
             return
         }
         connections[number] = connection
@@ -345,8 +355,14 @@ public actor SimulatedAirServer {
         }
         // The controller leaves the air as a powered-off one does; a claimed one comes back fresh.
         await connection.controller.powerOff()
-        if connection.claimed && !shuttingDown { await connection.controller.powerOn() }
+        if connection.claimed {
+            if !shuttingDown { await connection.controller.powerOn() }
+            claimedControllers.remove(connection.controller.name)
+        }
     }
+
+    /// Whether a connection holds the rig's controller `name` (or it is still power-cycling after one).
+    public func isClaimed(_ name: String) -> Bool { claimedControllers.contains(name) }
 
     // MARK: Power follows a USB device
 

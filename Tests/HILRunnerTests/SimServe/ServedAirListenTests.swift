@@ -35,7 +35,8 @@ import Testing
         #expect(log.all.contains { $0.contains("refused") && $0.contains("in use by another host") }, "\(log.all)")
         await first.close()
         // Once it is free (power-cycled), the next host gets it fresh.
-        #expect(await eventually(within: .seconds(2)) { server.runtime.bench.controller(named: "central")?.isPoweredOn == true && server.runtime.bench.controller(named: "central")?.isOpen == false })
+        #expect(await eventually(within: .seconds(2)) { await !server.isClaimed("central") })
+        #expect(server.runtime.bench.controller(named: "central")?.isPoweredOn == true)
         let third = LEDevice(host: try HCIHost(transport: try FileDescriptorTransport.unix(path: path, moniker: "unix:\(path)")))
         #expect(try await third.start().address == BDAddress("00:48:49:4C:00:01"))
         await third.close()
