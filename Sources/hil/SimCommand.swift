@@ -60,6 +60,9 @@ enum SimServeCommand {
             return Diagnostics.fail("sim serve", "\(error)", .usageError)
         }
         signal(SIGPIPE, SIG_IGN)
+        // Started with `&` from an interactive shell, a read of the terminal would stop the process
+        // (SIGTTIN); ignored, the read fails instead and only standard input's channel ends.
+        signal(SIGTTIN, SIG_IGN)
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let server: SimulatedAirServer

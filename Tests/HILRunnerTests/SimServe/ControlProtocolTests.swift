@@ -43,16 +43,16 @@ import Testing
     @Test func theControlSocketAnswersEachLineAndKeepsServingAfterErrors() async throws {
         let air = try await ServedAirFixture.start()
         let control = ServeAddress.unix(path: air.controlPath)
-        #expect(try SimServeControlClient.request("power toaster on", to: control, timeout: .seconds(5)).hasPrefix("error: no simulated accessory named 'toaster'"))
-        #expect(try SimServeControlClient.request("power heart-rate off", to: control, timeout: .seconds(5)) == "ok heart-rate off")
+        #expect(try await offPool { try SimServeControlClient.request("power toaster on", to: control, timeout: .seconds(5)) }.hasPrefix("error: no simulated accessory named 'toaster'"))
+        #expect(try await offPool { try SimServeControlClient.request("power heart-rate off", to: control, timeout: .seconds(5)) } == "ok heart-rate off")
         #expect(air.server.runtime.accessories["heart-rate"]?.controller.isPoweredOn == false, "the answer came after the power was cut")
-        #expect(try SimServeControlClient.request("power heart-rate on", to: control, timeout: .seconds(5)) == "ok heart-rate on")
+        #expect(try await offPool { try SimServeControlClient.request("power heart-rate on", to: control, timeout: .seconds(5)) } == "ok heart-rate on")
         #expect(await air.server.runtime.accessories["heart-rate"]?.isRunning == true, "the answer came after the firmware booted")
         // Several lines on one connection: one answer each, in order.
         let fd = try #require(SocketOptions.connectUnix(air.controlPath))
         defer { _ = SocketOptions.closeDescriptor(fd) }
         #expect(SocketOptions.writeAll(fd, Array("status\nbogus\npower thermometer status\n".utf8), deadline: .now + .seconds(1)))
-        let lines = readLines(fd, count: 3, within: .seconds(5))
+        let lines = try await offPool { readLines(fd, count: 3, within: .seconds(5)) }
         #expect(lines.count == 3)
         #expect(lines.first?.hasPrefix("ok accessories") == true)
         #expect(lines.dropFirst().first?.hasPrefix("error: unknown command 'bogus'") == true)
@@ -60,8 +60,8 @@ import Testing
         await air.stop()
     }
 
-    @Test func nothingListeningIsAnInfrastructureErrorNotAUsageOne() throws {
-        #expect { try SimServeControlClient.request("status", to: .unix(path: "/tmp/hil-no-such-air.ctl"), timeout: .seconds(1)) } throws: { error in
+    @Test func nothingListeningIsAnInfrastructureErrorNotAUsageOne() async throws {
+        await #expect { try await offPool { try SimServeControlClient.request("status", to: .unix(path: "/tmp/hil-no-such-air.ctl"), timeout: .seconds(1)) } } throws: { error in
             guard let error = error as? SimServeError else { return false }
             return !error.isUsage && error.description.contains("no served air listens there")
         }
@@ -87,7 +87,9 @@ import Testing
         #expect(await eventually(within: .seconds(1)) { await thermometer.isRunning }, "powered and booted within 1 s of the device appearing")
         try unplug()
         #expect(await eventually(within: .seconds(1)) { !thermometer.controller.isPoweredOn }, "off within 1 s of the device leaving")
-        #expect(air.log.all.contains { $0.contains("USB device 1-1.2 left: ok thermometer off") }, "\(air.log.all)")
+        #expect(await eventually(within: .seconds(1)) { air.log.all.contains { $0.contains("USB device 1-1.2 left: ok thermometer off") } },
+                "\(air.log.all)")
+        #expect(air.log.all.contains { $0.contains("USB device 1-1.2 appeared: ok thermometer on") }, "\(air.log.all)")
         await air.stop()
     }
 

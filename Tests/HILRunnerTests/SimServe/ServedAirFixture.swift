@@ -61,3 +61,11 @@ func eventually(within timeout: Duration, _ condition: () async -> Bool) async -
     }
     return await condition()
 }
+
+/// Runs a blocking call (a socket read with a deadline) on a Dispatch thread, never on Swift's
+/// cooperative pool: a blocked pool thread on a 2-core machine stalls the server under test.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+    }
+}

@@ -30,7 +30,7 @@ import Testing
         #expect(info.address == BDAddress("00:48:49:4C:00:01"), "the rig's central controller's BD_ADDR")
         // A second host is turned away while the first holds it.
         let second = try #require(SocketOptions.connectUnix(path))
-        #expect(readsEndOfStream(second, within: .seconds(2)))
+        #expect(try await offPool { readsEndOfStream(second, within: .seconds(2)) })
         _ = SocketOptions.closeDescriptor(second)
         #expect(log.all.contains { $0.contains("refused") && $0.contains("in use by another host") }, "\(log.all)")
         await first.close()

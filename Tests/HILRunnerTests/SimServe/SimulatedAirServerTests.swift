@@ -79,7 +79,7 @@ import Testing
             let fd = try #require(SocketOptions.connectUnix(air.socketPath))
             defer { _ = SocketOptions.closeDescriptor(fd) }
             #expect(SocketOptions.writeAll(fd, bytes, deadline: .now + .seconds(1)))
-            #expect(readsEndOfStream(fd, within: .seconds(2)), "the server closes a connection that sent \(bytes)")
+            #expect(try await offPool { readsEndOfStream(fd, within: .seconds(2)) }, "the server closes a connection that sent \(bytes)")
         }
         func dropped() -> [String] { air.log.all.filter { $0.contains("dropped") && $0.contains("H4 framing") } }
         #expect(await eventually(within: .seconds(1)) { dropped().count == 2 }, "one log line per dropped connection: \(air.log.all)")
