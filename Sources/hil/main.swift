@@ -26,6 +26,10 @@ commands:
   run [--rig RIG.json] [--package PATH] [--filter REGEX] [--out DIR] [--repeat N] [--wait S] [--quiet]
                     the transition suites on a locked rig: junit.xml, results.json, report.html, captures
   report DIR        re-render report.html, junit.xml and results.json of a results directory
+  sim serve [--rig RIG.json] --listen unix:PATH|tcp:127.0.0.1:PORT [--control unix:PATH] [--power-follows A=LOC]
+                    serve the rig's simulated air as H4 controllers (one per connection); power commands on stdin
+  sim power --control unix:PATH ACCESSORY on|off|status
+                    switch a served air's simulated accessory
 
 controller monikers: unix:PATH  tcp-client:HOST:PORT  serial:DEVICE[,BAUD][,rtscts]
                      usb:N  usb:VID:PID[/SERIAL]  usb:BUS-PORT.PORT (add ! for a vendor-class dongle)  hci-socket:N
@@ -53,6 +57,7 @@ case "report": status = await ReportCommand.run(Arguments(words))
 case "adapters": status = await AdaptersCommand.run(Arguments(words))
 case "doctor": status = await DoctorCommand.run(Arguments(words))
 case "recover": status = await RecoverCommand.run(Arguments(words))
+case "sim": status = await SimCommand.run(Arguments(words))
 default:
     FileHandle.standardError.write(Data("hil: unknown command '\(command)'\n\(usage)\n".utf8))
     status = .usageError

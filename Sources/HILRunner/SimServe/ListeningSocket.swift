@@ -1,0 +1,134 @@
+import HCI
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A listening stream socket (`socket(2)`, `bind(2)`, `listen(2)`) whose connections are accepted
+/// (`accept(2)`, non-blocking) on its own `EventLoop`. A Unix socket's file is removed when it closes; a
+/// stale file (nothing answers on it) is replaced, a live one is an error.
+final class ListeningSocket: Sendable {
+    /// The address it listens on, with the kernel's port when port 0 was asked for.
+    let address: ServeAddress
+    private let fd: Int32
+    private let loop: EventLoop
+    private let closed = Mutex(false)
+
+    init(_ requested: ServeAddress) throws(SimServeError) {
+        let (fd, bound) = try Self.bind(requested)
+        do {
+            loop = try EventLoop(label: "sim-serve-listen")
+        } catch {
+            Glibc.close(fd)
+            throw SimServeError("\(requested): cannot start its event loop: \(error)")
+        }
+        self.fd = fd
+        self.address = bound
+    }
+
+    /// Calls `onAccept` on the listener's loop with each accepted descriptor (non-blocking; the callee owns it).
+    func start(onAccept: @escaping @Sendable (Int32) -> Void) {
+        let fd = fd
+        let address = address
+        loop.watch(fd: fd) {
+            while true {
+                let client = accept(fd, nil, nil)
+                if client < 0 { return } // EAGAIN: all taken; anything else: the listener is closing
+                SocketOptions.setNonBlocking(client)
+                if case .tcp = address { SocketOptions.setNoDelay(client) }
+                onAccept(client)
+            }
+        }
+    }
+
+    /// Stops accepting, closes the socket and removes a Unix socket's file. Idempotent.
+    func close() {
+        let first = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
+        loop.unwatch()
+        loop.shutdown()
+        Glibc.close(fd)
+        if case .unix(let path) = address { unlink(path) }
+    }
+
+    deinit { close() }
+
+    private static func bind(_ address: ServeAddress) throws(SimServeError) -> (Int32, ServeAddress) {
+        switch address {
+        case .unix(let path): return (try bindUnix(path), address)
+        case .tcp(let host, let port): return try bindTCP(host: host, port: port)
+        }
+    }
+
+    private static func bindUnix(_ path: String) throws(SimServeError) -> Int32 {
+        var storage = sockaddr_un()
+        storage.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &storage.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        if SocketOptions.isLiveUnixSocket(path) {
+            throw SimServeError("unix:\(path): another server already listens there")
+        }
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFSOCK else {
+                throw SimServeError("unix:\(path): the path exists and is not a socket; not replacing it", usage: true)
+            }
+            unlink(path) // a stale socket file
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SimServeError("unix:\(path): socket() failed: \(SocketOptions.describe(errno))") }
+        let result = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0, listen(fd, 16) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw SimServeError("unix:\(path): cannot listen there: \(SocketOptions.describe(code))")
+        }
+        SocketOptions.setNonBlocking(fd)
+        return fd
+    }
+
+    private static func bindTCP(host: String, port: UInt16) throws(SimServeError) -> (Int32, ServeAddress) {
+        let requested = ServeAddress.tcp(host: host, port: port)
+        let ipv6 = host.contains(":")
+        let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SimServeError("\(requested): socket() failed: \(SocketOptions.describe(errno))") }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var result: Int32
+        if ipv6 {
+            var storage = sockaddr_in6()
+            storage.sin6_family = sa_family_t(AF_INET6)
+            storage.sin6_port = port.bigEndian
+            storage.sin6_addr = in6addr_loopback
+            result = withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        } else {
+            var storage = sockaddr_in()
+            storage.sin_family = sa_family_t(AF_INET)
+            storage.sin_port = port.bigEndian
+            guard inet_pton(AF_INET, host, &storage.sin_addr) == 1 else {
+                Glibc.close(fd)
+                throw SimServeError("\(requested): '\(host)' is not an IPv4 address", usage: true)
+            }
+            result = withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+        guard result == 0, listen(fd, 16) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw SimServeError("\(requested): cannot listen there: \(SocketOptions.describe(code))")
+        }
+        SocketOptions.setNonBlocking(fd)
+        return (fd, .tcp(host: host, port: SocketOptions.boundPort(fd) ?? port))
+    }
+}

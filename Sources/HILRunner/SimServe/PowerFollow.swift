@@ -1,0 +1,33 @@
+import DeviceControl
+
+/// `--power-follows ACCESSORY=LOCATION`: the accessory's power follows the presence of a USB device at a
+/// sysfs location (`/sys/bus/usb/devices/1-1.2`), as an accessory powered from a hub port does when the
+/// port is cut and restored. Parsed here; watched by the server.
+public struct PowerFollow: Sendable, Hashable {
+    public let accessory: String
+    public let location: USBLocation
+
+    public init(accessory: String, location: USBLocation) {
+        self.accessory = accessory
+        self.location = location
+    }
+
+    /// Parses `ACCESSORY=BUS-PORT.PORT` (`thermometer=1-1.2`).
+    public init(parsing text: String) throws(SimServeError) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw SimServeError("--power-follows '\(text)': expected ACCESSORY=USB-LOCATION (e.g. thermometer=1-1.2)", usage: true)
+        }
+        let name = String(text[..<equals])
+        let locationText = String(text[text.index(after: equals)...])
+        guard let location = USBLocation(locationText), !location.isRootHub else {
+            throw SimServeError("--power-follows '\(text)': '\(locationText)' is not a USB device location (BUS-PORT[.PORT…], e.g. 1-1.2)", usage: true)
+        }
+        self.init(accessory: name, location: location)
+    }
+
+    /// How often presence is looked at.
+    static let pollInterval = Duration.milliseconds(50)
+
+    /// Whether the device is enumerated now (its sysfs directory with idVendor/idProduct).
+    func isPresent(in sysfs: SysfsRoot) -> Bool { sysfs.device(at: location) != nil }
+}

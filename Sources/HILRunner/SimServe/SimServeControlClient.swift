@@ -1,0 +1,84 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The client side of a served air's control socket (`hil sim power --control unix:PATH …`): sends one
+/// request line and returns the one answer line.
+public enum SimServeControlClient {
+    /// Sends `line` to the control socket at `address` and waits up to `timeout` for the answer.
+    /// Throws when nothing listens there, the server closes without answering, or the deadline passes.
+    public static func request(_ line: String, to address: ServeAddress, timeout: Duration) throws(SimServeError) -> String {
+        let fd = try connect(address)
+        defer { _ = SocketOptions.closeDescriptor(fd) }
+        SocketOptions.setNonBlocking(fd)
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        guard SocketOptions.writeAll(fd, Array((line + "\n").utf8), deadline: deadline) else {
+            throw SimServeError("\(address): cannot send the request: \(SocketOptions.describe(errno))")
+        }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 512)
+        while true {
+            if let newline = received.firstIndex(of: 0x0A) {
+                return String(decoding: received[..<newline], as: UTF8.self)
+            }
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else {
+                throw SimServeError("\(address): no answer to '\(line)' within \(timeout) (got \(received.isEmpty ? "nothing" : "'\(String(decoding: received, as: UTF8.self))'"))")
+            }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1))
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                received.append(contentsOf: chunk[0..<count])
+            } else if count == 0 {
+                throw SimServeError("\(address): the server closed the connection without answering '\(line)'")
+            } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
+                throw SimServeError("\(address): reading the answer failed: \(SocketOptions.describe(errno))")
+            }
+        }
+    }
+
+    private static func connect(_ address: ServeAddress) throws(SimServeError) -> Int32 {
+        switch address {
+        case .unix(let path):
+            guard let fd = SocketOptions.connectUnix(path) else {
+                let code = errno
+                throw SimServeError(code == ENOENT || code == ECONNREFUSED
+                    ? "\(address): no served air listens there (is `hil sim serve --control \(address)` running?)"
+                    : "\(address): cannot connect: \(SocketOptions.describe(code))")
+            }
+            return fd
+        case .tcp(let host, let port):
+            let ipv6 = host.contains(":")
+            let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw SimServeError("\(address): socket() failed: \(SocketOptions.describe(errno))") }
+            var result: Int32
+            if ipv6 {
+                var storage = sockaddr_in6()
+                storage.sin6_family = sa_family_t(AF_INET6)
+                storage.sin6_port = port.bigEndian
+                storage.sin6_addr = in6addr_loopback
+                result = withUnsafePointer(to: &storage) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+                }
+            } else {
+                var storage = sockaddr_in()
+                storage.sin_family = sa_family_t(AF_INET)
+                storage.sin_port = port.bigEndian
+                _ = inet_pton(AF_INET, host, &storage.sin_addr)
+                result = withUnsafePointer(to: &storage) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }
+            }
+            guard result == 0 else {
+                let code = errno
+                _ = SocketOptions.closeDescriptor(fd)
+                throw SimServeError("\(address): cannot connect: \(SocketOptions.describe(code))")
+            }
+            return fd
+        }
+    }
+}

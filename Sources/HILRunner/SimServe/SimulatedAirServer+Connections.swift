@@ -1,0 +1,88 @@
+import DeviceControl
+import Foundation
+import HCI
+import Simulation
+
+/// H4 connections: a fresh controller on the air for each, or a claimed rig controller; the controller
+/// leaves the air when the connection ends.
+extension SimulatedAirServer {
+    func accepted(_ fd: Int32, on listener: ServeAddress, claim: String?) async {
+        guard !shuttingDown else { _ = SocketOptions.closeDescriptor(fd); return }
+        guard connections.count < options.maximumConnections else {
+            options.log("hil sim serve: \(listener): refused a connection: \(options.maximumConnections) hosts are connected already")
+            _ = SocketOptions.closeDescriptor(fd)
+            return
+        }
+        let number = nextConnection
+        nextConnection += 1
+        let controller: SimulatedController
+        do {
+            if let claim, let named = runtime.bench.controller(named: claim) {
+                guard !claimedControllers.contains(claim) else {
+                    throw SimServeError("the rig's controller '\(claim)' is in use by another host (or still power-cycling after one)")
+                }
+                controller = named
+            } else {
+                controller = try await runtime.bench.air.join(freshConfiguration(number))
+            }
+        } catch {
+            options.log("hil sim serve: \(listener) connection \(number): refused: \(error)")
+            _ = SocketOptions.closeDescriptor(fd)
+            return
+        }
+        let transport: SimulatedTransport
+        do {
+            transport = try controller.openTransport()
+        } catch {
+            options.log("hil sim serve: \(listener) connection \(number): refused: \(error)")
+            _ = SocketOptions.closeDescriptor(fd)
+            if claim == nil { await controller.powerOff() }
+            return
+        }
+        if let claim { claimedControllers.insert(claim) }
+        let connection: ServedConnection
+        do {
+            connection = try ServedConnection(number: number, fd: fd, listener: listener, controller: controller, transport: transport,
+                                              claimed: claim != nil) { [weak self] connection, error in
+                Task { await self?.ended(connection, error) }
+            }
+        } catch {
+            options.log("hil sim serve: \(error)")
+            await controller.powerOff()
+            if let claim {
+                await controller.powerOn()
+                claimedControllers.remove(claim)
+            }
+            return
+        }
+        connections[number] = connection
+        options.log("hil sim serve: \(connection.label): opened")
+        connection.start()
+    }
+
+    /// A fresh controller for connection `number`: `served-N`, public address 00:AA:5E:00:HH:LL.
+    func freshConfiguration(_ number: Int) -> SimulatedBenchDescription.Controller {
+        var name = "served-\(number)"
+        while runtime.bench.controller(named: name) != nil { name += "x" }
+        let address = BDAddress(0x00AA_5E00_0000 | UInt64(number & 0xFFFF))
+        return SimulatedBenchDescription.Controller(name: name, address: address)
+    }
+
+    func ended(_ connection: ServedConnection, _ error: HCITransportError) async {
+        connections[connection.number] = nil
+        switch error.kind {
+        case .closedByPeer: options.log("hil sim serve: \(connection.label): the host closed it")
+        case .closedByHost: options.log("hil sim serve: \(connection.label): closed (\(error.message))")
+        default: options.log("hil sim serve: \(connection.label): dropped: \(error.message)")
+        }
+        // The controller leaves the air as a powered-off one does; a claimed one comes back fresh.
+        await connection.controller.powerOff()
+        if connection.claimed {
+            if !shuttingDown { await connection.controller.powerOn() }
+            claimedControllers.remove(connection.controller.name)
+        }
+    }
+
+    /// Whether a connection holds the rig's controller `name` (or it is still power-cycling after one).
+    public func isClaimed(_ name: String) -> Bool { claimedControllers.contains(name) }
+}

@@ -1,0 +1,94 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The few socket calls the served air needs beside HCI's transports: flags, the bound port, a liveness
+/// probe for a Unix socket file, and a bounded write of a whole buffer.
+enum SocketOptions {
+    /// `fcntl(F_SETFL, O_NONBLOCK)`.
+    static func setNonBlocking(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+    }
+
+    /// `TCP_NODELAY`: an H4 packet goes out at once, not after a delayed ACK.
+    static func setNoDelay(_ fd: Int32) {
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// The local port of a bound TCP socket (`getsockname(2)`).
+    static func boundPort(_ fd: Int32) -> UInt16? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard result == 0 else { return nil }
+        return withUnsafePointer(to: &storage) { pointer -> UInt16? in
+            switch Int32(pointer.pointee.ss_family) {
+            case AF_INET: return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+            case AF_INET6: return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+            default: return nil
+            }
+        }
+    }
+
+    /// Whether something accepts connections on the Unix socket at `path` (a blocking `connect(2)` to a
+    /// Unix socket answers at once: refused, absent or accepted).
+    static func isLiveUnixSocket(_ path: String) -> Bool {
+        guard let fd = connectUnix(path) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// A connected, blocking Unix stream socket to `path`, or nil (errno says why).
+    static func connectUnix(_ path: String) -> Int32? {
+        var storage = sockaddr_un()
+        storage.sun_family = sa_family_t(AF_UNIX)
+        guard path.utf8.count < MemoryLayout.size(ofValue: storage.sun_path) else { errno = ENAMETOOLONG; return nil }
+        withUnsafeMutableBytes(of: &storage.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        let result = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            errno = code
+            return nil
+        }
+        return fd
+    }
+
+    /// Writes all of `bytes` to a (possibly non-blocking) descriptor (SIGPIPE must be ignored), waiting for POLLOUT until
+    /// `deadline`. False when the peer is gone or the deadline passed.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], deadline: ContinuousClock.Instant) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { raw in
+                write(fd, raw.baseAddress.map { $0 + written }, bytes.count - written)
+            }
+            if result > 0 { written += result; continue }
+            let code = errno
+            guard result < 0, code == EAGAIN || code == EWOULDBLOCK || code == EINTR else { return false }
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { return false }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            _ = poll(&descriptor, 1, milliseconds)
+        }
+        return true
+    }
+
+    /// "ECONNREFUSED (Connection refused)"-style text for an errno value.
+    static func describe(_ code: Int32) -> String {
+        "errno \(code) (\(String(cString: strerror(code))))"
+    }
+}
