@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl", "RigFormat"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "RigFormat"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB"]),
+        .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB"]),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux"]),
         .testTarget(name: "hilTests", dependencies: ["hil"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).

@@ -7,10 +7,15 @@ import Synchronization
 ///
 /// Commands go out as class requests on endpoint 0, events come from the interrupt IN endpoint, ACL
 /// data travels on the bulk endpoints; both IN streams are reassembled by their HCI headers. Every
-/// transfer is asynchronous; one dedicated thread runs `libusb_handle_events` and hands packets to the
-/// host's loop with `loop.execute`. Any transfer that ends in error loses the transport with libusb's
-/// name for the error. Closing is strict: cancel every transfer, wait for their callbacks, join the
-/// thread, then release the interface (libusb re-attaches the kernel driver it detached) and close.
+/// transfer is asynchronous. On Linux the host's event loop runs libusb's event handling itself: it watches
+/// libusb's descriptors (`LibUSBPollSet`) and calls `libusb_handle_events_timeout_completed` without
+/// blocking, so a completion is decoded and handed to the host on the host's own thread (a dedicated
+/// event thread that handed each packet over with `loop.execute` cost about a millisecond per command
+/// round trip in the kernel tier's guest; see scripts/bench-transports). Elsewhere one dedicated thread runs
+/// `libusb_handle_events` and hands packets over. Any transfer that ends in error loses the transport with
+/// libusb's name for the error. Closing is strict: cancel every transfer, wait for their callbacks, stop
+/// handling libusb's events, then release the interface (libusb re-attaches the kernel driver it detached)
+/// and close.
 public final class USBTransport: HCITransport {
     private struct State {
         var receive: (@Sendable (HCITransportEvent) -> Void)?
@@ -28,6 +33,8 @@ public final class USBTransport: HCITransport {
         var events = USBPacketReassembler(kind: .event)
         var acl = USBPacketReassembler(kind: .acl)
         var leaked = 0
+        /// The loop is inside `libusb_handle_events` (set and read on the loop's thread only).
+        var dispatching = false
     }
 
     public let moniker: String
@@ -40,14 +47,20 @@ public final class USBTransport: HCITransport {
     private let writeDeadline: Duration
     private let state = Mutex(State())
     private let threadEnded = DispatchSemaphore(value: 0)
+    /// libusb's descriptors as one, when the host's loop runs libusb's events (Linux); nil: a thread does.
+    private let pollSet: LibUSBPollSet?
+    /// True while the session is open; held around every `libusb_handle_events` call of the loop path, so
+    /// that the session is never finished under a running event handler.
+    private let eventsGate = Mutex(true)
     /// Bulk IN transfers kept in flight, so ACL from the controller never waits for a resubmission.
     private static let bulkInCount = 4
     private static let bulkInSize = 4096
     private static let interruptInSize = 1024
 
     private init(moniker: String, device: USBCandidate, endpoints: HCIEndpoints, detachedDriver: String?,
-                 session: LibUSBSession, writeDeadline: Duration) {
+                 session: LibUSBSession, writeDeadline: Duration, pollSet: LibUSBPollSet?) {
         self.moniker = moniker
+        self.pollSet = pollSet
         self.device = device
         self.endpoints = endpoints
         self.detachedDriver = detachedDriver
@@ -87,11 +100,14 @@ public final class USBTransport: HCITransport {
             session.finish()
             throw error
         }
+        let pollSet = LibUSBPollSet.make(context: session.context)
         let transport = USBTransport(moniker: moniker, device: chosen, endpoints: endpoints, detachedDriver: driver,
-                                     session: session, writeDeadline: writeDeadline)
-        let thread = Thread { [transport] in transport.runEvents() }
-        thread.name = "usb-events \(moniker)"
-        thread.start()
+                                     session: session, writeDeadline: writeDeadline, pollSet: pollSet)
+        if pollSet == nil {
+            let thread = Thread { [transport] in transport.runEvents() }
+            thread.name = "usb-events \(moniker)"
+            thread.start()
+        }
         return transport
     }
 
@@ -117,6 +133,9 @@ public final class USBTransport: HCITransport {
         if let failure {
             close()
             throw failure
+        }
+        if let pollSet {
+            loop.watch(fd: pollSet.fd) { [self] in handleReadyEvents() }
         }
     }
 
@@ -164,22 +183,72 @@ public final class USBTransport: HCITransport {
     }
 
     public func close() {
-        let first = state.withLock { state -> Bool in
+        let (first, loop, insideHandler) = state.withLock { state -> (Bool, EventLoop?, Bool) in
             if !state.stopping {
                 state.stopping = true
                 state.stopDeadline = .now.advanced(by: .seconds(2))
             }
-            if state.finished { return false }
+            if state.finished { return (false, nil, false) }
             state.finished = true
-            return true
+            return (true, state.loop, state.dispatching && state.loop?.inLoop == true)
         }
         if first {
-            libusb_interrupt_event_handler(session.context)
-            // Join the event thread (it cancels the transfers and waits for their callbacks first).
-            let joined = threadEnded.wait(timeout: .now() + .seconds(5)) == .success
-            if joined { session.finish() }
+            if let pollSet {
+                // Closed from inside a callback (the host reacting to a packet or a failure): libusb cannot
+                // handle events re-entrantly, so the drain runs on the loop right after this callback.
+                if insideHandler, let loop { loop.execute { [self] in drainAndFinish(pollSet, loop: loop) } }
+                else { drainAndFinish(pollSet, loop: loop) }
+            } else {
+                libusb_interrupt_event_handler(session.context)
+                // Join the event thread (it cancels the transfers and waits for their callbacks first).
+                let joined = threadEnded.wait(timeout: .now() + .seconds(5)) == .success
+                if joined { session.finish() }
+            }
         }
         deliverClosed(HCITransportError(.closedByHost, "\(moniker): closed by the host"))
+    }
+
+    // MARK: Events on the host's loop
+
+    /// The loop saw one of libusb's descriptors ready: handle what is there without blocking. Completions
+    /// run `completed(_:)` on this (the loop's) thread.
+    private func handleReadyEvents() {
+        eventsGate.withLock { alive in
+            guard alive else { return }
+            state.withLock { $0.dispatching = true }
+            var zero = timeval(tv_sec: 0, tv_usec: 0)
+            libusb_handle_events_timeout_completed(session.context, &zero, nil)
+            state.withLock { $0.dispatching = false }
+        }
+    }
+
+    /// Cancels every transfer, handles events until their callbacks ran (2 s at most), stops the loop
+    /// watching libusb, then releases the interface and closes the session; with transfers still in flight
+    /// after the deadline the session is left open rather than freed under them.
+    private func drainAndFinish(_ pollSet: LibUSBPollSet, loop: EventLoop?) {
+        eventsGate.withLock { alive in
+            guard alive else { return }
+            let toCancel = state.withLock { state -> [UInt] in
+                state.cancelled = true
+                return Array(state.inFlight)
+            }
+            for address in toCancel {
+                if let transfer = UnsafeMutablePointer<libusb_transfer>(bitPattern: address) { libusb_cancel_transfer(transfer) }
+            }
+            let deadline = ContinuousClock.now.advanced(by: .seconds(2))
+            while state.withLock({ !$0.inFlight.isEmpty }), ContinuousClock.now < deadline {
+                var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+                libusb_handle_events_timeout_completed(session.context, &timeout, nil)
+            }
+            let leaked = state.withLock { state -> Int in
+                state.leaked = state.inFlight.count
+                return state.leaked
+            }
+            loop?.unwatch()
+            pollSet.close(context: session.context)
+            if leaked == 0 { session.finish() }
+            alive = false
+        }
     }
 
     // MARK: Event thread
@@ -215,15 +284,13 @@ public final class USBTransport: HCITransport {
         let status = transfer.pointee.status
         let endpoint = transfer.pointee.endpoint
         let isIn = endpoint & 0x80 != 0
-        let what: String
-        if transfer.pointee.type == UInt8(LIBUSB_TRANSFER_TYPE_CONTROL.rawValue) {
-            what = "an HCI command (class request on endpoint 0)"
-        } else if endpoint == endpoints.interruptIn.address {
-            what = "reading events from interrupt endpoint 0x\(USBHex.byte(endpoint))"
-        } else if isIn {
-            what = "reading ACL data from bulk endpoint 0x\(USBHex.byte(endpoint))"
-        } else {
-            what = "writing ACL data to bulk endpoint 0x\(USBHex.byte(endpoint))"
+        let isControl = transfer.pointee.type == UInt8(LIBUSB_TRANSFER_TYPE_CONTROL.rawValue)
+        // Named only when something failed: a completion is on the round trip of every command.
+        var what: String {
+            if isControl { return "an HCI command (class request on endpoint 0)" }
+            if endpoint == endpoints.interruptIn.address { return "reading events from interrupt endpoint 0x\(USBHex.byte(endpoint))" }
+            if isIn { return "reading ACL data from bulk endpoint 0x\(USBHex.byte(endpoint))" }
+            return "writing ACL data to bulk endpoint 0x\(USBHex.byte(endpoint))"
         }
         let outcome = state.withLock { state -> (packets: [HCIPacket], failure: HCITransportError?, keep: Bool,
                                                   receive: (@Sendable (HCITransportEvent) -> Void)?, loop: EventLoop?) in
@@ -265,7 +332,9 @@ public final class USBTransport: HCITransport {
         if !outcome.keep { Self.release(transfer) }
         if let loop = outcome.loop, let receive = outcome.receive, !outcome.packets.isEmpty {
             let packets = outcome.packets
-            loop.execute { for packet in packets { receive(.packet(packet)) } }
+            // On the loop (libusb's events run there on Linux): straight to the host, no hop.
+            if loop.inLoop { for packet in packets { receive(.packet(packet)) } }
+            else { loop.execute { for packet in packets { receive(.packet(packet)) } } }
         }
         if let failure = outcome.failure { deliverClosed(failure) }
     }
@@ -330,8 +399,9 @@ public final class USBTransport: HCITransport {
     }
 }
 
-/// libusb's completion callback: runs on the transport's event thread inside `libusb_handle_events`.
-/// The transport outlives every callback: its event thread holds it until all transfers are done.
+/// libusb's completion callback: runs inside `libusb_handle_events`, on the host's loop (Linux) or on the
+/// transport's event thread. The transport outlives every callback: closing waits for every transfer's
+/// callback before the session is finished, and the loop (or the thread) holds the transport until then.
 private let usbTransferCallback: libusb_transfer_cb_fn = { transfer in
     guard let transfer, let context = transfer.pointee.user_data else { return }
     Unmanaged<USBTransport>.fromOpaque(context).takeUnretainedValue().completed(transfer)

@@ -1,11 +1,14 @@
 import Foundation
 import HCI
 import HILRunner
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Command round trip and ACL throughput through any two controller monikers on one air (btvirt's):
 /// `hil-bench transports --a MONIKER --b MONIKER [--count N] [--acl-count N] [--acl-size BYTES] [--label TEXT]`.
-/// Prints one `RESULT label rtt-median-us=… rtt-p99-us=… acl-kbps=…` line that scripts/bench-transports
-/// turns into ratios.
+/// Prints one `RESULT label rtt-median-us=… rtt-p99-us=… acl-kbps=… cpu-us=…` line that
+/// scripts/bench-transports turns into ratios (cpu-us: this process's CPU time per measured command).
 enum TransportBenchmark {
     static func run(_ options: BenchOptions) async throws {
         let a = options.string("a", default: "unix:/tmp/bt-server-le")
@@ -25,7 +28,11 @@ enum TransportBenchmark {
 
         // Command round trip on A.
         _ = try await peripheralHost.run { try await peripheralHost.measureRoundTrips(count: 20) }
+        let cpuBefore = processCPUMicroseconds()
         let samples = try await peripheralHost.run { try await peripheralHost.measureRoundTrips(count: count) }
+        // This process's CPU time per command (all its threads): on the guest's one CPU, time the bus and
+        // the dongle cannot use.
+        let cpuPerCommand = (processCPUMicroseconds() - cpuBefore) / Double(max(count, 1))
         let rtt = Percentiles(samples)
 
         // ACL: B connects to A and sends aclCount L2CAP PDUs of aclSize bytes; timed until A has them all.
@@ -55,9 +62,16 @@ enum TransportBenchmark {
         guard got == aclCount else { throw BenchError("\(label): A received \(got) of \(aclCount) ACL PDUs within 30 s") }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let kbps = Double(aclCount * aclSize) * 8 / 1000 / seconds
-        print("\(label): command round trip (Read BD_ADDR, \(samples.count)): median \(format(rtt.median)) µs, p99 \(format(rtt.p99)) µs; "
-              + "ACL \(aclCount) × \(aclSize) B in \(format(seconds * 1000)) ms = \(format(kbps)) kbit/s")
-        print("RESULT \(label) rtt-median-us=\(format(rtt.median)) rtt-p99-us=\(format(rtt.p99)) acl-kbps=\(format(kbps))")
+        print("\(label): command round trip (Read BD_ADDR, \(samples.count)): median \(format(rtt.median)) µs, p99 \(format(rtt.p99)) µs, "
+              + "\(format(cpuPerCommand)) µs of CPU per command; ACL \(aclCount) × \(aclSize) B in \(format(seconds * 1000)) ms = \(format(kbps)) kbit/s")
+        print("RESULT \(label) rtt-median-us=\(format(rtt.median)) rtt-p99-us=\(format(rtt.p99)) acl-kbps=\(format(kbps)) cpu-us=\(format(cpuPerCommand))")
         _ = try? await connection.disconnect()
     }
+}
+
+/// CPU time this process has used, all threads (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`), in µs.
+func processCPUMicroseconds() -> Double {
+    var now = timespec()
+    guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now) == 0 else { return 0 }
+    return Double(now.tv_sec) * 1e6 + Double(now.tv_nsec) / 1e3
 }
