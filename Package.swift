@@ -42,13 +42,13 @@ let package = Package(
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
         .target(name: "HCIUSB", dependencies: ["HCI", "CLibUSB"]),
         .target(name: "HCILinux", dependencies: ["HCI"]),
-        .target(name: "HILRunner", dependencies: ["HCI", "DeviceControl", "Simulation", "Preflight", "HCIUSB", "HCILinux", "RigFormat"]),
+        .target(name: "HILRunner", dependencies: ["HCI", "DeviceControl", "Simulation", "HCIUSB", "HCILinux", "RigFormat"]),
         // Swift Testing traits that lease a bench.
-        .target(name: "HILTesting", dependencies: ["HILRunner"]),
+        .target(name: "HILTesting", dependencies: ["HILRunner", "DeviceControl", "HCI"]),
         // The command-line tool.
         .executableTarget(name: "hil", dependencies: ["HILRunner", "DeviceControl", "HCI", "Preflight", "RigFormat"]),
         // Benchmarks run by scripts/bench-*: each measures ours beside a baseline in the same run.
-        .executableTarget(name: "hil-bench", dependencies: ["HILRunner"]),
+        .executableTarget(name: "hil-bench", dependencies: ["HILRunner", "HCI", "Simulation"]),
         // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz` builds it with
         // `--sanitize fuzzer` (libFuzzer); a plain build makes a replay tool (see Sources/hci-fuzz).
         .executableTarget(name: "hci-fuzz", dependencies: ["HCI"]),
@@ -59,12 +59,12 @@ let package = Package(
         .testTarget(name: "RigFormatTests", dependencies: ["RigFormat"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl", "RigFormat"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "RigFormat"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB"]),
-        .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux"]),
+        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "RigFormat", "DeviceControl", "HCI", "Simulation"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "HCI"]),
+        .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI"]),
         .testTarget(name: "hilTests", dependencies: ["hil"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
-        .testTarget(name: "HILTests", dependencies: ["HILTesting"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "RigFormat"]),
+        .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILRunner", "HCI"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "RigFormat", "HCI"]),
     ]
 )
