@@ -93,11 +93,12 @@ public actor Bench {
         try await adapterAccess().resetUSB()
     }
 
-    /// Climbs the recovery ladder for an adapter that does not answer; returns a working host (already
+    /// Climbs the recovery ladder for an adapter that does not answer, starting with `host` when one
+    /// opened (its HCI Reset is the first rung; later rungs close it); returns a working host (already
     /// reset) when a rung brought it back, and the steps either way.
-    func recoverAdapter(capturePath: String?, after error: any Error) async -> (host: HCIHost?, steps: [RecoveryStep]) {
+    func recoverAdapter(trying host: HCIHost?, capturePath: String?, after error: any Error) async -> (host: HCIHost?, steps: [RecoveryStep]) {
         guard let adapter else { return (nil, []) }
-        let slot = HostSlot()
+        let slot = HostSlot(host)
         let outcome = await adapter.recoveryLadder(slot: slot, powerSwitch: ports.adapter, capturePath: capturePath).climb()
         let host = await slot.host
         switch outcome {

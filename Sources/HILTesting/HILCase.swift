@@ -206,18 +206,28 @@ public final class HILCase: Sendable {
             try await bench.powerAllOn()
             var central: LEDevice
             var info: ControllerInfo
+            var opened: LEDevice?
             do {
-                central = LEDevice(host: try await bench.openAdapter(capturePath: capturePath))
-                info = try await central.start()
+                let device = LEDevice(host: try await bench.openAdapter(capturePath: capturePath))
+                opened = device
+                info = try await device.start()
+                central = device
             } catch {
                 // The adapter does not answer: climb the recovery ladder (HCI Reset → USB reset → reopen →
-                // its hub port's power cycle) before calling the bench broken.
-                let recovered = await bench.recoverAdapter(capturePath: capturePath, after: error)
+                // its hub port's power cycle) before calling the bench broken. The host that did open is the
+                // ladder's to reset first, and to close before the later rungs (it holds the adapter).
+                let recovered = await bench.recoverAdapter(trying: opened?.host, capturePath: capturePath, after: error)
                 recoverySteps = recovered.steps
                 guard let host = recovered.host else {
+                    await opened?.close()
                     throw BenchError("\(rig.adapter.moniker) does not answer and did not recover: \(recovered.steps.map(\.description).joined(separator: "; "))")
                 }
-                central = LEDevice(host: host)
+                if let opened, opened.host === host {
+                    central = opened
+                } else {
+                    await opened?.close()
+                    central = LEDevice(host: host)
+                }
                 info = try await central.start()
             }
             context = HILCase(rig: rig, accessory: accessory, central: central)

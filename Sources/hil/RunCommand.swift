@@ -2,12 +2,12 @@ import Foundation
 import HILRunner
 
 /// `hil run [--rig RIG.json] [--package PATH] [--filter REGEX] [--out DIR] [--repeat N] [--timeout S]
-/// [--wait S] [--quiet]`: the standard transition suites (or a package's own) under Swift Testing, on one
+/// [--wait S] [--test-bundle PATH] [--quiet]`: the standard transition suites (or a package's own) under Swift Testing, on one
 /// locked rig, with captures, timelines and reports.
 enum RunCommand {
     static let usage = """
     usage: hil run [--rig RIG.json] [--package PATH] [--filter REGEX] [--out DIR] [--repeat N]
-                   [--timeout SECONDS] [--wait SECONDS] [--quiet]
+                   [--timeout SECONDS] [--wait SECONDS] [--test-bundle PATH] [--quiet]
 
     Runs the standard transition suites (Tests/HILTests of BluetoothHIL), or with --package the suites of
     your own package, under Swift Testing on the rig, and writes into DIR: junit.xml, results.json,
@@ -19,6 +19,10 @@ enum RunCommand {
       --repeat N          loops repeat N times (HIL_REPEAT, default 1)
       --timeout SECONDS   deadline for build and tests together (default 1800)
       --wait SECONDS      wait this long for a rig another run holds (default 0: fail at once)
+      --test-bundle PATH  run this already-built test bundle (e.g. .build/debug/BluetoothHILPackageTests.xctest)
+                          directly, as swift test runs it, without swift build or SwiftPM (a bench or a guest
+                          with the Swift runtime and a tree built elsewhere); with --package, that package's
+                          bundle and the filter as given
       --quiet             one machine-readable line per test case (also when stdout is not a terminal)
 
     exit status: 0 all passed (skips allowed); 1 an accessory failed; 2 infrastructure error (the bench,
@@ -40,6 +44,7 @@ enum RunCommand {
             let repeatCount = try arguments.number("repeat", in: 1...100_000)
             let timeout = try arguments.number("timeout", in: 1...86_400) ?? 1800
             let wait = try arguments.number("wait", in: 0...86_400) ?? 0
+            let testBundle = try arguments.option("test-bundle")
             try arguments.finish()
             if let repeatCount, repeatCount != repeatCount.rounded() { throw UsageError("--repeat takes a whole number, not \(repeatCount)") }
             if let filter {
@@ -51,7 +56,8 @@ enum RunCommand {
             options = RunOptions(rig: rigURL, package: package.map { URL(fileURLWithPath: expandTilde($0), relativeTo: cwd).standardizedFileURL },
                                  filter: filter, out: outURL, repeatCount: Int(repeatCount ?? 1),
                                  timeout: .milliseconds(Int64(timeout * 1000)), wait: .milliseconds(Int64(wait * 1000)),
-                                 command: (["hil"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+                                 command: (["hil"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
+                                 testBundle: testBundle.map { URL(fileURLWithPath: expandTilde($0), relativeTo: cwd).standardizedFileURL })
         } catch {
             return Diagnostics.fail("run", "\(error)\n\(usage)", .usageError)
         }

@@ -4,13 +4,19 @@
  * requests on ep0 — bridged to an H4 controller on a Unix socket (btvirt -s in the guest).
  *
  * usage: usb-dongle --ffs DIR --h4 SOCKET [--udc-file PATH --udc NAME] [--wedge-after N]
- *                   [--never-recover] [--log FILE]
+ *                   [--never-recover] [--reboot-on-port-off LOCATION] [--log FILE]
  *
  * Faults, for the recovery ladder: SIGUSR1 arms "stop answering at the Nth HCI Reset from now"
  * (--wedge-after, default 2). A wedged dongle takes commands on ep0 but never answers them. A USB
  * reset (the function disabled and enabled again) recovers it — it comes back with a fresh controller,
  * as a real dongle reboots — unless --never-recover was given, or SIGUSR2 armed the fault, in which case
  * nothing but a new process brings it back. Each state change is logged as one line.
+ *
+ * Port power, for the adapter power-cycle suite and the ladder's last rung: with --reboot-on-port-off
+ * LOCATION (the dongle's own location as the host sees it, e.g. 3-1 on dummy_hcd's root hub), the dongle
+ * watches /sys/bus/usb/devices/LOCATION; when the host cuts the port's power (the sysfs `disable` file)
+ * and the device leaves the bus, the dongle has lost power: its controller is replaced by a fresh one
+ * (a new H4 connection) and any fault is cleared, so the port coming back brings a rebooted dongle.
  *
  * Two things a FunctionFS dongle must do (EMULATORS.md): FUNCTIONFS_ALL_CTRL_RECIP, because btusb
  * addresses its class requests to the device, not the interface; and a zero-length packet after any
@@ -100,6 +106,31 @@ static void reconnect_h4(void) {
     h4 = fresh;
     pthread_mutex_unlock(&h4_lock);
     if (old >= 0) shutdown(old, SHUT_RDWR); /* the reader thread closes it */
+}
+
+/* --reboot-on-port-off: a thread that follows the dongle's own presence on the host's bus. */
+static const char *own_location;
+
+static void *port_power_watcher(void *unused) {
+    (void)unused;
+    char path[512];
+    snprintf(path, sizeof path, "/sys/bus/usb/devices/%s", own_location);
+    int present = access(path, F_OK) == 0;
+    for (;;) {
+        usleep(20000);
+        int now = access(path, F_OK) == 0;
+        if (now == present) continue;
+        present = now;
+        if (!now) {
+            wedged = 0;
+            armed = 0;
+            reconnect_h4();
+            say("port power off seen (%s left the bus): rebooted with a fresh controller", own_location);
+        } else {
+            say("on the bus at %s", own_location);
+        }
+    }
+    return NULL;
 }
 
 static void write_descriptors(void) {
@@ -294,8 +325,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--udc") && next) udc_name = argv[++i];
         else if (!strcmp(argv[i], "--wedge-after") && next) wedge_after = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--never-recover")) never_recover = 1;
+        else if (!strcmp(argv[i], "--reboot-on-port-off") && next) own_location = argv[++i];
         else if (!strcmp(argv[i], "--log") && next) { if (!freopen(argv[++i], "a", stderr)) die("log"); setvbuf(stderr, NULL, _IOLBF, 0); }
-        else { fprintf(stderr, "usage: usb-dongle --ffs DIR --h4 SOCKET [--udc-file PATH --udc NAME] [--wedge-after N] [--never-recover] [--log FILE]\n"); return 3; }
+        else { fprintf(stderr, "usage: usb-dongle --ffs DIR --h4 SOCKET [--udc-file PATH --udc NAME] [--wedge-after N] [--never-recover] [--reboot-on-port-off LOCATION] [--log FILE]\n"); return 3; }
     }
     if (!ffs_dir || !h4_path || wedge_after < 1) { fprintf(stderr, "usb-dongle: --ffs and --h4 are required, --wedge-after ≥ 1\n"); return 3; }
     struct sigaction action = {.sa_handler = arm_signal};
@@ -314,6 +346,8 @@ int main(int argc, char **argv) {
     h4 = connect_h4();
     pthread_t reader, acl;
     if (pthread_create(&reader, NULL, controller_reader, NULL) || pthread_create(&acl, NULL, host_acl_reader, NULL)) die("pthread_create");
+    pthread_t watcher;
+    if (own_location && pthread_create(&watcher, NULL, port_power_watcher, NULL)) die("pthread_create");
     if (udc_file && udc_name) {
         int fd = open(udc_file, O_WRONLY);
         if (fd < 0 || write_all(fd, udc_name, strlen(udc_name)) < 0) die(udc_file);

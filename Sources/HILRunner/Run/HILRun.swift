@@ -31,11 +31,15 @@ public struct RunOptions: Sendable {
     public var hilPackage: URL?
     /// How often the event stream, records and progress are polled.
     public var pollInterval: Duration
+    /// An already-built test bundle to run directly instead of `swift build` + `swift test` (`--test-bundle`).
+    public var testBundle: URL?
 
     public init(rig: URL? = nil, package: URL? = nil, filter: String? = nil, out: URL, repeatCount: Int = 1,
                 timeout: Duration = .seconds(30 * 60), wait: Duration = .zero, command: String = "hil run",
                 swift: String = ProcessInfo.processInfo.environment["HIL_SWIFT"] ?? "swift",
-                lockDirectory: URL = RigLock.defaultDirectory(), hilPackage: URL? = nil, pollInterval: Duration = .milliseconds(100)) {
+                lockDirectory: URL = RigLock.defaultDirectory(), hilPackage: URL? = nil, pollInterval: Duration = .milliseconds(100),
+                testBundle: URL? = nil) {
+        self.testBundle = testBundle
         self.rig = rig
         self.package = package
         self.filter = filter
@@ -92,6 +96,9 @@ public enum HILRun {
         // a rig the suites would refuse is a usage error here, in one line.
         let rig: Rig
         do { rig = try Rig.load(path: rigURL.path) } catch { return fail(.usageError, error.description) }
+        if let bundle = options.testBundle, !FileManager.default.isExecutableFile(atPath: bundle.path) {
+            return fail(.usageError, "--test-bundle \(bundle.path): no executable test bundle there (build one with `swift build --build-tests`)")
+        }
         let layout = ResultsLayout(options.out)
         do {
             try layout.create()
@@ -114,7 +121,7 @@ public enum HILRun {
         defer { lock.release() }
 
         let invocation = SwiftTestInvocation(suites: suites, filter: options.filter, layout: layout, rig: rigURL,
-                                             repeatCount: options.repeatCount, swift: options.swift)
+                                             repeatCount: options.repeatCount, swift: options.swift, testBundle: options.testBundle)
         let context = RunContext(rig: rigURL.path, rigName: rig.name, gitCommit: await gitCommit(suites.directory),
                                  package: suites.directory.path, command: options.command, started: Date(), repeatCount: options.repeatCount)
         do { try context.write(to: layout) } catch { return fail(.usageError, "results directory: \(error)", layout) }
@@ -123,26 +130,28 @@ public enum HILRun {
         let deadline = clock.now + options.timeout
         let timeoutText = ProgressText.duration(options.timeout.totalSeconds)
 
-        // Build first, so a compile error is told apart from a test failure.
+        // Build first, so a compile error is told apart from a test failure (nothing to build with --test-bundle).
         var shownSecond = -1
-        let build = await supervise(invocation.buildCommand, environment: [:], log: layout.log, deadline: deadline,
-                                    pollInterval: options.pollInterval) { elapsed in
-            guard Int(elapsed) != shownSecond else { return }
-            shownSecond = Int(elapsed)
-            printer.status("building the tests of \(suites.directory.lastPathComponent)… \(shownSecond) s")
-        }
-        switch build.end {
-        case .exited(.exited(0)):
-            break
-        case .couldNotStart(let reason):
-            return fail(.infrastructureError, "cannot start `\(invocation.buildCommand.joined(separator: " "))`: \(reason)", layout)
-        case .exited(let termination):
-            let lines = build.tail.lines(12).map { "    \($0)" }.joined(separator: "\n")
-            return fail(.infrastructureError, "building the tests of \(suites.directory.path) failed (\(termination)); full log: \(layout.log.path)\n\(lines)", layout)
-        case .timedOut:
-            return fail(.infrastructureError, "building the tests of \(suites.directory.path) did not finish within \(timeoutText) (--timeout); stopped it (PID \(build.pid)); log: \(layout.log.path)", layout)
-        case .cancelled:
-            return fail(.infrastructureError, "interrupted while building the tests; stopped the build (PID \(build.pid))", layout)
+        if let buildCommand = invocation.buildCommand {
+            let build = await supervise(buildCommand, environment: [:], log: layout.log, deadline: deadline,
+                                        pollInterval: options.pollInterval) { elapsed in
+                guard Int(elapsed) != shownSecond else { return }
+                shownSecond = Int(elapsed)
+                printer.status("building the tests of \(suites.directory.lastPathComponent)… \(shownSecond) s")
+            }
+            switch build.end {
+            case .exited(.exited(0)):
+                break
+            case .couldNotStart(let reason):
+                return fail(.infrastructureError, "cannot start `\(buildCommand.joined(separator: " "))`: \(reason)", layout)
+            case .exited(let termination):
+                let lines = build.tail.lines(12).map { "    \($0)" }.joined(separator: "\n")
+                return fail(.infrastructureError, "building the tests of \(suites.directory.path) failed (\(termination)); full log: \(layout.log.path)\n\(lines)", layout)
+            case .timedOut:
+                return fail(.infrastructureError, "building the tests of \(suites.directory.path) did not finish within \(timeoutText) (--timeout); stopped it (PID \(build.pid)); log: \(layout.log.path)", layout)
+            case .cancelled:
+                return fail(.infrastructureError, "interrupted while building the tests; stopped the build (PID \(build.pid))", layout)
+            }
         }
 
         // Run, following the event stream.

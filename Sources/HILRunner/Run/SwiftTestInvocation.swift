@@ -9,6 +9,11 @@ import Foundation
 /// Tests run one at a time (`--no-parallel`: one bench), and Swift Testing writes its event stream
 /// (version 0) to `.events.jsonl` in the results directory. The tests find the bench and the results
 /// directory in `HIL_RIG` (absolute path of the rig file), `HIL_RESULTS` and `HIL_REPEAT`.
+///
+/// With a `testBundle` (`hil run --test-bundle PATH`) nothing is built and SwiftPM is not needed: the
+/// already-built bundle runs exactly as `swift test` runs it on Linux for Swift Testing — the bundle
+/// with the same arguments and `--testing-library swift-testing` — for machines (a bench, a QEMU guest)
+/// that have the Swift runtime but no toolchain time to spare.
 public struct SwiftTestInvocation: Sendable, Hashable {
     public enum Suites: Sendable, Hashable {
         /// The standard transition suites (`Tests/HILTests`) of the BluetoothHIL package at this path.
@@ -32,8 +37,13 @@ public struct SwiftTestInvocation: Sendable, Hashable {
     public var repeatCount: Int
     /// The `swift` to run (`HIL_SWIFT`, else `swift` from PATH).
     public var swift: String
+    /// An already-built test bundle (`.build/debug/BluetoothHILPackageTests.xctest`) to run directly; nil
+    /// to build and run through SwiftPM.
+    public var testBundle: URL?
 
-    public init(suites: Suites, filter: String?, layout: ResultsLayout, rig: URL, repeatCount: Int = 1, swift: String = "swift") {
+    public init(suites: Suites, filter: String?, layout: ResultsLayout, rig: URL, repeatCount: Int = 1, swift: String = "swift",
+                testBundle: URL? = nil) {
+        self.testBundle = testBundle
         self.suites = suites
         self.filter = filter
         self.layout = layout
@@ -54,15 +64,17 @@ public struct SwiftTestInvocation: Sendable, Hashable {
         }
     }
 
-    public var buildCommand: [String] {
-        [swift, "build", "--build-tests", "--package-path", suites.directory.path]
+    /// `swift build --build-tests …`; nil with a `testBundle` (nothing to build).
+    public var buildCommand: [String]? {
+        testBundle == nil ? [swift, "build", "--build-tests", "--package-path", suites.directory.path] : nil
     }
 
     public var testCommand: [String] {
-        var command = [swift, "test", "--skip-build", "--package-path", suites.directory.path, "--no-parallel",
-                       "--event-stream-output-path", layout.events.path, "--event-stream-version", "0",
-                       "--attachments-path", layout.attachments.path]
+        let head = testBundle.map { [$0.path] } ?? [swift, "test", "--skip-build", "--package-path", suites.directory.path]
+        var command = head + ["--no-parallel", "--event-stream-output-path", layout.events.path, "--event-stream-version", "0",
+                              "--attachments-path", layout.attachments.path]
         if let filter = combinedFilter { command += ["--filter", filter] }
+        if testBundle != nil { command += ["--testing-library", "swift-testing"] }
         return command
     }
 

@@ -137,6 +137,34 @@ struct EndToEndTests {
         #expect(leftovers.isEmpty, "processes left: \(leftovers)")
     }
 
+    /// `--test-bundle`: the fixture's already-built bundle runs directly; `swift` names nothing, so a run
+    /// that still built or went through SwiftPM could not start.
+    @Test(.timeLimit(.minutes(5)))
+    func aBuiltTestBundleRunsWithoutSwiftPM() async throws {
+        let package = try await FixturePackage.built.value
+        let bundle = package.appendingPathComponent(".build/debug/ThermoHILTestsPackageTests.xctest")
+        let scratch = try Fixtures.temporaryDirectory("hil-e2e")
+        defer { Fixtures.remove(scratch) }
+        let out = Collected(), err = Collected()
+        let options = RunOptions(rig: package.appendingPathComponent("rig.json"), package: package, filter: "PowerOffTests",
+                                 out: scratch.appendingPathComponent("results"), command: "hil run --test-bundle fixture",
+                                 swift: scratch.appendingPathComponent("no-swift-here").path, lockDirectory: scratch.appendingPathComponent("locks"),
+                                 testBundle: bundle)
+        let report = await HILRun.run(options, output: RunOutput(isInteractive: false, out: out.append, err: err.append))
+        let summary = try #require(report.summary, "no summary: \(err.text)")
+        #expect((summary.total, summary.passed, summary.failed, summary.infrastructureErrors, summary.skipped) == (6, 3, 1, 1, 1),
+                "the same cases as through swift test: \(out.text)")
+        let log = try String(contentsOf: ResultsLayout(options.out).log, encoding: .utf8)
+        #expect(log.hasPrefix("$ \(bundle.path) --no-parallel "), "the bundle itself ran first: \(log.prefix(300))")
+        #expect(!log.contains("no-swift-here"))
+
+        let missing = RunOptions(rig: package.appendingPathComponent("rig.json"), package: package, out: scratch.appendingPathComponent("results2"),
+                                 lockDirectory: scratch.appendingPathComponent("locks"), testBundle: scratch.appendingPathComponent("absent.xctest"))
+        let refused = await HILRun.run(missing, output: RunOutput(isInteractive: false, out: { _ in }, err: { _ in }))
+        #expect(refused.outcome == .usageError)
+        #expect(refused.message?.contains("--test-bundle \(scratch.appendingPathComponent("absent.xctest").path): no executable test bundle there") == true)
+    }
+
     @Test func aHeldRigStopsTheRunAndNamesTheHolder() async throws {
         let package = try await FixturePackage.built.value
         let scratch = try Fixtures.temporaryDirectory("hil-e2e")

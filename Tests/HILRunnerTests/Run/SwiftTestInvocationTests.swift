@@ -36,6 +36,25 @@ import Testing
         #expect(test.contains("--attachments-path") && test.contains("/tmp/results/attachments"))
         #expect(invocation.environment == ["HIL_RIG": "/work/main/rigs/simulated.json", "HIL_RESULTS": "/tmp/results", "HIL_REPEAT": "3"])
     }
+
+    /// `swift test` on Linux runs the Swift Testing half as `BUNDLE <its arguments> --testing-library swift-testing`
+    /// (seen with strace on SwiftPM 6.3); `--test-bundle` runs exactly that, with nothing to build.
+    @Test func aBuiltTestBundleRunsDirectlyAsSwiftPMRunsIt() throws {
+        let bundle = URL(fileURLWithPath: "/work/main/.build/debug/BluetoothHILPackageTests.xctest")
+        let invocation = SwiftTestInvocation(suites: .builtIn(URL(fileURLWithPath: "/work/main")), filter: "PowerOff", layout: layout, rig: rig,
+                                             repeatCount: 2, swift: "/opt/swift/usr/bin/swift", testBundle: bundle)
+        #expect(invocation.buildCommand == nil, "nothing is built")
+        let filter = try #require(invocation.combinedFilter)
+        #expect(invocation.testCommand == [bundle.path, "--no-parallel", "--event-stream-output-path", "/tmp/results/.events.jsonl",
+                                           "--event-stream-version", "0", "--attachments-path", "/tmp/results/attachments",
+                                           "--filter", filter, "--testing-library", "swift-testing"])
+        #expect(!invocation.testCommand.contains("/opt/swift/usr/bin/swift"), "no SwiftPM")
+        #expect(invocation.environment == SwiftTestInvocation(suites: .builtIn(URL(fileURLWithPath: "/work/main")), filter: "PowerOff", layout: layout,
+                                                              rig: rig, repeatCount: 2).environment)
+        let package = SwiftTestInvocation(suites: .package(URL(fileURLWithPath: "/home/me/thermo")), filter: nil, layout: layout, rig: rig, testBundle: bundle)
+        #expect(!package.testCommand.contains("--filter"))
+        #expect(package.testCommand.suffix(2) == ["--testing-library", "swift-testing"])
+    }
 }
 
 @Suite struct ProgressTests {
