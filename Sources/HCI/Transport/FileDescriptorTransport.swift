@@ -83,8 +83,13 @@ public final class FileDescriptorTransport: HCITransport {
         finish(HCITransportError(.closedByHost, "\(moniker): closed by the host"))
     }
 
+    /// Reads at most this many times per readiness callback, then returns to the loop (poll is level
+    /// triggered, so the rest is read on the next turn): a controller that streams advertising reports
+    /// must not starve the loop's timers and queued work, where command deadlines and scan limits live.
+    static let readsPerTurn = 32
+
     private func readAvailable() {
-        while true {
+        for _ in 0..<Self.readsPerTurn {
             let outcome: ReadOutcome = state.withLock { state in
                 if state.closed { return .stop }
                 let count = state.buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
