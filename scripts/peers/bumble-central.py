@@ -15,23 +15,7 @@ from bumble import hci
 from bumble.device import Device
 from bumble.transport import open_transport
 
-
-async def find(device: Device, name: str, timeout: float):
-    found = asyncio.get_running_loop().create_future()
-
-    def on_advertisement(advertisement):
-        local_name = advertisement.data.get(0x09) or advertisement.data.get(0x08)
-        if isinstance(local_name, (bytes, bytearray)):
-            local_name = local_name.decode(errors="replace")
-        if local_name == name and not found.done():
-            found.set_result(advertisement)
-
-    device.on("advertisement", on_advertisement)
-    await device.start_scanning(active=True, filter_duplicates=False)
-    try:
-        return await asyncio.wait_for(found, timeout)
-    finally:
-        await device.stop_scanning()
+from bumble_scan import find
 
 
 async def discover(device: Device, advertisement, timeout: float):

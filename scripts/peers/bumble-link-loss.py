@@ -19,28 +19,11 @@ from bumble import hci
 from bumble.device import ConnectionParametersPreferences, Device
 from bumble.transport import open_transport
 
+from bumble_scan import find
+
 
 def say(line: str) -> None:
     print(line, flush=True)
-
-
-async def find(device: Device, name: str, timeout: float):
-    found = asyncio.get_running_loop().create_future()
-
-    def on_advertisement(advertisement):
-        local_name = advertisement.data.get(0x09) or advertisement.data.get(0x08)
-        if isinstance(local_name, (bytes, bytearray)):
-            local_name = local_name.decode(errors="replace")
-        if local_name == name and not found.done():
-            found.set_result(advertisement)
-
-    device.on("advertisement", on_advertisement)
-    await device.start_scanning(active=False, filter_duplicates=False)
-    try:
-        return await asyncio.wait_for(found, timeout)
-    finally:
-        device.remove_listener("advertisement", on_advertisement)
-        await device.stop_scanning()
 
 
 async def main() -> int:
@@ -57,7 +40,7 @@ async def main() -> int:
         await device.power_on()
         say(f"READY {device.random_address}")
         try:
-            advertisement = await find(device, args.name, args.wait)
+            advertisement = await find(device, args.name, args.wait, active=False)
         except asyncio.TimeoutError:
             say("NOT_FOUND")
             return 2
@@ -79,7 +62,7 @@ async def main() -> int:
             return 2
         say(f"DISCONNECTED reason=0x{int(reason):02x}")
         try:
-            again = await find(device, args.name, args.wait)
+            again = await find(device, args.name, args.wait, active=False)
         except asyncio.TimeoutError:
             say("NOT_FOUND_AGAIN")
             return 2

@@ -4,10 +4,10 @@ import Glibc
 import Darwin
 #endif
 
-/// Thin wrappers over the system calls the file-descriptor transports make.
-enum POSIX {
+/// Thin wrappers over the system calls the file-descriptor transports (and the served simulated air) make.
+public enum POSIX {
     /// The symbolic name and message of an errno value, e.g. "ECONNREFUSED (Connection refused)".
-    static func describe(_ code: Int32) -> String {
+    public static func describe(_ code: Int32) -> String {
         let names: [Int32: String] = [
             EPERM: "EPERM", ENOENT: "ENOENT", EIO: "EIO", EBADF: "EBADF", EAGAIN: "EAGAIN", EACCES: "EACCES",
             EBUSY: "EBUSY", ENODEV: "ENODEV", EINVAL: "EINVAL", EPIPE: "EPIPE", ECONNREFUSED: "ECONNREFUSED",
@@ -19,13 +19,14 @@ enum POSIX {
         return "\(names[code] ?? "errno \(code)") (\(message))"
     }
 
-    static func setNonBlocking(_ fd: Int32) {
+    /// `O_NONBLOCK` and `FD_CLOEXEC` on `fd`.
+    public static func setNonBlocking(_ fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     }
 
     /// Waits until `fd` is ready for `events` or `deadline` passes; returns false on timeout.
-    static func wait(fd: Int32, events: Int16, until deadline: ContinuousClock.Instant) -> Bool {
+    public static func wait(fd: Int32, events: Int16, until deadline: ContinuousClock.Instant) -> Bool {
         while true {
             let remaining = ContinuousClock.now.duration(to: deadline)
             if remaining <= .zero { return false }
@@ -37,7 +38,7 @@ enum POSIX {
         }
     }
 
-    static func closeFD(_ fd: Int32) {
+    public static func closeFD(_ fd: Int32) {
         #if canImport(Glibc)
         _ = Glibc.close(fd)
         #else

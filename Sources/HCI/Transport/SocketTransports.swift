@@ -7,14 +7,9 @@ import Darwin
 extension FileDescriptorTransport {
     /// Connects to an H4 server on a Unix stream socket (`unix:PATH`), e.g. btvirt's `/tmp/bt-server-le`.
     public static func unix(path: String, moniker: String, connectDeadline: Duration = .seconds(5)) throws(HCITransportError) -> FileDescriptorTransport {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else {
-            throw HCITransportError(.invalidMoniker, "\(moniker): socket path is \(path.utf8.count) bytes; the limit is \(capacity - 1)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        let address = SocketAddress.unix(path: path)
+        guard path.utf8.count <= SocketAddress.unixPathLimit else {
+            throw HCITransportError(.invalidMoniker, "\(moniker): socket path is \(path.utf8.count) bytes; the limit is \(SocketAddress.unixPathLimit)")
         }
         #if canImport(Glibc)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -22,9 +17,7 @@ extension FileDescriptorTransport {
         let fd = socket(AF_UNIX, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw HCITransportError(.io, "\(moniker): socket() failed: \(POSIX.describe(errno))") }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let result = address.withSockaddr { connect(fd, $0, $1) } ?? -1
         if result != 0 {
             let code = errno
             POSIX.closeFD(fd)

@@ -46,7 +46,7 @@ final class LineChannel: Sendable {
 
     /// Reads and answers lines until end of input (or `stop()`); returns then.
     func serve(answer: @escaping @Sendable (String) async -> String) async {
-        if ownsDescriptors { SocketOptions.setNonBlocking(input) }
+        if ownsDescriptors { POSIX.setNonBlocking(input) }
         loop.watch(fd: input) { [self] in readAvailable() }
         for await line in lines {
             let reply = await answer(line)

@@ -36,7 +36,7 @@ final class ListeningSocket: Sendable {
             while true {
                 let client = accept(fd, nil, nil)
                 if client < 0 { return } // EAGAIN: all taken; anything else: the listener is closing
-                SocketOptions.setNonBlocking(client)
+                POSIX.setNonBlocking(client)
                 if case .tcp = address { SocketOptions.setNoDelay(client) }
                 onAccept(client)
             }
@@ -66,11 +66,6 @@ final class ListeningSocket: Sendable {
     }
 
     private static func bindUnix(_ path: String) throws(SimServeError) -> Int32 {
-        var storage = sockaddr_un()
-        storage.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &storage.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
         if SocketOptions.isLiveUnixSocket(path) {
             throw SimServeError("unix:\(path): another server already listens there")
         }
@@ -82,53 +77,33 @@ final class ListeningSocket: Sendable {
             unlink(path) // a stale socket file
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw SimServeError("unix:\(path): socket() failed: \(SocketOptions.describe(errno))") }
-        let result = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        guard fd >= 0 else { throw SimServeError("unix:\(path): socket() failed: \(POSIX.describe(errno))") }
+        let result = SocketAddress.unix(path: path).withSockaddr { Glibc.bind(fd, $0, $1) } ?? -1
         guard result == 0, listen(fd, 16) == 0 else {
             let code = errno
             Glibc.close(fd)
-            throw SimServeError("unix:\(path): cannot listen there: \(SocketOptions.describe(code))")
+            throw SimServeError("unix:\(path): cannot listen there: \(POSIX.describe(code))")
         }
-        SocketOptions.setNonBlocking(fd)
+        POSIX.setNonBlocking(fd)
         return fd
     }
 
     private static func bindTCP(host: String, port: UInt16) throws(SimServeError) -> (Int32, ServeAddress) {
         let requested = ServeAddress.tcp(host: host, port: port)
-        let ipv6 = host.contains(":")
-        let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw SimServeError("\(requested): socket() failed: \(SocketOptions.describe(errno))") }
+        let fd = socket(requested.socketAddress.family, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SimServeError("\(requested): socket() failed: \(POSIX.describe(errno))") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var result: Int32
-        if ipv6 {
-            var storage = sockaddr_in6()
-            storage.sin6_family = sa_family_t(AF_INET6)
-            storage.sin6_port = port.bigEndian
-            storage.sin6_addr = in6addr_loopback
-            result = withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
-        } else {
-            var storage = sockaddr_in()
-            storage.sin_family = sa_family_t(AF_INET)
-            storage.sin_port = port.bigEndian
-            guard inet_pton(AF_INET, host, &storage.sin_addr) == 1 else {
-                Glibc.close(fd)
-                throw SimServeError("\(requested): '\(host)' is not an IPv4 address", usage: true)
-            }
-            result = withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+        guard let result = requested.socketAddress.withSockaddr({ Glibc.bind(fd, $0, $1) }) else {
+            Glibc.close(fd)
+            throw SimServeError("\(requested): '\(host)' is not a numeric loopback address", usage: true)
         }
         guard result == 0, listen(fd, 16) == 0 else {
             let code = errno
             Glibc.close(fd)
-            throw SimServeError("\(requested): cannot listen there: \(SocketOptions.describe(code))")
+            throw SimServeError("\(requested): cannot listen there: \(POSIX.describe(code))")
         }
-        SocketOptions.setNonBlocking(fd)
+        POSIX.setNonBlocking(fd)
         return (fd, .tcp(host: host, port: SocketOptions.boundPort(fd) ?? port))
     }
 }

@@ -1,3 +1,4 @@
+import HCI
 /// Where the served air listens: a Unix stream socket or a loopback TCP port, written as the monikers a
 /// client then uses (`unix:PATH` is also the client's moniker; `tcp:127.0.0.1:PORT` is reached with
 /// `tcp-client:127.0.0.1:PORT`). Only loopback TCP addresses are accepted: the air is a test bench, not
@@ -8,7 +9,15 @@ public enum ServeAddress: Hashable, Sendable, CustomStringConvertible {
     case tcp(host: String, port: UInt16)
 
     /// The largest Unix socket path (sockaddr_un's sun_path, without its terminating NUL).
-    static let maximumPathLength = 107
+    static let maximumPathLength = SocketAddress.unixPathLimit
+
+    /// The address `bind(2)` and `connect(2)` take.
+    var socketAddress: SocketAddress {
+        switch self {
+        case .unix(let path): return .unix(path: path)
+        case .tcp(let host, let port): return .ip(host: host, port: port)
+        }
+    }
 
     /// Parses `unix:PATH` or `tcp:HOST:PORT` (`tcp:[::1]:PORT` for IPv6).
     public init(parsing text: String) throws(SimServeError) {

@@ -1,4 +1,5 @@
 import Foundation
+import HCI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,10 +14,10 @@ public enum SimServeControlClient {
     public static func request(_ line: String, to address: ServeAddress, timeout: Duration) throws(SimServeError) -> String {
         let fd = try connect(address)
         defer { _ = SocketOptions.closeDescriptor(fd) }
-        SocketOptions.setNonBlocking(fd)
+        POSIX.setNonBlocking(fd)
         let deadline = ContinuousClock.now.advanced(by: timeout)
         guard SocketOptions.writeAll(fd, Array((line + "\n").utf8), deadline: deadline) else {
-            throw SimServeError("\(address): cannot send the request: \(SocketOptions.describe(errno))")
+            throw SimServeError("\(address): cannot send the request: \(POSIX.describe(errno))")
         }
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 512)
@@ -36,7 +37,7 @@ public enum SimServeControlClient {
             } else if count == 0 {
                 throw SimServeError("\(address): the server closed the connection without answering '\(line)'")
             } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
-                throw SimServeError("\(address): reading the answer failed: \(SocketOptions.describe(errno))")
+                throw SimServeError("\(address): reading the answer failed: \(POSIX.describe(errno))")
             }
         }
     }
@@ -48,35 +49,17 @@ public enum SimServeControlClient {
                 let code = errno
                 throw SimServeError(code == ENOENT || code == ECONNREFUSED
                     ? "\(address): no served air listens there (is `hil sim serve --control \(address)` running?)"
-                    : "\(address): cannot connect: \(SocketOptions.describe(code))")
+                    : "\(address): cannot connect: \(POSIX.describe(code))")
             }
             return fd
-        case .tcp(let host, let port):
-            let ipv6 = host.contains(":")
-            let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw SimServeError("\(address): socket() failed: \(SocketOptions.describe(errno))") }
-            var result: Int32
-            if ipv6 {
-                var storage = sockaddr_in6()
-                storage.sin6_family = sa_family_t(AF_INET6)
-                storage.sin6_port = port.bigEndian
-                storage.sin6_addr = in6addr_loopback
-                result = withUnsafePointer(to: &storage) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-                }
-            } else {
-                var storage = sockaddr_in()
-                storage.sin_family = sa_family_t(AF_INET)
-                storage.sin_port = port.bigEndian
-                _ = inet_pton(AF_INET, host, &storage.sin_addr)
-                result = withUnsafePointer(to: &storage) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                }
-            }
+        case .tcp:
+            let fd = socket(address.socketAddress.family, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw SimServeError("\(address): socket() failed: \(POSIX.describe(errno))") }
+            let result = address.socketAddress.withSockaddr { Glibc.connect(fd, $0, $1) } ?? -1
             guard result == 0 else {
                 let code = errno
                 _ = SocketOptions.closeDescriptor(fd)
-                throw SimServeError("\(address): cannot connect: \(SocketOptions.describe(code))")
+                throw SimServeError("\(address): cannot connect: \(POSIX.describe(code))")
             }
             return fd
         }

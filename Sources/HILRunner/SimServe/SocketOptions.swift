@@ -1,4 +1,5 @@
 import Foundation
+import HCI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,12 +9,6 @@ import Darwin
 /// The few socket calls the served air needs beside HCI's transports: flags, the bound port, a liveness
 /// probe for a Unix socket file, and a bounded write of a whole buffer.
 enum SocketOptions {
-    /// `fcntl(F_SETFL, O_NONBLOCK)`.
-    static func setNonBlocking(_ fd: Int32) {
-        let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-    }
-
     /// `TCP_NODELAY`: an H4 packet goes out at once, not after a delayed ACK.
     static func setNoDelay(_ fd: Int32) {
         var one: Int32 = 1
@@ -47,17 +42,10 @@ enum SocketOptions {
 
     /// A connected, blocking Unix stream socket to `path`, or nil (errno says why).
     static func connectUnix(_ path: String) -> Int32? {
-        var storage = sockaddr_un()
-        storage.sun_family = sa_family_t(AF_UNIX)
-        guard path.utf8.count < MemoryLayout.size(ofValue: storage.sun_path) else { errno = ENAMETOOLONG; return nil }
-        withUnsafeMutableBytes(of: &storage.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
+        guard path.utf8.count <= SocketAddress.unixPathLimit else { errno = ENAMETOOLONG; return nil }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
-        let result = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let result = SocketAddress.unix(path: path).withSockaddr { connect(fd, $0, $1) } ?? -1
         guard result == 0 else {
             let code = errno
             close(fd)
@@ -87,8 +75,4 @@ enum SocketOptions {
         return true
     }
 
-    /// "ECONNREFUSED (Connection refused)"-style text for an errno value.
-    static func describe(_ code: Int32) -> String {
-        "errno \(code) (\(String(cString: strerror(code))))"
-    }
 }
