@@ -42,7 +42,11 @@ import Testing
     }
 
     @Test func connectionAlreadyExists() async throws {
-        try await ConnectedPair.with { pair in
+        // A 1 s connection interval: the first Disconnect completes only at the next connection event, so the
+        // second arrives while it is under way however slowly a loaded machine runs this test (at 30 ms the
+        // link could be gone before the second command).
+        let slowLink = ConnectionParameters(intervalMin: 0x0320, intervalMax: 0x0320, latency: 0, supervisionTimeout: 0x01F4)
+        try await ConnectedPair.with(connection: slowLink) { pair in
             let target = BDAddress(0x00_5A_1D_00_00_02)
             #expect(try await HostScenarios.status(of: LECreateConnection(peerAddress: target, peerAddressType: .public), on: pair.central)
                     == .connectionAlreadyExists)

@@ -56,7 +56,7 @@ public final class FileDescriptorTransport: HCITransport {
         let deadline = ContinuousClock.now.advanced(by: writeDeadline)
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { raw in
-                write(fd, raw.baseAddress.map { $0 + written }, bytes.count - written)
+                POSIX.writeNoSignal(fd, raw.baseAddress.map { $0 + written }, bytes.count - written)
             }
             if result > 0 {
                 if semantics.wholePacketWrites && result < bytes.count {

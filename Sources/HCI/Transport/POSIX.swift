@@ -38,6 +38,16 @@ public enum POSIX {
         }
     }
 
+    /// `send(2)` with `MSG_NOSIGNAL` on a socket, `write(2)` on anything else (a serial port): a peer that
+    /// has closed its end fails the write with EPIPE instead of killing the process with SIGPIPE.
+    public static func writeNoSignal(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        let sent = send(fd, buffer, count, Int32(MSG_NOSIGNAL))
+        if sent >= 0 || errno != ENOTSOCK { return sent }
+        #endif
+        return write(fd, buffer, count)
+    }
+
     public static func closeFD(_ fd: Int32) {
         #if canImport(Glibc)
         _ = Glibc.close(fd)

@@ -55,13 +55,13 @@ enum SocketOptions {
         return fd
     }
 
-    /// Writes all of `bytes` to a (possibly non-blocking) descriptor (SIGPIPE must be ignored), waiting for POLLOUT until
+    /// Writes all of `bytes` to a (possibly non-blocking) descriptor (a closed peer is EPIPE, never SIGPIPE), waiting for POLLOUT until
     /// `deadline`. False when the peer is gone or the deadline passed.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], deadline: ContinuousClock.Instant) -> Bool {
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { raw in
-                write(fd, raw.baseAddress.map { $0 + written }, bytes.count - written)
+                POSIX.writeNoSignal(fd, raw.baseAddress.map { $0 + written }, bytes.count - written)
             }
             if result > 0 { written += result; continue }
             let code = errno
