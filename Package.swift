@@ -12,6 +12,10 @@ let package = Package(
         .library(name: "DeviceControl", targets: ["DeviceControl"]),
         .library(name: "Simulation", targets: ["Simulation"]),
         .library(name: "Preflight", targets: ["Preflight"]),
+        .library(name: "HILResults", targets: ["HILResults"]),
+        .library(name: "Rigs", targets: ["Rigs"]),
+        .library(name: "BenchOperations", targets: ["BenchOperations"]),
+        .library(name: "AirServer", targets: ["AirServer"]),
         .library(name: "HILRunner", targets: ["HILRunner"]),
         .library(name: "HILTesting", targets: ["HILTesting"]),
     ],
@@ -38,33 +42,46 @@ let package = Package(
         .target(name: "Simulation", dependencies: ["HCI", "RigFormat"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
         .target(name: "Preflight"),
-        // Rigs, benches, transitions, results.
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
         .target(name: "HCIUSB", dependencies: ["HCI", "CLibUSB"]),
         .target(name: "HCILinux", dependencies: ["HCI"]),
-        .target(name: "HILRunner", dependencies: ["HCI", "DeviceControl", "Simulation", "HCIUSB", "HCILinux", "RigFormat"]),
+        // Results of a run: test records, the Swift Testing event stream, JUnit, JSON, HTML, SVG.
+        // Imports no Bluetooth or device module, so it could serve any harness.
+        .target(name: "HILResults"),
+        // The rig model: a bench's adapter, accessories, switches and budgets, read through RigFormat.
+        .target(name: "Rigs", dependencies: ["HCI", "DeviceControl", "Simulation", "RigFormat"]),
+        // Operations on a bench: leasing it (the rig lock), opening its adapter, the recovery ladder, doctor.
+        .target(name: "BenchOperations", dependencies: ["HCI", "HCIUSB", "HCILinux", "DeviceControl", "Rigs", "HILResults", "RigFormat"]),
+        // The simulated air served as H4 controllers (`hil sim serve`).
+        .target(name: "AirServer", dependencies: ["HCI", "Simulation", "DeviceControl", "Rigs"]),
+        // The runner: `swift test` supervision, the event stream followed live, progress, results written.
+        .target(name: "HILRunner", dependencies: ["HILResults", "Rigs", "BenchOperations", "DeviceControl", "RigFormat"]),
         // Swift Testing traits that lease a bench.
-        .target(name: "HILTesting", dependencies: ["HILRunner", "DeviceControl", "HCI"]),
-        // The command-line tool.
-        .executableTarget(name: "hil", dependencies: ["HILRunner", "DeviceControl", "HCI", "Preflight", "RigFormat"]),
+        .target(name: "HILTesting", dependencies: ["Rigs", "BenchOperations", "HILResults", "DeviceControl", "HCI"]),
+        // The command-line tool: arguments, presenters of its answers, exit codes.
+        .executableTarget(name: "hil", dependencies: ["HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "HCI", "Preflight", "RigFormat"]),
         // Benchmarks run by scripts/bench-*: each measures ours beside a baseline in the same run.
-        .executableTarget(name: "hil-bench", dependencies: ["HILRunner", "HCI", "Simulation"]),
+        .executableTarget(name: "hil-benchmark", dependencies: ["BenchOperations", "HCI", "Simulation"]),
         // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz` builds it with
         // `--sanitize fuzzer` (libFuzzer); a plain build makes a replay tool (see Sources/hci-fuzz).
         .executableTarget(name: "hci-fuzz", dependencies: ["HCI"]),
 
         // Peers and helpers shared by the test targets (btvirt with its cross-process lock, child processes).
-        .target(name: "TestSupport", dependencies: ["HCI"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HCI", "HILResults"], path: "Tests/TestSupport"),
         .testTarget(name: "HCITests", dependencies: ["HCI", "TestSupport"]),
         .testTarget(name: "RigFormatTests", dependencies: ["RigFormat"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl", "RigFormat"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "RigFormat", "DeviceControl", "HCI", "Simulation"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HILResultsTests", dependencies: ["HILResults", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RigsTests", dependencies: ["Rigs", "RigFormat", "DeviceControl", "HCI", "TestSupport"]),
+        .testTarget(name: "BenchOperationsTests", dependencies: ["BenchOperations", "Rigs", "HILResults", "DeviceControl", "HCI", "TestSupport"]),
+        .testTarget(name: "AirServerTests", dependencies: ["AirServer", "Rigs", "DeviceControl", "HCI", "Simulation", "TestSupport"]),
+        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "HILResults", "BenchOperations", "TestSupport"]),
         .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "HCI"]),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI"]),
-        .testTarget(name: "hilTests", dependencies: ["hil"]),
+        .testTarget(name: "hilTests", dependencies: ["hil", "HCI"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
-        .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILRunner", "HCI"]),
+        .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCI"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "RigFormat", "HCI"]),
     ]
 )

@@ -1,5 +1,5 @@
 import Foundation
-import HILRunner
+import Rigs
 
 /// The rig's accessory names, read synchronously at test discovery so suites can be parameterized over
 /// them: `@Test(arguments: BenchAccessories.names)`.

@@ -1,9 +1,11 @@
 import DeviceControl
 import Foundation
 import HCI
-import HILRunner
 import Synchronization
 import Testing
+import HILResults
+import Rigs
+import BenchOperations
 
 /// One test case on the bench: the accessory under test, the central (a fresh host on the adapter,
 /// reset, with this case's btsnoop capture), the timeline and measurements. `HILCase.run` brings the
@@ -17,7 +19,7 @@ public final class HILCase: Sendable {
     private let centralBox: Mutex<LEDevice>
     let started = ContinuousClock.now
     let startDate = Date()
-    private let state = Mutex<(timeline: [TimelineEvent], measurements: [HILRunner.Measurement], properties: [String: String])>(([], [], [:]))
+    private let state = Mutex<(timeline: [TimelineEvent], measurements: [HILResults.Measurement], properties: [String: String])>(([], [], [:]))
 
     init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice) {
         self.rig = rig
@@ -92,22 +94,22 @@ public final class HILCase: Sendable {
     }
 
     /// Seconds since the case started.
-    public var elapsed: Double { (ContinuousClock.now - started).inSeconds }
+    public var elapsed: Double { (ContinuousClock.now - started) / .seconds(1) }
 
     /// Records an instant (or, with `duration`, a span ending now) on a timeline lane.
     public func mark(_ lane: TimelineEvent.Lane, _ label: String, duration: Duration? = nil, failure: Bool = false) {
         let now = elapsed
-        let length = duration?.inSeconds
+        let length = duration.map { $0 / .seconds(1) }
         state.withLock { $0.timeline.append(TimelineEvent(offset: now - (length ?? 0), duration: length, lane: lane, label: label, isFailure: failure)) }
     }
 
     /// Records a measurement (seconds are stored as milliseconds).
     public func measure(_ name: String, _ value: Duration, budget: Duration? = nil) {
-        state.withLock { $0.measurements.append(HILRunner.Measurement(name: name, value: value.inSeconds * 1000, unit: "ms", budget: budget.map { $0.inSeconds * 1000 })) }
+        state.withLock { $0.measurements.append(Measurement(name: name, value: value / .milliseconds(1), unit: "ms", budget: budget.map { $0 / .milliseconds(1) })) }
     }
 
     public func measure(_ name: String, value: Double, unit: String, budget: Double? = nil, samples: [Double]? = nil) {
-        state.withLock { $0.measurements.append(HILRunner.Measurement(name: name, value: value, unit: unit, budget: budget, samples: samples)) }
+        state.withLock { $0.measurements.append(HILResults.Measurement(name: name, value: value, unit: unit, budget: budget, samples: samples)) }
     }
 
     /// The accessory's switch port (its rig `power.switch` restricted to `power.port`); its transitions
@@ -249,7 +251,7 @@ public final class HILCase: Sendable {
             await bench.markBroken(reason)
             record.verdict = .infrastructureError
             record.message = reason
-            record.timeline = recoverySteps.map { TimelineEvent(offset: $0.startOffset.inSeconds, duration: $0.duration.inSeconds, lane: .recovery,
+            record.timeline = recoverySteps.map { TimelineEvent(offset: $0.startOffset / .seconds(1), duration: $0.duration / .seconds(1), lane: .recovery,
                                                                 label: $0.description, isFailure: $0.result != .recovered) }
             write(record, results)
             throw BenchError(reason)

@@ -1,13 +1,8 @@
 /// Duration arithmetic the air needs: scaling by a real factor and the HCI time units.
 extension Duration {
-    /// The duration in nanoseconds, as a real number.
-    var nanosecondsValue: Double {
-        Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
-    }
-
     /// This duration times `factor`, to the nanosecond; a non-finite or negative product is zero.
     func multiplied(by factor: Double) -> Duration {
-        let product = nanosecondsValue * factor
+        let product = self / .nanoseconds(1) * factor
         guard product.isFinite, product > 0 else { return .zero }
         return .nanoseconds(Int64(min(product, 9e18)))
     }

@@ -1,7 +1,7 @@
 import Synchronization
 import Foundation
 import HCI
-import HILRunner
+import BenchOperations
 
 /// `hil advertise MONIKER --name N [--service UUID]… [--gatt battery,heart-rate,…] [--interval MS]`:
 /// plays an accessory until Ctrl-C (SIGINT) or SIGTERM.
@@ -54,7 +54,7 @@ enum AdvertiseCommand {
         } catch {
             return Diagnostics.fail("advertise", "cannot build the GATT database: \(error)", .usageError)
         }
-        let session: BenchSession
+        let session: ControllerSession
         switch await SessionOpening.open("advertise", moniker: moniker, rigPath: rigPath, capture: capture) {
         case .success(let opened): session = opened
         case .failure(let status): return status

@@ -1,6 +1,6 @@
 import Foundation
 import HCI
-import HILRunner
+import BenchOperations
 
 /// `hil connect MONIKER (--name N | --address A | --service UUID …) [--gatt] [--read] [--timeout S]
 /// [--disconnect-reason HEX] [--json] [--capture FILE]`: find, connect, optionally discover the GATT
@@ -36,7 +36,7 @@ enum ConnectCommand {
         } catch {
             return Diagnostics.fail("connect", "\(error)\n\(usage)", .usageError)
         }
-        let session: BenchSession
+        let session: ControllerSession
         switch await SessionOpening.open("connect", moniker: moniker, rigPath: rigPath, capture: capture) {
         case .success(let opened): session = opened
         case .failure(let status): return status

@@ -1,6 +1,6 @@
 import Foundation
 import HCI
-import HILRunner
+import BenchOperations
 
 /// `hil info MONIKER [--json] [--capture FILE] [--timeout SECONDS]`: resets a controller and prints
 /// what it is.
@@ -25,7 +25,7 @@ enum InfoCommand {
         } catch {
             return Diagnostics.fail("info", "\(error)\n\(usage)", .usageError)
         }
-        let session: BenchSession
+        let session: ControllerSession
         switch await SessionOpening.open("info", moniker: moniker, rigPath: rigPath, capture: capture,
                                          commandTimeout: .milliseconds(Int64(timeout * 1000))) {
         case .success(let opened): session = opened

@@ -1,7 +1,7 @@
 import DeviceControl
 import Foundation
-import HILRunner
 import RigFormat
+import Rigs
 
 /// `hil power SWITCH [--port N] on|off|cycle|status`, or `hil power --rig FILE NAME …`.
 /// Every on/off is verified; a switch that says it switched while the devices behind it say otherwise
@@ -109,7 +109,7 @@ enum PowerCommand {
             }
             if json {
                 var object: [String: Any] = ["switch": transition.switchName, "action": transition.action.description,
-                                             "elapsedSeconds": transition.elapsed.inSeconds, "steps": transition.steps]
+                                             "elapsedSeconds": transition.elapsed / .seconds(1), "steps": transition.steps]
                 switch transition.verification {
                 case .verified(let evidence): object["verified"] = true; object["evidence"] = evidence
                 case .unverified(let reason): object["verified"] = false; object["reason"] = reason

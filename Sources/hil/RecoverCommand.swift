@@ -1,8 +1,9 @@
 import DeviceControl
 import Foundation
 import HCI
-import HILRunner
 import RigFormat
+import Rigs
+import BenchOperations
 
 /// `hil recover MONIKER [--switch SWITCH --port N] [--reset-timeout S] [--json] [--rig RIG.json]`: checks
 /// an adapter the way the runner does between tests, and climbs the recovery ladder if it does not answer.
@@ -49,7 +50,7 @@ enum RecoverCommand {
         let access: AdapterAccess
         let simulation: SimulatedRigRuntime?
         do {
-            simulation = try await BenchSession.simulation(for: moniker, rigPath: rigPath)
+            simulation = try await ControllerSession.simulation(for: moniker, rigPath: rigPath)
             access = try AdapterAccess(moniker: moniker, runtime: simulation)
         } catch let error as HCITransportError {
             return Diagnostics.fail("recover", error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError)

@@ -1,5 +1,5 @@
 import Foundation
-import HILRunner
+import HILResults
 
 /// `hil report DIR`: re-renders report.html, junit.xml and results.json from a results directory's
 /// `.events.jsonl` and `records/*.json`.

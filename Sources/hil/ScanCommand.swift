@@ -1,6 +1,6 @@
 import Foundation
 import HCI
-import HILRunner
+import BenchOperations
 
 /// `hil scan MONIKER [--timeout S] [--name N] [--address A] [--service UUID] [--manufacturer ID]
 /// [--min-rssi DBM] [--passive] [--all] [--json] [--capture FILE] [--rig RIG.json]`: a time-limited scan.
@@ -34,7 +34,7 @@ enum ScanCommand {
         } catch {
             return Diagnostics.fail("scan", "\(error)\n\(usage)", .usageError)
         }
-        let session: BenchSession
+        let session: ControllerSession
         switch await SessionOpening.open("scan", moniker: moniker, rigPath: rigPath, capture: capture) {
         case .success(let opened): session = opened
         case .failure(let status): return status

@@ -1,15 +1,15 @@
 import Foundation
 import HCI
-import HILRunner
 import RigFormat
+import BenchOperations
 
 /// Opens the controller a command names, printing the one-line diagnostic and choosing the exit status
 /// when it cannot: a bad moniker or rig file is a usage error (3), anything else the bench's (2).
 enum SessionOpening {
     static func open(_ command: String, moniker: String, rigPath: String?, capture: String?,
-                     commandTimeout: Duration = .seconds(2)) async -> Result<BenchSession, ExitStatus> {
+                     commandTimeout: Duration = .seconds(2)) async -> Result<ControllerSession, ExitStatus> {
         do {
-            return .success(try await BenchSession.open(moniker: moniker, rigPath: rigPath, capturePath: capture, commandTimeout: commandTimeout))
+            return .success(try await ControllerSession.open(moniker: moniker, rigPath: rigPath, capturePath: capture, commandTimeout: commandTimeout))
         } catch let error as HCITransportError {
             return .failure(Diagnostics.fail(command, error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError))
         } catch let error as RigError {

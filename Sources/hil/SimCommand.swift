@@ -1,6 +1,7 @@
 import DeviceControl
 import Foundation
-import HILRunner
+import Rigs
+import AirServer
 
 /// `hil sim serve …` (the simulated air served as H4 controllers) and `hil sim power …` (its control
 /// socket's client).

@@ -1,8 +1,8 @@
 import Foundation
 import HCI
-import HILRunner
 import HILTesting
 import Testing
+import HILResults
 
 extension StandardSuites {
     /// N connect/discover/disconnect cycles (N from the rig, multiplied by `hil run --repeat`): the
@@ -33,8 +33,8 @@ extension StandardSuites {
                         bench.mark(.connection, "cycle \(index + 1): disconnected", duration: disconnecting.duration(to: clock.now))
                         bench.mark(.connection, "cycle \(index + 1): connected", duration: start.duration(to: connected))
                         bench.mark(.discovery, "cycle \(index + 1): discovered", duration: connected.duration(to: discovered))
-                        connects.append(start.duration(to: connected).inMilliseconds)
-                        discoveries.append(connected.duration(to: discovered).inMilliseconds)
+                        connects.append(start.duration(to: connected) / .milliseconds(1))
+                        discoveries.append(connected.duration(to: discovered) / .milliseconds(1))
                     } catch {
                         failures.append("cycle \(index + 1): \(error)")
                         bench.mark(.note, "cycle \(index + 1) failed: \(error)", failure: true)
@@ -47,18 +47,14 @@ extension StandardSuites {
                 let discoveryStats = SampleStatistics.percentiles(discoveries)
                 bench.measure("connect p99", value: connectStats.p99, unit: "ms")
                 bench.measure("discovery p99", value: discoveryStats.p99, unit: "ms")
-                bench.measure("connect", value: connectStats.p50, unit: "ms", budget: bench.rig.budgets.connectP95.inMilliseconds, samples: connects)
-                bench.measure("discovery", value: discoveryStats.p50, unit: "ms", budget: bench.rig.budgets.discoveryP95.inMilliseconds, samples: discoveries)
+                bench.measure("connect", value: connectStats.p50, unit: "ms", budget: (bench.rig.budgets.connectP95 / .milliseconds(1)), samples: connects)
+                bench.measure("discovery", value: discoveryStats.p50, unit: "ms", budget: (bench.rig.budgets.discoveryP95 / .milliseconds(1)), samples: discoveries)
                 #expect(rate >= bench.rig.budgets.minimumSuccessRate, "success \(Int(rate * 100))%: \(failures.prefix(3).joined(separator: "; "))")
                 if !connects.isEmpty {
-                    #expect(connectStats.p95 <= bench.rig.budgets.connectP95.inMilliseconds, "connect p95 \(connectStats.p95) ms")
-                    #expect(discoveryStats.p95 <= bench.rig.budgets.discoveryP95.inMilliseconds, "discovery p95 \(discoveryStats.p95) ms")
+                    #expect(connectStats.p95 <= (bench.rig.budgets.connectP95 / .milliseconds(1)), "connect p95 \(connectStats.p95) ms")
+                    #expect(discoveryStats.p95 <= (bench.rig.budgets.discoveryP95 / .milliseconds(1)), "discovery p95 \(discoveryStats.p95) ms")
                 }
             }
         }
     }
-}
-
-extension Duration {
-    var inMilliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
 }

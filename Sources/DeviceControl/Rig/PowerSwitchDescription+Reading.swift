@@ -167,7 +167,7 @@ extension PowerSwitchDescription.Verify {
             }
             verify.offDeadline = try PowerSwitchDescription.seconds(fields, "deadlineSeconds", max: 120, default: 3)
             // Devices get at least 10 s to come back after on, unless onDeadlineSeconds says otherwise.
-            let onDefault = fields.has("deadlineSeconds") ? Swift.max(verify.offDeadline.inSeconds, 10) : 10
+            let onDefault = fields.has("deadlineSeconds") ? Swift.max(verify.offDeadline / .seconds(1), 10) : 10
             verify.onDeadline = try PowerSwitchDescription.seconds(fields, "onDeadlineSeconds", max: 120, default: onDefault)
             return verify
         }

@@ -3,14 +3,11 @@ import Foundation
 extension Duration {
     /// `3 s`, `0.4 s`, `150 ms`: how messages print a duration.
     public var seconds: String {
-        let value = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        let value = self / .seconds(1)
         if value < 1 { return "\(Int((value * 1000).rounded())) ms" }
         if value == value.rounded() { return "\(Int(value)) s" }
         return String(format: "%.1f s", value)
     }
-
-    /// Seconds as a Double.
-    public var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 
     /// Parses `2s`, `2`, `1.5s`, `500ms` (a bare number is seconds); nil for anything else or negative.
     public static func parse(_ text: String) -> Duration? {

@@ -55,7 +55,7 @@ public enum HCIError: Error, Sendable, CustomStringConvertible {
 
 /// "2.00 s", "150 ms", "42 µs".
 public func formatDuration(_ duration: Duration) -> String {
-    let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    let seconds = duration / .seconds(1)
     if seconds >= 1 { return String(format2: seconds, suffix: " s") }
     if seconds >= 0.001 { return String(format2: seconds * 1000, suffix: " ms", digits: 1) }
     return String(format2: seconds * 1_000_000, suffix: " µs", digits: 0)

@@ -1,0 +1,120 @@
+import DeviceControl
+import Foundation
+import HCI
+import Simulation
+import Rigs
+
+/// The control protocol: one request at a time, answered with one line, from standard input and
+/// control-socket clients.
+extension SimulatedAirServer {
+    /// Answers one control line (see `ControlRequest`), after the requests before it.
+    public func answer(_ line: String) async -> String {
+        let previous = tail
+        let work = Task { () -> String in
+            await previous?.value
+            return await self.carryOut(line).line
+        }
+        tail = Task { _ = await work.value }
+        return await work.value
+    }
+
+    func carryOut(_ line: String) async -> ControlAnswer {
+        if line == LineChannel.overflowMarker {
+            return .error("line longer than \(LineChannel.maximumLineLength) bytes; closing")
+        }
+        let request: ControlRequest
+        switch ControlRequest.parse(line) {
+        case .success(let parsed): request = parsed
+        case .failure(let answer): return answer
+        }
+        switch request {
+        case .ping: return .ok("")
+        case .help: return .ok(ControlRequest.summary)
+        case .quit:
+            requestStop("quit")
+            return .ok("quit")
+        case .status: return .ok(statusText())
+        case .power(let name, let action):
+            guard let accessory = runtime.accessories[name] else { return .error(Self.unknownAccessory(name, runtime)) }
+            return await power(name, accessory, action)
+        }
+    }
+
+    func power(_ name: String, _ accessory: SimulatedAccessory, _ action: ControlRequest.PowerAction) async -> ControlAnswer {
+        let powered = accessory.controller.isPoweredOn
+        switch action {
+        case .status:
+            return .ok("\(name) \(powered ? "on" : "off")")
+        case .off:
+            if !powered { return .ok("\(name) off (already)") }
+            await accessory.powerOff()
+            return accessory.controller.isPoweredOn ? .failed("\(name): its controller is still powered after power off") : .ok("\(name) off")
+        case .on:
+            if powered { return .ok("\(name) on (already)") }
+            do {
+                try await accessory.powerOn()
+                return .ok("\(name) on")
+            } catch {
+                return .failed("\(name): powered, but its firmware did not boot: \(error)")
+            }
+        }
+    }
+
+    func statusText() -> String {
+        let accessories = runtime.accessories.keys.sorted().map { name in
+            "\(name)=\(runtime.accessories[name]?.controller.isPoweredOn == true ? "on" : "off")"
+        }
+        let served = connections.keys.sorted().compactMap { connections[$0] }.map { connection in
+            "\(connection.controller.name)=\(connection.controller.configuration.address)@\(connection.listener)"
+        }
+        return "accessories \(accessories.joined(separator: " ")); connections \(served.count)" + (served.isEmpty ? "" : " " + served.joined(separator: " "))
+    }
+
+    static func unknownAccessory(_ name: String, _ runtime: SimulatedRigRuntime) -> String {
+        let known = runtime.accessories.keys.sorted()
+        let shown = name.count > 40 ? String(name.prefix(40)) + "…" : name
+        return "no simulated accessory named '\(shown)' (the rig's: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"
+    }
+
+    /// Reads requests from standard input and answers on standard output until end of input; end of
+    /// input does not stop the server (a server started in the background keeps serving).
+    public func serveStandardInput() async {
+        guard !shuttingDown else { return }
+        let channel: LineChannel
+        do {
+            channel = try LineChannel(name: "standard input", input: 0, output: 1, ownsDescriptors: false)
+        } catch {
+            options.log("hil sim serve: \(error)")
+            return
+        }
+        let id = addChannel(channel)
+        await channel.serve { [weak self] line in await self?.answer(line) ?? "failed: the server is gone" }
+        channels[id] = nil
+    }
+
+    func controlClient(_ fd: Int32) async {
+        guard !shuttingDown else { _ = SocketOptions.closeDescriptor(fd); return }
+        let channel: LineChannel
+        do {
+            channel = try LineChannel(name: "control client", input: fd, output: fd, ownsDescriptors: true)
+        } catch {
+            _ = SocketOptions.closeDescriptor(fd)
+            options.log("hil sim serve: \(error)")
+            return
+        }
+        let id = addChannel(channel)
+        Task { [weak self] in
+            await channel.serve { [weak self] line in await self?.answer(line) ?? "failed: the server is gone" }
+            await self?.removeChannel(id)
+        }
+    }
+
+    func addChannel(_ channel: LineChannel) -> Int {
+        let id = nextChannel
+        nextChannel += 1
+        channels[id] = channel
+        return id
+    }
+
+    func removeChannel(_ id: Int) { channels[id] = nil }
+}

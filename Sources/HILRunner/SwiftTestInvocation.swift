@@ -1,0 +1,123 @@
+import Foundation
+import HILResults
+
+/// The `swift build` and `swift test` command lines of a run, and the environment its tests see.
+///
+/// - Built-in suites: in the BluetoothHIL package, `--filter '^HILTests\.'` narrowed by the user's filter
+///   (Swift Testing ORs repeated `--filter`s, so the two are combined into one regular expression).
+/// - `--package PATH`: that package's tests, with the user's filter as given.
+///
+/// Tests run one at a time (`--no-parallel`: one bench), and Swift Testing writes its event stream
+/// (version 0) to `.events.jsonl` in the results directory. The tests find the bench and the results
+/// directory in `HIL_RIG` (absolute path of the rig file), `HIL_RESULTS` and `HIL_REPEAT`.
+///
+/// With a `testBundle` (`hil run --test-bundle PATH`) nothing is built and SwiftPM is not needed: the
+/// already-built bundle runs exactly as `swift test` runs it on Linux for Swift Testing — the bundle
+/// with the same arguments and `--testing-library swift-testing` — for machines (a bench, a QEMU guest)
+/// that have the Swift runtime but no toolchain time to spare.
+public struct SwiftTestInvocation: Sendable, Hashable {
+    public enum Suites: Sendable, Hashable {
+        /// The standard transition suites (`Tests/HILTests`) of the BluetoothHIL package at this path.
+        case builtIn(URL)
+        /// A user's package of their own suites.
+        case package(URL)
+
+        public var directory: URL {
+            switch self {
+            case .builtIn(let url), .package(let url): return url
+            }
+        }
+    }
+
+    public var suites: Suites
+    /// The user's `--filter` (a regular expression over test IDs), if any.
+    public var filter: String?
+    public var layout: ResultsLayout
+    /// Absolute path of the rig file.
+    public var rig: URL
+    public var repeatCount: Int
+    /// The `swift` to run (`HIL_SWIFT`, else `swift` from PATH).
+    public var swift: String
+    /// An already-built test bundle (`.build/debug/BluetoothHILPackageTests.xctest`) to run directly; nil
+    /// to build and run through SwiftPM.
+    public var testBundle: URL?
+
+    public init(suites: Suites, filter: String?, layout: ResultsLayout, rig: URL, repeatCount: Int = 1, swift: String = "swift",
+                testBundle: URL? = nil) {
+        self.testBundle = testBundle
+        self.suites = suites
+        self.filter = filter
+        self.layout = layout
+        self.rig = rig
+        self.repeatCount = repeatCount
+        self.swift = swift
+    }
+
+    /// The one `--filter` for `swift test`, or nil for every test.
+    public var combinedFilter: String? {
+        switch suites {
+        case .builtIn:
+            guard let filter, !filter.isEmpty else { return "^HILTests\\." }
+            return "^HILTests\\..*(?:\(filter))"
+        case .package:
+            guard let filter, !filter.isEmpty else { return nil }
+            return filter
+        }
+    }
+
+    /// `swift build --build-tests …`; nil with a `testBundle` (nothing to build).
+    public var buildCommand: [String]? {
+        testBundle == nil ? [swift, "build", "--build-tests", "--package-path", suites.directory.path] : nil
+    }
+
+    public var testCommand: [String] {
+        let head = testBundle.map { [$0.path] } ?? [swift, "test", "--skip-build", "--package-path", suites.directory.path]
+        var command = head + ["--no-parallel", "--event-stream-output-path", layout.events.path, "--event-stream-version", "0",
+                              "--attachments-path", layout.attachments.path]
+        if let filter = combinedFilter { command += ["--filter", filter] }
+        if testBundle != nil { command += ["--testing-library", "swift-testing"] }
+        return command
+    }
+
+    /// What the tests read: `HIL_RIG`, `HIL_RESULTS`, `HIL_REPEAT`.
+    public var environment: [String: String] {
+        ["HIL_RIG": rig.path, "HIL_RESULTS": layout.directory.path, "HIL_REPEAT": String(repeatCount)]
+    }
+}
+
+/// Finds the BluetoothHIL package, whose `Tests/HILTests` are the built-in suites: `HIL_PACKAGE_DIR`, else
+/// the nearest directory above the `hil` executable, else above the current directory, whose
+/// Package.swift names the package BluetoothHIL.
+public enum PackageLocator {
+    public static func bluetoothHIL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        if let path = environment["HIL_PACKAGE_DIR"], !path.isEmpty {
+            let url = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+            return isBluetoothHIL(url) ? url : nil
+        }
+        var starts: [URL] = []
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        if executable.path != "/proc/self/exe" { starts.append(executable.deletingLastPathComponent()) }
+        if let path = Bundle.main.executablePath { starts.append(URL(fileURLWithPath: path).deletingLastPathComponent()) }
+        starts.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+        for start in starts {
+            var directory = start.standardizedFileURL
+            while true {
+                if isBluetoothHIL(directory) { return directory }
+                let parent = directory.deletingLastPathComponent()
+                if parent.path == directory.path { break }
+                directory = parent
+            }
+        }
+        return nil
+    }
+
+    static func isBluetoothHIL(_ directory: URL) -> Bool {
+        guard let text = try? String(contentsOf: directory.appendingPathComponent("Package.swift"), encoding: .utf8) else { return false }
+        return text.contains("name: \"BluetoothHIL\"")
+    }
+
+    /// Whether a directory holds a Swift package.
+    public static func isPackage(_ directory: URL) -> Bool {
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path)
+    }
+}

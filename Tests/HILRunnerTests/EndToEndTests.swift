@@ -1,0 +1,243 @@
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+@testable import HILResults
+@testable import BenchOperations
+@testable import HILRunner
+
+/// `hil run --package` on the generated fixture package: build, lock, `swift test` with the event stream,
+/// records joined, results written, exit status decided, a hang stopped at the deadline.
+@Suite(.serialized, .enabled(if: FixturePackage.isAvailable, "needs a swift toolchain (HIL_SWIFT or swift on PATH)"))
+struct EndToEndTests {
+    final class Collected: Sendable {
+        private let storage = Mutex<[String]>([])
+        func append(_ text: String) { storage.withLock { $0.append(text) } }
+        var text: String { storage.withLock { $0.joined() } }
+    }
+
+    struct Outcome {
+        var report: RunReport
+        var out: String
+        var err: String
+        var results: URL
+        var lockDirectory: URL
+        var package: URL
+    }
+
+    func run(filter: String?, timeout: Duration = .seconds(120), repeatCount: Int = 1, in directory: URL? = nil) async throws -> Outcome {
+        let package = try await FixturePackage.built.value
+        let scratch = try directory ?? TemporaryDirectory.make("hil-e2e")
+        let out = Collected(), err = Collected()
+        let options = RunOptions(rig: package.appendingPathComponent("rig.json"), package: package, filter: filter,
+                                 out: scratch.appendingPathComponent("results"), repeatCount: repeatCount, timeout: timeout,
+                                 command: "hil run --package fixture", swift: FixturePackage.swift ?? "swift",
+                                 lockDirectory: scratch.appendingPathComponent("locks"))
+        let report = await HILRun.run(options, output: RunOutput(isInteractive: false, out: out.append, err: err.append))
+        return Outcome(report: report, out: out.text, err: err.text, results: options.out, lockDirectory: options.lockDirectory, package: package)
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func aPackageRunJoinsRecordsWithSwiftTestingAndWritesEveryResult() async throws {
+        let run = try await run(filter: "PowerOffTests", repeatCount: 3)
+        defer { TemporaryDirectory.remove(run.results.deletingLastPathComponent()) }
+        let summary = try #require(run.report.summary, "no summary: \(run.err)")
+        #expect(run.report.outcome == .infrastructureError, "the adapter's infrastructure error outranks the failure: \(run.out)")
+        #expect((summary.total, summary.passed, summary.failed, summary.infrastructureErrors, summary.skipped) == (6, 3, 1, 1, 1))
+
+        // Quiet output: one line per case, then the summary.
+        let lines = run.out.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("case ") }.count == 6)
+        #expect(lines.last?.hasPrefix("summary total=6 passed=3 failed=1 infrastructureError=1 skipped=1") == true)
+        #expect(lines.contains { $0.hasPrefix("case failed PowerOffTests.powerOffWhileConnected.scale_script_-") })
+
+        // Records met Swift Testing: the test saw the rig and repeat count, each accessory is a case.
+        let layout = ResultsLayout(run.results)
+        let data = try Data(contentsOf: layout.resultsJSON)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let cases = try #require(object["cases"] as? [[String: Any]])
+        #expect(cases.count == 6)
+        let rigPath = run.package.appendingPathComponent("rig.json").path
+        let recorded = cases.filter { $0["source"] as? String == "record+swift-testing" }
+        #expect(recorded.count == 4)
+        #expect(recorded.allSatisfy { ($0["properties"] as? [String: String])?["rig.env"] == rigPath })
+        #expect(recorded.allSatisfy { ($0["properties"] as? [String: String])?["repeat.env"] == "3" })
+        let adapter = try #require(cases.first { ($0["testID"] as? String)?.contains("adapterStopsAnswering") == true })
+        #expect(adapter["verdict"] as? String == "infrastructureError", "an #expect failure after the bench broke stays an infrastructure error")
+
+        #if canImport(FoundationXML)
+        let junit = try XMLDocument(contentsOf: layout.junit, options: [])
+        let names = try junit.nodes(forXPath: "//testcase/@name").compactMap(\.stringValue)
+        #expect(names.contains("powerOffWhileConnected [thermometer]"))
+        #expect(names.contains("powerOffWhileConnected [scale <script>]"))
+        let failure = try #require(try junit.nodes(forXPath: "//testcase[failure]").first as? XMLElement)
+        #expect(failure.attribute(forName: "file")?.stringValue == "Suites.swift")
+        #expect(failure.attribute(forName: "line")?.stringValue == "30")
+        #expect(try junit.nodes(forXPath: "//testsuite/properties/property[@name='rig']/@value").first?.stringValue == "fixture-rig")
+        #endif
+        let html = try String(contentsOf: layout.report, encoding: .utf8)
+        #expect(html.contains("<svg class=\"timeline\""))
+        #expect(FileManager.default.fileExists(atPath: layout.attachments.appendingPathComponent("connect.txt").path))
+        #expect(html.contains("<a href=\"attachments/connect.txt\">connect.txt</a>"))
+        #expect(!html.contains("<script"))
+
+        // The rig is free again, and the log kept swift's output.
+        #expect(RigLock.currentHolder(rigName: "fixture-rig", directory: run.lockDirectory) == nil)
+        #expect(FileManager.default.fileExists(atPath: layout.log.path))
+    }
+
+    @Test(.timeLimit(.minutes(5)), arguments: [
+        ("powerOffWhileConnected", RunOutcome.productFailure),
+        ("connectLatency|needsSwitch|plainWithoutRecord", RunOutcome.passed),
+        ("NoSuchTest", RunOutcome.usageError),
+    ])
+    func exitStatusFollowsTheVerdicts(filter: String, expected: RunOutcome) async throws {
+        let run = try await run(filter: filter)
+        defer { TemporaryDirectory.remove(run.results.deletingLastPathComponent()) }
+        #expect(run.report.outcome == expected, "\(run.out)\n\(run.err)")
+        if expected == .usageError { #expect(run.err.contains("no test matched --filter 'NoSuchTest'")) }
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func aHangingTestIsStoppedAtTheDeadlineAndWhatFinishedIsKept() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let scratch = try TemporaryDirectory.make("hil-e2e")
+        defer { TemporaryDirectory.remove(scratch) }
+        let results = scratch.appendingPathComponent("results")
+        // While the run hangs, the files already cover the case that finished: a kill now would keep it.
+        let watcher = Task { () -> Int? in
+            let junit = ResultsLayout(results).junit
+            for _ in 0..<300 {
+                #if canImport(FoundationXML)
+                if let document = try? XMLDocument(contentsOf: junit, options: []),
+                   let count = try? document.nodes(forXPath: "//testcase").count, count > 0 { return count }
+                #else
+                if FileManager.default.fileExists(atPath: junit.path) { return 1 }
+                #endif
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return nil
+        }
+        let run = try await run(filter: "plainWithoutRecord|Hang", timeout: .seconds(10), in: scratch)
+        #expect(try await watcher.value == 1, "junit.xml held the finished case while the hang went on")
+        #expect(clock.now - start < .seconds(30))
+        #expect(run.report.outcome == .infrastructureError)
+        let summary = try #require(run.report.summary)
+        #expect(summary.passed == 1, "the case that finished before the hang is kept: \(run.out)")
+        #expect(summary.infrastructureErrors == 1)
+        let data = try Data(contentsOf: ResultsLayout(run.results).resultsJSON)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("did not finish: swift test did not finish within 10.0 s (--timeout) while Hang/hangs was running"))
+        // Nothing of the fixture's test process is left running.
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { name in
+            guard Int32(name) != nil, let cmdline = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(name)/cmdline")) else { return false }
+            return String(decoding: cmdline, as: UTF8.self).contains("ThermoHILTestsPackageTests")
+        } ?? []
+        #expect(leftovers.isEmpty, "processes left: \(leftovers)")
+    }
+
+    /// `--test-bundle`: the fixture's already-built bundle runs directly; `swift` names nothing, so a run
+    /// that still built or went through SwiftPM could not start.
+    @Test(.timeLimit(.minutes(5)))
+    func aBuiltTestBundleRunsWithoutSwiftPM() async throws {
+        let package = try await FixturePackage.built.value
+        let bundle = package.appendingPathComponent(".build/debug/ThermoHILTestsPackageTests.xctest")
+        let scratch = try TemporaryDirectory.make("hil-e2e")
+        defer { TemporaryDirectory.remove(scratch) }
+        let out = Collected(), err = Collected()
+        let options = RunOptions(rig: package.appendingPathComponent("rig.json"), package: package, filter: "PowerOffTests",
+                                 out: scratch.appendingPathComponent("results"), command: "hil run --test-bundle fixture",
+                                 swift: scratch.appendingPathComponent("no-swift-here").path, lockDirectory: scratch.appendingPathComponent("locks"),
+                                 testBundle: bundle)
+        let report = await HILRun.run(options, output: RunOutput(isInteractive: false, out: out.append, err: err.append))
+        let summary = try #require(report.summary, "no summary: \(err.text)")
+        #expect((summary.total, summary.passed, summary.failed, summary.infrastructureErrors, summary.skipped) == (6, 3, 1, 1, 1),
+                "the same cases as through swift test: \(out.text)")
+        let log = try String(contentsOf: ResultsLayout(options.out).log, encoding: .utf8)
+        #expect(log.hasPrefix("$ \(bundle.path) --no-parallel "), "the bundle itself ran first: \(log.prefix(300))")
+        #expect(!log.contains("no-swift-here"))
+
+        let missing = RunOptions(rig: package.appendingPathComponent("rig.json"), package: package, out: scratch.appendingPathComponent("results2"),
+                                 lockDirectory: scratch.appendingPathComponent("locks"), testBundle: scratch.appendingPathComponent("absent.xctest"))
+        let refused = await HILRun.run(missing, output: RunOutput(isInteractive: false, out: { _ in }, err: { _ in }))
+        #expect(refused.outcome == .usageError)
+        #expect(refused.message?.contains("--test-bundle \(scratch.appendingPathComponent("absent.xctest").path): no executable test bundle there") == true)
+    }
+
+    @Test func aHeldRigStopsTheRunAndNamesTheHolder() async throws {
+        let package = try await FixturePackage.built.value
+        let scratch = try TemporaryDirectory.make("hil-e2e")
+        defer { TemporaryDirectory.remove(scratch) }
+        let locks = scratch.appendingPathComponent("locks")
+        let held = try await RigLock.acquire(rigName: "fixture-rig", command: "hil run --rig other-job", directory: locks)
+        defer { held.release() }
+        let err = Collected()
+        let options = RunOptions(rig: package.appendingPathComponent("rig.json"), package: package, out: scratch.appendingPathComponent("results"),
+                                 swift: FixturePackage.swift ?? "swift", lockDirectory: locks)
+        let report = await HILRun.run(options, output: RunOutput(isInteractive: false, out: { _ in }, err: err.append))
+        #expect(report.outcome == .infrastructureError)
+        #expect(err.text.contains("rig fixture-rig is held by PID \(getpid()) on \(RunContext.hostName()) since "))
+        #expect(err.text.contains("(hil run --rig other-job)"))
+    }
+}
+
+/// The checks `hil run` makes before it touches the bench: bad input is a usage error, not a crash.
+@Suite struct RunInputTests {
+    @Test func aPackageWithoutAManifestIsAUsageError() async throws {
+        let scratch = try TemporaryDirectory.make()
+        defer { TemporaryDirectory.remove(scratch) }
+        let options = RunOptions(rig: scratch.appendingPathComponent("rig.json"), package: scratch, out: scratch.appendingPathComponent("out"),
+                                 lockDirectory: scratch.appendingPathComponent("locks"))
+        let report = await HILRun.run(options, output: RunOutput(isInteractive: false, out: { _ in }, err: { _ in }))
+        #expect(report.outcome == .usageError)
+        #expect(report.message?.contains("no Package.swift") == true)
+    }
+
+    @Test func aMissingRigFileIsAUsageError() async throws {
+        let scratch = try TemporaryDirectory.make()
+        defer { TemporaryDirectory.remove(scratch) }
+        try Data("// swift-tools-version: 6.0\n".utf8).write(to: scratch.appendingPathComponent("Package.swift"))
+        let options = RunOptions(rig: scratch.appendingPathComponent("absent.json"), package: scratch, out: scratch.appendingPathComponent("out"),
+                                 lockDirectory: scratch.appendingPathComponent("locks"))
+        let report = await HILRun.run(options, output: RunOutput(isInteractive: false, out: { _ in }, err: { _ in }))
+        #expect(report.outcome == .usageError)
+        #expect(report.message?.hasSuffix("absent.json: cannot read it (no such file)") == true)
+    }
+
+    /// The rig is read with the one rig reader before the lock and the build: a rig the suites would refuse
+    /// is exit 3 with its one line on stderr, even while another run holds the rig's lock.
+    @Test func aBadRigStopsTheRunBeforeTheLockAndTheBuild() async throws {
+        let scratch = try TemporaryDirectory.make()
+        defer { TemporaryDirectory.remove(scratch) }
+        try Data("// swift-tools-version: 6.0\n".utf8).write(to: scratch.appendingPathComponent("Package.swift"))
+        let rig = scratch.appendingPathComponent("rig.json")
+        try Data(#"{"name": "held-rig", "adapter": {"moniker": "usb:0"}, "accessories": [], "budget": {}}"#.utf8).write(to: rig)
+        let locks = scratch.appendingPathComponent("locks")
+        let held = try await RigLock.acquire(rigName: "held-rig", command: "hil run --rig other-job", directory: locks)
+        defer { held.release() }
+        let err = EndToEndTests.Collected()
+        let options = RunOptions(rig: rig, package: scratch, out: scratch.appendingPathComponent("out"), swift: "/nonexistent/swift", lockDirectory: locks)
+        let report = await HILRun.run(options, output: RunOutput(isInteractive: false, out: { _ in }, err: err.append))
+        #expect(report.outcome == .usageError)
+        #expect(err.text == "hil run: rig file \(rig.path): budget: unknown key; did you mean budgets?\n")
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("out").path), "nothing is written for a bad rig")
+    }
+
+    @Test func anUnwritableResultsDirectoryIsAUsageError() async throws {
+        let scratch = try TemporaryDirectory.make()
+        defer { TemporaryDirectory.remove(scratch) }
+        try Data("// swift-tools-version: 6.0\n".utf8).write(to: scratch.appendingPathComponent("Package.swift"))
+        try Data(#"{"name": "r", "adapter": {"moniker": "usb:0"}, "accessories": []}"#.utf8).write(to: scratch.appendingPathComponent("rig.json"))
+        let blocker = scratch.appendingPathComponent("file")
+        try Data().write(to: blocker)
+        let options = RunOptions(rig: scratch.appendingPathComponent("rig.json"), package: scratch, out: blocker.appendingPathComponent("out"),
+                                 lockDirectory: scratch.appendingPathComponent("locks"))
+        let report = await HILRun.run(options, output: RunOutput(isInteractive: false, out: { _ in }, err: { _ in }))
+        #expect(report.outcome == .usageError)
+        #expect(report.message?.contains("results directory") == true)
+    }
+}
