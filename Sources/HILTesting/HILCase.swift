@@ -19,7 +19,7 @@ public final class HILCase: Sendable {
     private let centralBox: Mutex<LEDevice>
     let started = ContinuousClock.now
     let startDate = Date()
-    private let state = Mutex<(timeline: [TimelineEvent], measurements: [HILResults.Measurement], properties: [String: String])>(([], [], [:]))
+    let state = Mutex<(timeline: [TimelineEvent], measurements: [HILResults.Measurement], properties: [String: String])>(([], [], [:]))
 
     init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice) {
         self.rig = rig
@@ -173,7 +173,10 @@ public final class HILCase: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let tree = try await withDeadline(rig.budgets.discovery, "GATT discovery") { try await link.gatt.discoverAll() }
+            let budget = rig.budgets.discovery
+            let tree = try await withDeadline(budget, timeout: { RoleError.timeout(awaited: "GATT discovery", timeout: budget) }) {
+                try await link.gatt.discoverAll()
+            }
             let took = start.duration(to: clock.now)
             mark(.discovery, "discovered \(tree.services.count) services", duration: took)
             measure("discovery", took, budget: rig.budgets.discovery)
@@ -182,140 +185,5 @@ public final class HILCase: Sendable {
             mark(.discovery, "\(error)", duration: start.duration(to: clock.now), failure: true)
             throw error
         }
-    }
-
-    /// Runs the standard bench procedure around `body` for one accessory (or none).
-    public static func run(accessory name: String?, _ body: @Sendable (HILCase) async throws -> Void) async throws {
-        let bench = Bench.shared
-        let rig = try await bench.lease()
-        let accessory = name.flatMap { rig.accessory(named: $0) }
-        if let name, accessory == nil { throw BenchError("the rig has no accessory named \(name)") }
-        let testID = Test.current.map { String(describing: $0.id) } ?? "unknown"
-        let testName = Test.current?.name ?? "unknown"
-        let suite = testID.split(separator: "/").first.map { String($0.split(separator: ".").last ?? "") } ?? ""
-        var record = TestRecord(testID: testID, name: testName, suite: suite, accessory: name, started: Date(), duration: 0, verdict: .passed)
-        let results = ProcessInfo.processInfo.environment["HIL_RESULTS"].map { URL(fileURLWithPath: $0) }
-        var capturePath: String?
-        if let results {
-            let layout = ResultsLayout(results)
-            try? layout.create()
-            capturePath = layout.captureURL(for: record).path
-            record.capturePath = ResultsLayout.captureRelativePath(for: record)
-        }
-        let context: HILCase
-        var recoverySteps: [RecoveryStep] = []
-        do {
-            try await bench.powerAllOn()
-            var central: LEDevice
-            var info: ControllerInfo
-            var opened: LEDevice?
-            do {
-                let device = LEDevice(host: try await bench.openAdapter(capturePath: capturePath))
-                opened = device
-                info = try await device.start()
-                central = device
-            } catch {
-                // The adapter does not answer: climb the recovery ladder (HCI Reset → USB reset → reopen →
-                // its hub port's power cycle) before calling the bench broken. The host that did open is the
-                // ladder's to reset first, and to close before the later rungs (it holds the adapter).
-                let recovered = await bench.recoverAdapter(trying: opened?.host, capturePath: capturePath, after: error)
-                recoverySteps = recovered.steps
-                guard let host = recovered.host else {
-                    await opened?.close()
-                    throw BenchError("\(rig.adapter.moniker) does not answer and did not recover: \(recovered.steps.map(\.description).joined(separator: "; "))")
-                }
-                if let opened, opened.host === host {
-                    central = opened
-                } else {
-                    await opened?.close()
-                    central = LEDevice(host: host)
-                }
-                info = try await central.start()
-            }
-            context = HILCase(rig: rig, accessory: accessory, central: central)
-            for step in recoverySteps {
-                context.mark(.recovery, step.description, duration: step.duration, failure: step.result != .recovered)
-            }
-            context.mark(.adapter, "HCI Reset: \(info.manufacturer) \(info.hciVersion), \(info.address)")
-            record.properties = [
-                TestRecord.PropertyKey.adapter: rig.adapter.moniker, TestRecord.PropertyKey.controllerManufacturer: info.manufacturer.description,
-                TestRecord.PropertyKey.controllerVersion: info.hciVersion.name, TestRecord.PropertyKey.controllerAddress: info.address.description,
-                "rig": rig.name,
-            ]
-            if let accessory {
-                record.properties[TestRecord.PropertyKey.accessoryIdentity] = accessory.match.description
-                if let power = accessory.power { record.properties[TestRecord.PropertyKey.powerSwitch] = "\(power.switchName) port \(power.port)" }
-            }
-        } catch {
-            let reason = "bench not ready: \(error)"
-            await bench.markBroken(reason)
-            record.verdict = .infrastructureError
-            record.message = reason
-            record.timeline = recoverySteps.map { TimelineEvent(offset: $0.startOffset / .seconds(1), duration: $0.duration / .seconds(1), lane: .recovery,
-                                                                label: $0.description, isFailure: $0.result != .recovered) }
-            write(record, results)
-            throw BenchError(reason)
-        }
-        var thrown: (any Error)?
-        do {
-            try await body(context)
-        } catch {
-            thrown = error
-        }
-        await context.central.close()
-        let snapshot = context.state.withLock { $0 }
-        record.timeline = snapshot.timeline
-        record.measurements = snapshot.measurements
-        record.properties.merge(snapshot.properties) { _, new in new }
-        record.duration = context.elapsed
-        if let thrown {
-            if isInfrastructure(thrown) {
-                record.verdict = .infrastructureError
-                await bench.markBroken("\(thrown)")
-            } else {
-                record.verdict = .failed
-            }
-            record.message = "\(thrown)"
-        }
-        write(record, results)
-        if let thrown { throw thrown }
-    }
-
-    static func write(_ record: TestRecord, _ results: URL?) {
-        guard let results else { return }
-        _ = try? record.write(toResultsDirectory: results)
-    }
-
-    /// The bench failed, not the product: the adapter stopped answering, the transport to it closed, a
-    /// switch could not be verified.
-    static func isInfrastructure(_ error: any Error) -> Bool {
-        if error is BenchError || error is PowerSwitchError { return true }
-        if let error = error as? HCIError { return isInfrastructure(error) }
-        if let error = error as? RoleError, case .host(let inner) = error { return isInfrastructure(inner) }
-        return false
-    }
-
-    static func isInfrastructure(_ error: HCIError) -> Bool {
-        switch error {
-        case .commandTimeout, .transportClosed, .hardwareError, .notPoweredOn: true
-        default: false
-        }
-    }
-}
-
-/// Runs `body` with a deadline; the error names what was awaited and for how long.
-func withDeadline<T: Sendable>(_ deadline: Duration, _ awaited: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: deadline)
-            return nil
-        }
-        guard let first = try await group.next(), let value = first else {
-            group.cancelAll()
-            throw RoleError.timeout(awaited: awaited, timeout: deadline)
-        }
-        group.cancelAll()
-        return value
     }
 }

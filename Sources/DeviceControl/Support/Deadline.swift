@@ -1,8 +1,9 @@
-/// Runs `operation` and gives up after `limit`: the operation is cancelled and `timeout()` is thrown.
-/// Every wait in DeviceControl goes through here or through a C call with its own timeout.
-func withDeadline<T: Sendable>(
+/// Runs `operation` and gives up after `limit`: the operation is cancelled and `timeout()` is thrown, an
+/// error that names what was awaited and for how long. Every wait in DeviceControl goes through here or
+/// through a C call with its own timeout; the test traits use it for waits the host has no deadline of its own for.
+public func withDeadline<T: Sendable>(
     _ limit: Duration,
-    timeout: @escaping @Sendable () -> PowerSwitchError,
+    timeout: @escaping @Sendable () -> any Error,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in
