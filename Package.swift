@@ -41,7 +41,7 @@ let package = Package(
         // Rigs, benches, transitions, results.
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
         .target(name: "HCIUSB", dependencies: ["HCI", "CLibUSB"]),
-        .target(name: "HCILinux", dependencies: ["HCI"]),
+        .target(name: "HCILinux", dependencies: ["HCI", "CBlueZ"]),
         .target(name: "HILRunner", dependencies: ["HCI", "DeviceControl", "Simulation", "HCIUSB", "HCILinux", "RigFormat"]),
         // Swift Testing traits that lease a bench.
         .target(name: "HILTesting", dependencies: ["HILRunner", "DeviceControl", "HCI"]),
@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "PreflightTests", dependencies: ["Preflight"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "RigFormat", "DeviceControl", "HCI", "Simulation"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "HCI"]),
-        .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI"]),
+        .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI", "CBlueZ"]),
         .testTarget(name: "hilTests", dependencies: ["hil"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILRunner", "HCI"]),
