@@ -26,9 +26,10 @@ let package = Package(
             pkgConfig: "libusb-1.0",
             providers: [.apt(["libusb-1.0-0-dev"]), .brew(["libusb"])]
         ),
+        // BlueZ's headers (bluetooth/hci.h): constants, structures and inline functions only, so nothing links
+        // libbluetooth and no pkg-config file is needed.
         .systemLibrary(
             name: "CBlueZ",
-            pkgConfig: "bluez",
             providers: [.apt(["libbluetooth-dev"])]
         ),
 
@@ -44,7 +45,7 @@ let package = Package(
         .target(name: "Preflight"),
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
         .target(name: "HCIUSB", dependencies: ["HCI", "CLibUSB"]),
-        .target(name: "HCILinux", dependencies: ["HCI"]),
+        .target(name: "HCILinux", dependencies: ["HCI", "CBlueZ"]),
         // Results of a run: test records, the Swift Testing event stream, JUnit, JSON, HTML, SVG.
         // Imports no Bluetooth or device module, so it could serve any harness.
         .target(name: "HILResults"),
@@ -78,7 +79,7 @@ let package = Package(
         .testTarget(name: "AirServerTests", dependencies: ["AirServer", "Rigs", "DeviceControl", "HCI", "Simulation", "TestSupport"]),
         .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "HILResults", "BenchOperations", "TestSupport"]),
         .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "HCI"]),
-        .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI"]),
+        .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI", "CBlueZ"]),
         .testTarget(name: "hilTests", dependencies: ["hil", "HCI"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCI"]),

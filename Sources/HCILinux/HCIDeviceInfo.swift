@@ -1,11 +1,13 @@
-/// What `ioctl(HCIGETDEVINFO)` says about one adapter (`struct hci_dev_info`, 92 bytes).
+import CBlueZ
+
+/// What `ioctl(HCIGETDEVINFO)` says about one adapter (`struct hci_dev_info` of `<bluetooth/hci.h>`, 92 bytes).
 public struct HCIDeviceInfo: Hashable, Sendable, Codable {
-    /// `HCI_UP`, `HCI_INIT`, … : bit numbers of `hci_dev_info.flags` (include/net/bluetooth/hci.h).
+    /// `HCI_UP`, `HCI_INIT`, … : bit numbers of `hci_dev_info.flags` (`<bluetooth/hci.h>`).
     public static let flagNames: [(bit: Int, name: String)] = [
-        (0, "UP"), (1, "INIT"), (2, "RUNNING"), (3, "PSCAN"), (4, "ISCAN"), (5, "AUTH"), (6, "ENCRYPT"),
-        (7, "INQUIRY"), (8, "RAW"),
+        (HCI_UP, "UP"), (HCI_INIT, "INIT"), (HCI_RUNNING, "RUNNING"), (HCI_PSCAN, "PSCAN"), (HCI_ISCAN, "ISCAN"),
+        (HCI_AUTH, "AUTH"), (HCI_ENCRYPT, "ENCRYPT"), (HCI_INQUIRY, "INQUIRY"), (HCI_RAW, "RAW"),
     ]
-    /// `HCI_VIRTUAL`, `HCI_USB`, … : the low nibble of `hci_dev_info.type`.
+    /// `HCI_VIRTUAL` (0), `HCI_USB` (1), … `HCI_VIRTIO` (10): the low nibble of `hci_dev_info.type`, by value.
     public static let busNames = ["VIRTUAL", "USB", "PCCARD", "UART", "RS232", "PCI", "SDIO", "SPI", "I2C", "SMD", "VIRTIO"]
 
     public var index: Int
@@ -31,15 +33,18 @@ public struct HCIDeviceInfo: Hashable, Sendable, Codable {
     /// Decodes the kernel's structure; nil when `bytes` is shorter than it.
     public init?(bytes: [UInt8]) {
         guard bytes.count >= HCISocketABI.deviceInfoSize else { return nil }
-        func u16(_ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
-        func u32(_ at: Int) -> UInt32 { UInt32(u16(at)) | UInt32(u16(at + 2)) << 16 }
-        index = Int(u16(0))
-        name = String(decoding: bytes[2..<10].prefix(while: { $0 != 0 }), as: UTF8.self)
-        addressBytes = Array(bytes[10..<16])
-        flags = u32(16)
-        type = bytes[20]
-        aclMTU = u16(44)
-        aclPackets = u16(46)
+        self.init(bytes.withUnsafeBytes { $0.loadUnaligned(as: hci_dev_info.self) })
+    }
+
+    /// The fields of `struct hci_dev_info` this type keeps.
+    init(_ info: hci_dev_info) {
+        index = Int(info.dev_id)
+        name = withUnsafeBytes(of: info.name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        addressBytes = withUnsafeBytes(of: info.bdaddr.b) { Array($0) }
+        flags = info.flags
+        type = info.type
+        aclMTU = info.acl_mtu
+        aclPackets = info.acl_pkts
     }
 
     /// `00:AA:01:00:00:42`.
@@ -50,7 +55,8 @@ public struct HCIDeviceInfo: Hashable, Sendable, Codable {
         }.joined(separator: ":")
     }
 
-    public var isUp: Bool { flags & 1 != 0 }
+    /// `HCI_UP` is set.
+    public var isUp: Bool { flags & (1 << UInt32(HCI_UP)) != 0 }
 
     /// `UP RUNNING`, or `DOWN`.
     public var stateText: String {
@@ -64,18 +70,27 @@ public struct HCIDeviceInfo: Hashable, Sendable, Codable {
         return code < Self.busNames.count ? Self.busNames[code] : "bus \(code)"
     }
 
-    /// Little-endian `hci_dev_info` bytes for these values (what the kernel would return), for tests and fakes.
+    /// The `struct hci_dev_info` bytes for these values (what the kernel would return), for tests and
+    /// fakes; every byte the type does not keep, padding included, is zero.
     public var bytes: [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: HCISocketABI.deviceInfoSize)
-        func put16(_ value: UInt16, _ at: Int) { bytes[at] = UInt8(value & 0xFF); bytes[at + 1] = UInt8(value >> 8) }
-        put16(UInt16(clamping: index), 0)
-        for (offset, byte) in name.utf8.prefix(7).enumerated() { bytes[2 + offset] = byte }
-        for (offset, byte) in addressBytes.prefix(6).enumerated() { bytes[10 + offset] = byte }
-        put16(UInt16(flags & 0xFFFF), 16)
-        put16(UInt16(flags >> 16), 18)
-        bytes[20] = type
-        put16(aclMTU, 44)
-        put16(aclPackets, 46)
-        return bytes
+        withUnsafeTemporaryAllocation(of: hci_dev_info.self, capacity: 1) { buffer in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            raw.initializeMemory(as: UInt8.self, repeating: 0)
+            let info = raw.bindMemory(to: hci_dev_info.self)
+            // Field by field, in place, so the padding stays zero.
+            info[0].dev_id = UInt16(clamping: index)
+            withUnsafeMutableBytes(of: &info[0].name) { field in
+                // Room for the terminating NUL.
+                for (offset, byte) in name.utf8.prefix(field.count - 1).enumerated() { field[offset] = byte }
+            }
+            withUnsafeMutableBytes(of: &info[0].bdaddr.b) { field in
+                for (offset, byte) in addressBytes.prefix(field.count).enumerated() { field[offset] = byte }
+            }
+            info[0].flags = flags
+            info[0].type = type
+            info[0].acl_mtu = aclMTU
+            info[0].acl_pkts = aclPackets
+            return Array(UnsafeRawBufferPointer(raw))
+        }
     }
 }

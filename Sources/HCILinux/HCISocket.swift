@@ -1,3 +1,4 @@
+import CBlueZ
 import HCI
 #if canImport(Glibc)
 import Glibc
@@ -18,12 +19,7 @@ enum HCISocket {
 
     /// `bind(fd, sockaddr_hci{AF_BLUETOOTH, device, channel})`.
     static func bind(_ fd: Int32, _ address: HCISocketAddress) -> Errno? {
-        let bytes = address.bytes
-        let result = bytes.withUnsafeBytes { raw -> Int32 in
-            guard let base = raw.baseAddress else { return -1 }
-            return Glibc.bind(fd, base.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
-        }
-        return result == 0 ? nil : Errno(errno)
+        address.withSockaddr { Glibc.bind(fd, $0, $1) } == 0 ? nil : Errno(errno)
     }
 
     /// `ioctl(fd, request, device)` for HCIDEVUP/HCIDEVDOWN.
@@ -33,31 +29,28 @@ enum HCISocket {
 
     /// `ioctl(HCIGETDEVLIST)`: the indexes of every adapter the kernel has.
     static func deviceList(_ fd: Int32) -> Result<[Int], Errno> {
-        // struct hci_dev_list_req { __u16 dev_num; struct hci_dev_req dev_req[]; } (entries of 8 bytes from offset 4)
-        let count = HCISocketABI.maximumDevices
-        var buffer = [UInt8](repeating: 0, count: 4 + 8 * count)
-        buffer[0] = UInt8(count)
-        let result = buffer.withUnsafeMutableBytes { raw -> Int32 in
-            guard let base = raw.baseAddress else { return -1 }
-            return ioctl(fd, HCISocketABI.ioctlGetDeviceList, base)
+        var list = hil_hci_dev_list_req()
+        list.dev_num = UInt16(HCISocketABI.maximumDevices)
+        guard ioctl(fd, HCISocketABI.ioctlGetDeviceList, &list) == 0 else { return .failure(Errno(errno)) }
+        return .success(indexes(in: list))
+    }
+
+    /// The `dev_id` of the first `dev_num` entries (at most `HCI_MAX_DEV`) of what HCIGETDEVLIST filled.
+    static func indexes(in list: hil_hci_dev_list_req) -> [Int] {
+        let capacity = MemoryLayout.size(ofValue: list.dev_req) / MemoryLayout<hci_dev_req>.stride
+        return withUnsafePointer(to: list.dev_req) { tuple in
+            tuple.withMemoryRebound(to: hci_dev_req.self, capacity: capacity) { first in
+                UnsafeBufferPointer(start: first, count: capacity).prefix(Int(list.dev_num)).map { Int($0.dev_id) }
+            }
         }
-        guard result == 0 else { return .failure(Errno(errno)) }
-        let reported = min(Int(buffer[0]) | Int(buffer[1]) << 8, count)
-        return .success((0..<reported).map { Int(buffer[4 + 8 * $0]) | Int(buffer[5 + 8 * $0]) << 8 })
     }
 
     /// `ioctl(HCIGETDEVINFO)` for one adapter.
     static func deviceInfo(_ fd: Int32, index: Int) -> Result<HCIDeviceInfo, Errno> {
-        var buffer = [UInt8](repeating: 0, count: HCISocketABI.deviceInfoSize)
-        buffer[0] = UInt8(index & 0xFF)
-        buffer[1] = UInt8((index >> 8) & 0xFF)
-        let result = buffer.withUnsafeMutableBytes { raw -> Int32 in
-            guard let base = raw.baseAddress else { return -1 }
-            return ioctl(fd, HCISocketABI.ioctlGetDeviceInfo, base)
-        }
-        guard result == 0 else { return .failure(Errno(errno)) }
-        guard let info = HCIDeviceInfo(bytes: buffer) else { return .failure(Errno(EINVAL)) }
-        return .success(info)
+        var info = hci_dev_info()
+        info.dev_id = UInt16(truncatingIfNeeded: index)
+        guard ioctl(fd, HCISocketABI.ioctlGetDeviceInfo, &info) == 0 else { return .failure(Errno(errno)) }
+        return .success(HCIDeviceInfo(info))
     }
 
     static func close(_ fd: Int32) { _ = Glibc.close(fd) }
