@@ -1,10 +1,10 @@
 #if canImport(Glibc)
 import Glibc
-import HILResults
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import Foundation
+import HILResults
 
 /// Where a run prints: `out` for progress and results (standard output), `err` for notes and errors
 /// (standard error). Tests pass closures that collect the text.

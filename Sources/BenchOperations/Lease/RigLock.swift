@@ -1,10 +1,10 @@
 #if canImport(Glibc)
 import Glibc
-import HILResults
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import Foundation
+import HILResults
 import Synchronization
 
 /// Who holds a rig: written into the lock file by the holder, read by whoever finds the rig busy.
