@@ -11,7 +11,7 @@ enum AdaptersCommand {
         let json = arguments.flag("json")
         do { try arguments.finish() } catch { return Diagnostics.fail("adapters", "\(error)\n\(usage)", .usageError) }
         let inventory = AdapterInventory.read()
-        print(json ? inventory.json() : inventory.text())
+        print(json ? JSONOutput.text(inventory) : inventory.text())
         // Both sources unreadable: this machine cannot see adapters at all.
         if inventory.isEmpty && inventory.notes.count >= 2 {
             return Diagnostics.fail("adapters", "no adapter source could be read (see the notes above)", .infrastructureError)

@@ -27,9 +27,7 @@ enum DoctorCommand {
         let findings = Doctor.examine(.live(hubs: hubs, topologyProblem: problem))
         let broken = Doctor.benchCannotWork(findings)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            if let data = try? encoder.encode(findings) { print(String(decoding: data, as: UTF8.self)) }
+            print(JSONOutput.text(findings))
         } else {
             for finding in findings { print(finding) }
             let counts = [DoctorFinding.Severity.error, .warning].map { severity in "\(findings.filter { $0.severity == severity }.count) \(severity.rawValue)(s)" }

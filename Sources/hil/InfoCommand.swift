@@ -35,7 +35,7 @@ enum InfoCommand {
         do {
             let info = try await host.initialize()
             let report = ControllerInfoReport(moniker: moniker, info: info, leSupported: await host.state != .unsupported)
-            print(json ? report.json() : report.text())
+            print(json ? JSONOutput.text(report) : report.text())
             await session.close()
             return .success
         } catch {

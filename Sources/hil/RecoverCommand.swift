@@ -81,7 +81,7 @@ enum RecoverCommand {
         await slot.close()
         await simulation?.shutdown()
         if json {
-            print(RecoveryReport(moniker: moniker, before: before, outcome: outcome).json())
+            print(JSONOutput.text(RecoveryReport(moniker: moniker, before: before, outcome: outcome)))
         } else {
             print("\(moniker): before: \(before)")
             for step in outcome.steps { print("  \(step)") }

@@ -44,7 +44,7 @@ enum ScanCommand {
             let results = try await device.scan(options)
             await device.close(); await session.close()
             let report = ScanReport(moniker: moniker, filter: options.filter, results: results)
-            print(json ? report.json() : report.text())
+            print(json ? JSONOutput.text(report) : report.text())
             if results.isEmpty && !options.filter.isEmpty {
                 return Diagnostics.fail("scan", "no advertiser matching \(options.filter) within \(formatDuration(options.timeout))", .productFailure)
             }

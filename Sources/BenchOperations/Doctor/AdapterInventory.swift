@@ -65,35 +65,4 @@ public struct AdapterInventory: Codable, Sendable {
     }
 
     public var isEmpty: Bool { usb.isEmpty && kernel.isEmpty }
-
-    public func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    public func text() -> String {
-        var lines: [String] = []
-        lines.append("USB adapters:" + (usb.isEmpty ? " none" : ""))
-        for adapter in usb {
-            let serial = adapter.serial.map { "/\($0)" } ?? ""
-            let driver = adapter.driver.map { "driver \($0)" } ?? "no driver"
-            let kernel = adapter.kernelAdapter.map { " as \($0)" } ?? ""
-            lines.append("  \(adapter.location)  \(adapter.id)\(serial)  \(adapter.product ?? "")  \(driver)\(kernel)")
-            lines.append("      monikers: \(adapter.monikers.joined(separator: "  "))")
-            lines.append("      \(adapter.endpoints)")
-            if let firmware = adapter.firmware { lines.append("      firmware: \(firmware)") }
-        }
-        lines.append("Kernel adapters:" + (kernel.isEmpty ? " none" : ""))
-        for adapter in kernel {
-            var detail = "\(adapter.bus)"
-            if let location = adapter.usbLocation { detail += " \(location)" }
-            if let driver = adapter.driver { detail += ", driver \(driver)" }
-            if adapter.rfkillBlocked == true { detail += ", rfkill-blocked" }
-            lines.append("  \(adapter.name)  \(adapter.address)  \(adapter.state)  \(detail)  (\(adapter.moniker))")
-        }
-        for note in notes { lines.append("note: \(note)") }
-        return lines.joined(separator: "\n")
-    }
 }

@@ -49,13 +49,6 @@ public struct ControllerInfoReport: Codable, Sendable {
         supportedCommandCount = info.supportedCommands.reduce(0) { $0 + $1.nonzeroBitCount }
     }
 
-    /// One JSON object, keys sorted.
-    public func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
 
     /// Aligned lines for a terminal.
     public func text() -> String {

@@ -34,12 +34,6 @@ public struct ScanReport: Codable, Sendable {
         }
     }
 
-    public func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
 
     public func text() -> String {
         if entries.isEmpty { return "no advertisers (\(filter))" }

@@ -30,7 +30,7 @@ import Testing
 
     @Test func jsonIsOneObjectWithTheSameFacts() throws {
         let report = ControllerInfoReport(moniker: "unix:/tmp/x", info: try Self.btvirtLikeInfo(), leSupported: true)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(JSONOutput.text(report).utf8)) as? [String: Any])
         #expect(object["address"] as? String == "00:AA:01:00:00:42")
         #expect(object["hciVersion"] as? String == "5.2")
         #expect((object["manufacturer"] as? [String: Any])?["id"] as? Int == 0x59)
