@@ -56,7 +56,7 @@ let package = Package(
         // The simulated air served as H4 controllers (`hil sim serve`).
         .target(name: "AirServer", dependencies: ["HCI", "Simulation", "DeviceControl", "Rigs"]),
         // The runner: `swift test` supervision, the event stream followed live, progress, results written.
-        .target(name: "HILRunner", dependencies: ["HILResults", "Rigs", "BenchOperations", "DeviceControl", "RigFormat"]),
+        .target(name: "HILRunner", dependencies: ["HILResults", "Rigs", "BenchOperations", "DeviceControl"]),
         // Swift Testing traits that lease a bench.
         .target(name: "HILTesting", dependencies: ["Rigs", "BenchOperations", "HILResults", "DeviceControl", "HCI"]),
         // The command-line tool: arguments, presenters of its answers, exit codes.
