@@ -139,50 +139,50 @@ public final class HILCase: Sendable {
     /// Finds the accessory by its rig match, within `timeout`; records when it was first seen.
     public func findAccessory(timeout: Duration) async throws -> ScanResult {
         guard let accessory else { throw BenchError("this test has no accessory") }
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
-            let found = try await central.find(accessory.match, timeout: timeout)
-            mark(.advertising, "advertising report from \(found.address) RSSI \(found.rssi)", duration: start.duration(to: clock.now))
-            return found
-        } catch {
-            mark(.advertising, "\(error)", duration: start.duration(to: clock.now), failure: true)
-            throw error
+        return try await step(.advertising) {
+            try await central.find(accessory.match, timeout: timeout)
+        } mark: { found, _ in
+            "advertising report from \(found.address) RSSI \(found.rssi)"
         }
     }
 
     /// Connects to the accessory with the rig's parameters, within the connect budget.
     public func connect(to found: ScanResult) async throws -> LEConnection {
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
-            let link = try await central.connect(to: found.address, type: found.addressType, parameters: rig.connectionParameters,
-                                                 timeout: rig.budgets.connect)
-            let took = start.duration(to: clock.now)
-            mark(.connection, "LE Connection Complete handle 0x\(String(link.handle, radix: 16))", duration: took)
+        try await step(.connection) {
+            try await central.connect(to: found.address, type: found.addressType, parameters: rig.connectionParameters,
+                                      timeout: rig.budgets.connect)
+        } mark: { link, took in
             measure("connect", took, budget: rig.budgets.connect)
-            return link
-        } catch {
-            mark(.connection, "\(error)", duration: start.duration(to: clock.now), failure: true)
-            throw error
+            return "LE Connection Complete handle 0x\(String(link.handle, radix: 16))"
         }
     }
 
     /// Discovers the accessory's GATT database, within the discovery budget.
     public func discover(_ link: LEConnection) async throws -> GATTServiceTree {
+        let budget = rig.budgets.discovery
+        return try await step(.discovery) {
+            try await withDeadline(budget, timeout: { RoleError.timeout(awaited: "GATT discovery", timeout: budget) }) {
+                try await link.gatt.discoverAll()
+            }
+        } mark: { tree, took in
+            measure("discovery", took, budget: budget)
+            return "discovered \(tree.services.count) services"
+        }
+    }
+
+    /// Runs one step of the case and puts it on the timeline's `lane` with how long it took: labelled by
+    /// `mark` (which may also record measurements) when it succeeds, by the error (a failure) when it throws.
+    func step<T>(_ lane: TimelineEvent.Lane, _ body: () async throws -> T,
+                 mark label: (T, Duration) -> String) async throws -> T {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let budget = rig.budgets.discovery
-            let tree = try await withDeadline(budget, timeout: { RoleError.timeout(awaited: "GATT discovery", timeout: budget) }) {
-                try await link.gatt.discoverAll()
-            }
+            let value = try await body()
             let took = start.duration(to: clock.now)
-            mark(.discovery, "discovered \(tree.services.count) services", duration: took)
-            measure("discovery", took, budget: rig.budgets.discovery)
-            return tree
+            mark(lane, label(value, took), duration: took)
+            return value
         } catch {
-            mark(.discovery, "\(error)", duration: start.duration(to: clock.now), failure: true)
+            mark(lane, "\(error)", duration: start.duration(to: clock.now), failure: true)
             throw error
         }
     }
