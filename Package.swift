@@ -30,12 +30,14 @@ let package = Package(
 
         // The rig file reader: JSON with line and column, strict fields, one error type (RigError).
         .target(name: "RigFormat"),
+        // SplitMix64, the seeded generator that makes simulated airs, fuzz inputs and random tests replayable.
+        .target(name: "SeededRandom"),
         // Host stack: packets, transports, host actor, btsnoop.
         .target(name: "HCI"),
         // Power switches and USB topology; knows nothing about Bluetooth.
         .target(name: "DeviceControl", dependencies: ["CLibUSB", "RigFormat"]),
         // Simulated controllers, air and power: the embedded default bench.
-        .target(name: "Simulation", dependencies: ["HCI", "RigFormat"]),
+        .target(name: "Simulation", dependencies: ["HCI", "RigFormat", "SeededRandom"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
         .target(name: "Preflight"),
         // Rigs, benches, transitions, results.
@@ -51,11 +53,11 @@ let package = Package(
         .executableTarget(name: "hil-bench", dependencies: ["HILRunner", "HCI", "Simulation"]),
         // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz` builds it with
         // `--sanitize fuzzer` (libFuzzer); a plain build makes a replay tool (see Sources/hci-fuzz).
-        .executableTarget(name: "hci-fuzz", dependencies: ["HCI"]),
+        .executableTarget(name: "hci-fuzz", dependencies: ["HCI", "SeededRandom"]),
 
         // Peers and helpers shared by the test targets (btvirt with its cross-process lock, child processes).
         .target(name: "TestSupport", dependencies: ["HCI"], path: "Tests/TestSupport"),
-        .testTarget(name: "HCITests", dependencies: ["HCI", "TestSupport"]),
+        .testTarget(name: "HCITests", dependencies: ["HCI", "TestSupport", "SeededRandom"]),
         .testTarget(name: "RigFormatTests", dependencies: ["RigFormat"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl", "RigFormat"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight"], resources: [.copy("Fixtures")]),

@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 @testable import HCI
 
@@ -398,7 +399,7 @@ struct ATTServerTests {
     @Test("10,000 random PDUs: never a trap; every response decodes and answers its request")
     func fuzz() throws {
         var server = try Self.server()
-        var generator = ATTSeededGenerator(seed: 0x5E4)
+        var generator = SplitMix64(seed: 0x5E4)
         let opcodes: [UInt8] = [0x02, 0x04, 0x06, 0x08, 0x0A, 0x0C, 0x0E, 0x10, 0x12, 0x16, 0x18, 0x20, 0x52, 0x1E, 0x3F]
         for _ in 0..<10_000 {
             let length = Int.random(in: 1...24, using: &generator)
