@@ -56,8 +56,8 @@ let package = Package(
         .executableTarget(name: "hci-fuzz", dependencies: ["HCI", "SeededRandom"]),
 
         // Peers and helpers shared by the test targets (btvirt with its cross-process lock, child processes).
-        .target(name: "TestSupport", dependencies: ["HCI"], path: "Tests/TestSupport"),
-        .testTarget(name: "HCITests", dependencies: ["HCI", "TestSupport", "SeededRandom"]),
+        .target(name: "TestSupport", dependencies: ["HCI", "DeviceControl"], path: "Tests/TestSupport"),
+        .testTarget(name: "HCITests", dependencies: ["HCI", "TestSupport", "SeededRandom", "DeviceControl"]),
         .testTarget(name: "RigFormatTests", dependencies: ["RigFormat"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl", "RigFormat"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight"], resources: [.copy("Fixtures")]),
