@@ -421,22 +421,26 @@ struct ATTServerTests {
         }
     }
 
-    // MARK: Faults
+    // MARK: Interceptor
 
-    @Test("Faults: drop, fail and delay one request; a global response delay")
-    func faults() throws {
+    @Test("Interceptor: drop, replace and delay one request; a global response delay")
+    func interceptor() throws {
         var server = try Self.server()
-        server.faults = { pdu in
+        server.interceptor = { pdu in
             switch pdu {
             case .readRequest(0x03): .drop
-            case .readRequest(0x05): .fail(.unlikelyError)
+            case .readRequest(0x05): .replace(.errorResponse(request: .readRequest, handle: 5, error: .unlikelyError))
             case .readRequest(0x19): .delay(.milliseconds(250))
+            case .writeCommand: .replace(nil)
             default: nil
             }
         }
         let dropped = server.reply(to: attHex("0A 0300"))
         #expect(dropped.response == nil && dropped.events == [.dropped(.readRequest(handle: 3))])
         #expect(server.handle(attHex("0A 0500")) == attHex("01 0A 0500 0E"))
+        let before = server.database.value(at: 0x27)
+        let ignored = server.reply(to: ATTPDU.writeCommand(handle: 0x27, value: [5, 6]).encoded())
+        #expect(ignored.response == nil && ignored.events.isEmpty && server.database.value(at: 0x27) == before)
         let slow = server.reply(to: attHex("0A 1900"))
         #expect(slow.response == attHex("0B 5A") && slow.delay == .milliseconds(250))
         server.responseDelay = .milliseconds(10)
