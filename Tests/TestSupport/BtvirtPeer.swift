@@ -28,7 +28,9 @@ public enum BtvirtPeer {
         let lock = try await FileLock.acquire(path: lockPath, timeout: .seconds(120))
         defer { lock.release() }
         try await ensureRunning()
-        let result = try await withInitializedHosts(count, on: .unix(path: lePath), peer: "btvirt", body)
+        let result = try await withInitializedHosts(count, peer: "btvirt", open: { _ in
+            try TransportMoniker.unix(path: lePath).openStreamTransport()
+        }, body)
         // btvirt frees a slot when it sees the close; give it a moment so the next test gets fresh slots.
         try await Task.sleep(for: .milliseconds(20))
         return result

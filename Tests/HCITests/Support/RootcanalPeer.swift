@@ -20,7 +20,8 @@ enum RootcanalPeer {
         let text = try #require(moniker)
         await lock.acquire()
         do {
-            let result = try await withInitializedHosts(count, on: try TransportMoniker(parsing: text), peer: "Rootcanal", body)
+            let rootcanal = try TransportMoniker(parsing: text)
+            let result = try await withInitializedHosts(count, peer: "Rootcanal", open: { _ in try rootcanal.openStreamTransport() }, body)
             await lock.release()
             return result
         } catch {
