@@ -35,12 +35,14 @@ let package = Package(
 
         // The rig file reader: JSON with line and column, strict fields, one error type (RigError).
         .target(name: "RigFormat"),
+        // SplitMix64, the seeded generator that makes simulated airs, fuzz inputs and random tests replayable.
+        .target(name: "SeededRandom"),
         // Host stack: packets, transports, host actor, btsnoop.
         .target(name: "HCI"),
         // Power switches and USB topology; knows nothing about Bluetooth.
         .target(name: "DeviceControl", dependencies: ["CLibUSB", "RigFormat"]),
         // Simulated controllers, air and power: the embedded default bench.
-        .target(name: "Simulation", dependencies: ["HCI", "RigFormat"]),
+        .target(name: "Simulation", dependencies: ["HCI", "RigFormat", "SeededRandom"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
         .target(name: "Preflight"),
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
@@ -65,11 +67,11 @@ let package = Package(
         .executableTarget(name: "hil-benchmark", dependencies: ["BenchOperations", "HCI", "Simulation"]),
         // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz` builds it with
         // `--sanitize fuzzer` (libFuzzer); a plain build makes a replay tool (see Sources/hci-fuzz).
-        .executableTarget(name: "hci-fuzz", dependencies: ["HCI"]),
+        .executableTarget(name: "hci-fuzz", dependencies: ["HCI", "SeededRandom"]),
 
         // Peers and helpers shared by the test targets (btvirt with its cross-process lock, child processes).
-        .target(name: "TestSupport", dependencies: ["HCI", "HILResults"], path: "Tests/TestSupport"),
-        .testTarget(name: "HCITests", dependencies: ["HCI", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["HCI", "DeviceControl", "HILResults"], path: "Tests/TestSupport"),
+        .testTarget(name: "HCITests", dependencies: ["HCI", "TestSupport", "SeededRandom", "DeviceControl"]),
         .testTarget(name: "RigFormatTests", dependencies: ["RigFormat"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl", "RigFormat"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight"], resources: [.copy("Fixtures")]),
@@ -77,10 +79,10 @@ let package = Package(
         .testTarget(name: "RigsTests", dependencies: ["Rigs", "RigFormat", "DeviceControl", "HCI", "TestSupport"]),
         .testTarget(name: "BenchOperationsTests", dependencies: ["BenchOperations", "Rigs", "HILResults", "DeviceControl", "HCI", "TestSupport"]),
         .testTarget(name: "AirServerTests", dependencies: ["AirServer", "Rigs", "DeviceControl", "HCI", "Simulation", "TestSupport"]),
-        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "HILResults", "BenchOperations", "TestSupport"]),
+        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "HILResults", "BenchOperations", "DeviceControl", "TestSupport"]),
         .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "HCI"]),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI", "CBlueZ"]),
-        .testTarget(name: "hilTests", dependencies: ["hil", "HCI"]),
+        .testTarget(name: "hilTests", dependencies: ["hil", "HCI", "TestSupport"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCI"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "RigFormat", "HCI"]),

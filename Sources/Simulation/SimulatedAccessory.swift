@@ -75,7 +75,8 @@ public actor SimulatedAccessory {
     func accepted(_ link: LEConnection) async {
         let faults = description.faults
         if let slow = faults.slowATTMilliseconds {
-            await link.setATTResponseDelay(.milliseconds(Int64(slow)))
+            let late = SimulatedATTFault.delay(.milliseconds(Int64(slow)))
+            await link.setATTInterceptor(SimulatedATTFault.interceptor { _ in late })
         }
         if let after = faults.dropsLinkAfterMilliseconds {
             tasks.append(Task {

@@ -1,4 +1,5 @@
 import HCI
+import SeededRandom
 import Synchronization
 
 /// The radio medium shared by the controllers of one bench, and the one place their state lives.

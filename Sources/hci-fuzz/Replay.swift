@@ -1,6 +1,7 @@
 // Replay mode: hci-fuzz built without libFuzzer runs files, corpus directories and seeded random
 // inputs through the same callback.
 import Foundation
+import SeededRandom
 
 enum Replay {
     static let usage = """
@@ -148,20 +149,4 @@ enum Replay {
         }
         return bytes
     }
-}
-
-/// A small, fixed-sequence generator (SplitMix64), so `--random N` is reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
 }

@@ -1,3 +1,4 @@
+import DeviceControl
 import Foundation
 import Testing
 
@@ -41,24 +42,17 @@ enum FixturePackage {
         try Data(text.utf8).write(to: url, options: .atomic)
     }
 
-    /// Runs a command to its end with a deadline (then SIGKILL); its exit status.
+    /// Runs a command to its end as DeviceControl's `ChildProcess`, its process group stopped at the
+    /// deadline (SIGTERM, then SIGKILL); its exit status.
     static func runProcess(_ argv: [String], deadline seconds: Double) async throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: argv[0])
-        process.arguments = Array(argv.dropFirst())
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let clock = ContinuousClock()
-        let end = clock.now + .milliseconds(Int64(seconds * 1000))
-        while process.isRunning {
-            if clock.now >= end {
-                kill(process.processIdentifier, SIGKILL)
-                throw Unavailable(description: "\(argv.joined(separator: " ")) did not finish within \(seconds) s")
-            }
-            try await Task.sleep(for: .milliseconds(100))
+        let result = try await ChildProcess.run(argv, deadline: .milliseconds(Int64(seconds * 1000)))
+        guard !result.timedOut else {
+            throw Unavailable(description: "\(argv.joined(separator: " ")) did not finish within \(seconds) s")
         }
-        return process.terminationStatus
+        switch result.termination {
+        case .exited(let code): return code
+        case .signalled(let signal): return signal
+        }
     }
 
     static let manifest = """

@@ -6,8 +6,6 @@ import HCI
 /// uses it, in any target or process, holds an flock on `lockPath` and runs alone.
 public enum BtvirtPeer {
     public static let lePath = "/tmp/bt-server-le"
-    public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// Shared with every test target's btvirt tests (they all run in one process, and other processes
     /// may use btvirt too): an flock on this file.
     public static let lockPath = "/tmp/hil-btvirt.lock"
@@ -26,30 +24,13 @@ public enum BtvirtPeer {
     /// btvirt test; closes them after.
     public static func withControllers<T: Sendable>(_ count: Int, _ body: ([HCIHost]) async throws -> T) async throws -> T {
         let lock = try await FileLock.acquire(path: lockPath, timeout: .seconds(120))
-        var hosts: [HCIHost] = []
-        do {
-            try await ensureRunning()
-            for index in 0..<count {
-                let transport = try TransportMoniker.unix(path: lePath).openStreamTransport()
-                let host = try HCIHost(transport: transport)
-                hosts.append(host)
-                do {
-                    try await host.initialize()
-                } catch {
-                    throw PeerError("btvirt controller \(index) did not initialize: \(error)")
-                }
-            }
-            let result = try await body(hosts)
-            for host in hosts { await host.close() }
-            // btvirt frees a slot when it sees the close; give it a moment so the next test gets fresh slots.
-            try await Task.sleep(for: .milliseconds(20))
-            lock.release()
-            return result
-        } catch {
-            for host in hosts { await host.close() }
-            lock.release()
-            throw error
-        }
+        defer { lock.release() }
+        try await ensureRunning()
+        let result = try await withInitializedHosts(count, peer: "btvirt", open: { _ in
+            try TransportMoniker.unix(path: lePath).openStreamTransport()
+        }, body)
+        // btvirt frees a slot when it sees the close; give it a moment so the next test gets fresh slots.
+        try await Task.sleep(for: .milliseconds(20))
+        return result
     }
-
 }

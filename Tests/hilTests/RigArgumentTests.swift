@@ -1,15 +1,14 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import hil
 
 /// Every command that takes `--rig` reads it with the one rig reader first: a bad rig is exit 3, before
 /// the command touches a lock, a build, a switch or a controller.
 @Suite struct RigArgumentTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// rigs/simulated.json with `replace` applied to its text, in a scratch directory.
     static func rig(_ scratch: URL, _ name: String, replacing target: String, with replacement: String) throws -> String {
-        let text = try String(contentsOf: root.appendingPathComponent("rigs/simulated.json"), encoding: .utf8)
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent("rigs/simulated.json"), encoding: .utf8)
         let changed = text.replacingOccurrences(of: target, with: replacement)
         #expect(changed != text, "the change applies")
         let path = scratch.appendingPathComponent(name).path
@@ -38,7 +37,7 @@ import Testing
     @Test func infoAndScanRefuseABadRigWhateverTheMoniker() async throws {
         let scratch = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let good = Self.root.appendingPathComponent("rigs/simulated.json").path
+        let good = repositoryRoot.appendingPathComponent("rigs/simulated.json").path
         let bad = try Self.rig(scratch, "port.json", replacing: "\"port\": 1\n", with: "\"port\": 4\n")
         // A usb: moniker does not need the rig, but a rig that is given is checked all the same: with the good
         // rig the command gets as far as the (absent) dongle, exit 2; with the bad one it stops at the rig.
@@ -51,7 +50,7 @@ import Testing
     @Test func powerRefusesABadRig() async throws {
         let scratch = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let text = try String(contentsOf: Self.root.appendingPathComponent("rigs/btvirt-bumble.json"), encoding: .utf8)
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent("rigs/btvirt-bumble.json"), encoding: .utf8)
         let pidFile = scratch.appendingPathComponent("bumble.pid").path
         let good = scratch.appendingPathComponent("good.json"), bad = scratch.appendingPathComponent("bad.json")
         let safe = text.replacingOccurrences(of: "/tmp/hil-bumble-accessory.pid", with: pidFile)

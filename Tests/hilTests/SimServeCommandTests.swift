@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import hil
 
 /// `hil sim serve` and `hil sim power` as a user runs them: the real `hil` binary as a child process,
@@ -12,7 +13,7 @@ import Testing
         let advertisingAfterPowerOn: Duration
 
         static func load() throws -> Budgets {
-            let data = try Data(contentsOf: ChildProgram.repositoryRoot.appendingPathComponent("rigs/simulated.json"))
+            let data = try Data(contentsOf: repositoryRoot.appendingPathComponent("rigs/simulated.json"))
             let rig = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             let budgets = try #require(rig["budgets"] as? [String: Any])
             func milliseconds(_ key: String) throws -> Duration {
@@ -47,9 +48,9 @@ import Testing
 
     /// The Python of the venv scripts/peers/venv makes (bumble 0.0.236); creates it when missing.
     static func bumblePython() async throws -> String {
-        let python = ChildProgram.repositoryRoot.appendingPathComponent(".venv/bin/python").path
+        let python = repositoryRoot.appendingPathComponent(".venv/bin/python").path
         if !FileManager.default.isExecutableFile(atPath: python) {
-            let made = try await runToCompletion(ChildProgram.repositoryRoot.appendingPathComponent("scripts/peers/venv").path, [],
+            let made = try await runToCompletion(repositoryRoot.appendingPathComponent("scripts/peers/venv").path, [],
                                                  timeout: .seconds(300))
             guard made.status == 0 else {
                 throw ChildProgramError("the Bumble venv is missing and scripts/peers/venv failed (exit \(String(describing: made.status))): \(made.error)")
@@ -66,7 +67,7 @@ import Testing
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await Self.serve(directory)
-        let script = ChildProgram.repositoryRoot.appendingPathComponent("scripts/peers/bumble-link-loss.py").path
+        let script = repositoryRoot.appendingPathComponent("scripts/peers/bumble-link-loss.py").path
         let supervisionMilliseconds = Int(budgets.supervisionTimeout.components.seconds * 1000
             + budgets.supervisionTimeout.components.attoseconds / 1_000_000_000_000_000)
         var bumble: ChildProgram?

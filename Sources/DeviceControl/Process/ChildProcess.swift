@@ -167,20 +167,11 @@ extension ChildProcess {
         let collected = try await withDeadline(deadline + .seconds(3), timeout: {
             PowerSwitchError(.timeout, "`\(argv.joined(separator: " "))` did not finish within \(deadline.seconds) and its output stayed open after it was killed")
         }) {
-            var out: [UInt8] = [], err: [UInt8] = []
-            var end = Termination.signalled(SIGKILL)
-            for await event in child.events {
-                switch event {
-                case .stdout(let bytes): out += bytes
-                case .stderr(let bytes): err += bytes
-                case .ended(let termination): end = termination
-                }
-            }
-            return (out, err, end)
+            await child.collect()
         }
         let elapsed = clock.now - start
-        return CommandResult(argv: argv, stdout: String(decoding: collected.0, as: UTF8.self),
-                             stderr: String(decoding: collected.1, as: UTF8.self), termination: collected.2,
-                             elapsed: elapsed, timedOut: elapsed >= deadline && !collected.2.succeeded)
+        return CommandResult(argv: argv, stdout: String(decoding: collected.stdout, as: UTF8.self),
+                             stderr: String(decoding: collected.stderr, as: UTF8.self), termination: collected.termination,
+                             elapsed: elapsed, timedOut: elapsed >= deadline && !collected.termination.succeeded)
     }
 }

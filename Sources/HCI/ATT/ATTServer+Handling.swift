@@ -21,13 +21,12 @@ extension ATTServer {
         }
 
         var delay = responseDelay
-        if pdu.isRequest || pdu.isCommand, let fault = faults?(pdu) {
-            switch fault {
+        if pdu.isRequest || pdu.isCommand, let interception = interceptor?(pdu) {
+            switch interception {
             case .drop:
                 return Reply(response: nil, events: [.dropped(pdu)])
-            case .fail(let code):
-                guard pdu.isRequest else { return Reply(response: nil) }
-                return errorReply(opcode, Failure(code: code, handle: pdu.handle ?? 0))
+            case .replace(let response):
+                return Reply(response: response?.encoded())
             case .delay(let extra):
                 delay = extra
             }

@@ -11,7 +11,7 @@ extension ATTServer {
         case valueWritten(handle: UInt16, value: [UInt8])
         /// The client confirmed the outstanding indication.
         case confirmationReceived
-        /// A `Fault.drop` swallowed this request.
+        /// The server's `interceptor` dropped this request or command (`Interception.drop`).
         case dropped(ATTPDU)
     }
 }

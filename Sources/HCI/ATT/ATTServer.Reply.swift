@@ -5,8 +5,8 @@ extension ATTServer {
     public struct Reply: Hashable, Sendable {
         /// The response PDU, or nil (commands, confirmations, notifications, dropped requests).
         public var response: [UInt8]?
-        /// How long to wait before sending `response`: `ATTServer.responseDelay` or a
-        /// `Fault.delay`; nil means at once. The server is synchronous, so the caller waits.
+        /// How long to wait before sending `response`: `ATTServer.responseDelay` or an
+        /// `Interception.delay`; nil means at once. The server is synchronous, so the caller waits.
         public var delay: Duration?
         /// What happened, in order.
         public var events: [Event]

@@ -28,10 +28,11 @@ public struct ATTServer: Sendable {
     public internal(set) var mtu: Int = ATTServer.defaultMTU
     /// The link's security, checked against attribute permissions.
     public var security: ATTSecurity = []
-    /// A delay applied to every response (for a slow simulated accessory); nil for none.
+    /// A delay applied to every response (a server that answers slowly); nil for none.
     public var responseDelay: Duration?
-    /// Called with every decoded request and command; return a fault to inject or nil.
-    public var faults: (@Sendable (ATTPDU) -> Fault?)?
+    /// Called with every decoded request and command before it is handled: it may
+    /// drop, delay or replace the response (see `Interception`); nil handles all as usual.
+    public var interceptor: Interceptor?
     /// The most Prepare Write Requests queued before Prepare Queue Full.
     public var maximumPreparedWrites: Int = 128
     /// Whether an indication was built and its confirmation has not arrived

@@ -20,67 +20,34 @@ extension GATTClient {
     /// Discover All Primary Services (§4.4.1): Read By Group Type for 0x2800 from
     /// 0x0001 until Attribute Not Found or the group ending at 0xFFFF.
     public func discoverPrimaryServices() async throws(ATTError) -> [GATTServiceTree.Service] {
-        var services: [GATTServiceTree.Service] = []
-        var start: UInt16 = 0x0001
-        while true {
-            let request = ATTPDU.readByGroupTypeRequest(startHandle: start, endHandle: 0xFFFF, type: .primaryService)
-            let list: [ATTPDU.GroupData]
-            do {
-                list = try await self.request(request) { pdu -> [ATTPDU.GroupData]? in
-                    if case .readByGroupTypeResponse(let list) = pdu { return list }
-                    return nil
-                }
-            } catch {
-                if error.errorCode == .attributeNotFound { return services }
-                throw error
-            }
-            var floor = start
-            for entry in list {
-                guard entry.handle >= floor, entry.endGroupHandle >= entry.handle else {
-                    throw .invalidResponse(request: request, reason: "service \(Self.hex(entry.handle))…"
-                        + "\(Self.hex(entry.endGroupHandle)) is out of order (expected handles from \(Self.hex(floor)))")
-                }
-                guard let uuid = Self.uuid(entry.value) else {
-                    throw .invalidResponse(request: request, reason: "service UUID of \(entry.value.count) octets; must be 2 or 16")
-                }
-                services.append(GATTServiceTree.Service(handle: entry.handle, endHandle: entry.endGroupHandle, uuid: uuid))
-                guard entry.endGroupHandle < 0xFFFF else { return services }
-                floor = entry.endGroupHandle + 1
-            }
-            start = floor
-        }
+        try await paged(from: 0x0001, through: 0xFFFF,
+                        request: { .readByGroupTypeRequest(startHandle: $0, endHandle: 0xFFFF, type: .primaryService) },
+                        entries: { pdu -> [ATTPDU.GroupData]? in
+                            if case .readByGroupTypeResponse(let list) = pdu { return list }
+                            return nil
+                        },
+                        span: { .group($0.handle, end: $0.endGroupHandle) },
+                        element: { entry, request throws(ATTError) in
+                            guard let uuid = Self.uuid(entry.value) else {
+                                throw .invalidResponse(request: request, reason: "service UUID of \(entry.value.count) octets; must be 2 or 16")
+                            }
+                            return GATTServiceTree.Service(handle: entry.handle, endHandle: entry.endGroupHandle, uuid: uuid)
+                        })
     }
 
     /// Discover Primary Service by Service UUID (§4.4.2): Find By Type Value for
     /// 0x2800 with the UUID, from 0x0001 until Attribute Not Found or 0xFFFF.
     public func discoverPrimaryServices(uuid: BluetoothUUID) async throws(ATTError) -> [GATTServiceTree.Service] {
-        var services: [GATTServiceTree.Service] = []
-        var start: UInt16 = 0x0001
-        while true {
-            let request = ATTPDU.findByTypeValueRequest(startHandle: start, endHandle: 0xFFFF, type: 0x2800,
-                                                        value: uuid.attBytes)
-            let list: [ATTPDU.HandlesInformation]
-            do {
-                list = try await self.request(request) { pdu -> [ATTPDU.HandlesInformation]? in
-                    if case .findByTypeValueResponse(let list) = pdu { return list }
-                    return nil
-                }
-            } catch {
-                if error.errorCode == .attributeNotFound { return services }
-                throw error
-            }
-            var floor = start
-            for entry in list {
-                guard entry.foundHandle >= floor, entry.groupEndHandle >= entry.foundHandle else {
-                    throw .invalidResponse(request: request, reason: "service \(Self.hex(entry.foundHandle))…"
-                        + "\(Self.hex(entry.groupEndHandle)) is out of order (expected handles from \(Self.hex(floor)))")
-                }
-                services.append(GATTServiceTree.Service(handle: entry.foundHandle, endHandle: entry.groupEndHandle, uuid: uuid))
-                guard entry.groupEndHandle < 0xFFFF else { return services }
-                floor = entry.groupEndHandle + 1
-            }
-            start = floor
-        }
+        try await paged(from: 0x0001, through: 0xFFFF,
+                        request: { .findByTypeValueRequest(startHandle: $0, endHandle: 0xFFFF, type: 0x2800, value: uuid.attBytes) },
+                        entries: { pdu -> [ATTPDU.HandlesInformation]? in
+                            if case .findByTypeValueResponse(let list) = pdu { return list }
+                            return nil
+                        },
+                        span: { .group($0.foundHandle, end: $0.groupEndHandle) },
+                        element: { entry, _ in
+                            GATTServiceTree.Service(handle: entry.foundHandle, endHandle: entry.groupEndHandle, uuid: uuid)
+                        })
     }
 
     /// Find Included Services (§4.5.1): Read By Type for 0x2802 over the service's
@@ -143,34 +110,15 @@ extension GATTClient {
     /// handle after the value to the characteristic's end.
     public func discoverDescriptors(of characteristic: GATTServiceTree.Characteristic) async throws(ATTError) -> [GATTServiceTree.Descriptor] {
         guard characteristic.valueHandle < characteristic.endHandle else { return [] }
-        var descriptors: [GATTServiceTree.Descriptor] = []
-        var start = characteristic.valueHandle + 1
         let end = characteristic.endHandle
-        while start <= end {
-            let request = ATTPDU.findInformationRequest(startHandle: start, endHandle: end)
-            let list: [ATTPDU.Information]
-            do {
-                list = try await self.request(request) { pdu -> [ATTPDU.Information]? in
-                    if case .findInformationResponse(let list) = pdu { return list }
-                    return nil
-                }
-            } catch {
-                if error.errorCode == .attributeNotFound { return descriptors }
-                throw error
-            }
-            var floor = start
-            for entry in list {
-                guard entry.handle >= floor, entry.handle <= end else {
-                    throw .invalidResponse(request: request, reason: "handle \(Self.hex(entry.handle)) is outside "
-                        + "\(Self.hex(floor))…\(Self.hex(end)) or out of order")
-                }
-                descriptors.append(GATTServiceTree.Descriptor(handle: entry.handle, uuid: entry.type))
-                guard entry.handle < 0xFFFF else { return descriptors }
-                floor = entry.handle + 1
-            }
-            start = floor
-        }
-        return descriptors
+        return try await paged(from: characteristic.valueHandle + 1, through: end,
+                               request: { .findInformationRequest(startHandle: $0, endHandle: end) },
+                               entries: { pdu -> [ATTPDU.Information]? in
+                                   if case .findInformationResponse(let list) = pdu { return list }
+                                   return nil
+                               },
+                               span: { .attribute($0.handle) },
+                               element: { entry, _ in GATTServiceTree.Descriptor(handle: entry.handle, uuid: entry.type) })
     }
 
     /// Discovers everything: MTU exchange (if not done), primary services, their
@@ -271,38 +219,6 @@ extension GATTClient {
         let response = try await transact(request)
         guard let value = extract(response) else { throw .unexpectedResponse(request: request, received: response) }
         return value
-    }
-
-    /// Read By Type over a range, repeated from after the last handle until
-    /// Attribute Not Found or the end of the range (§4.5.1, §4.6.1, §4.8.2).
-    func readByTypeAll(_ type: BluetoothUUID, from first: UInt16, through end: UInt16) async throws(ATTError) -> [ATTPDU.HandleValue] {
-        var result: [ATTPDU.HandleValue] = []
-        var start = first
-        while start <= end {
-            let request = ATTPDU.readByTypeRequest(startHandle: start, endHandle: end, type: type)
-            let list: [ATTPDU.HandleValue]
-            do {
-                list = try await self.request(request) { pdu -> [ATTPDU.HandleValue]? in
-                    if case .readByTypeResponse(let list) = pdu { return list }
-                    return nil
-                }
-            } catch {
-                if error.errorCode == .attributeNotFound { return result }
-                throw error
-            }
-            var floor = start
-            for entry in list {
-                guard entry.handle >= floor, entry.handle <= end else {
-                    throw .invalidResponse(request: request, reason: "handle \(Self.hex(entry.handle)) is outside "
-                        + "\(Self.hex(floor))…\(Self.hex(end)) or out of order")
-                }
-                result.append(entry)
-                guard entry.handle < 0xFFFF else { return result }
-                floor = entry.handle + 1
-            }
-            start = floor
-        }
-        return result
     }
 
     static func uuid(_ bytes: [UInt8]) -> BluetoothUUID? {

@@ -35,7 +35,7 @@ extension LEConnection {
         }
         guard let response = reply.response else { return }
         if let delay = reply.delay {
-            // An accessory that answers ATT slowly (a simulated fault, or a test of client timeouts).
+            // A server that answers late (its responseDelay, or an interceptor's delay).
             Task(executorPreference: host.loop) {
                 try? await Task.sleep(for: delay)
                 try? await self.send(channel: L2CAPChannelID.att, response)
@@ -102,9 +102,10 @@ extension LEConnection {
         attServer?.configuration(ofValue: valueHandle) ?? []
     }
 
-    /// Makes the server answer every request after `delay` (an accessory that answers ATT slowly).
-    public func setATTResponseDelay(_ delay: Duration?) {
-        attServer?.responseDelay = delay
+    /// Installs `interceptor` on this link's ATT server (see `ATTServer.interceptor`): it may drop,
+    /// delay or replace the response to each request the peer sends; nil removes it.
+    public func setATTInterceptor(_ interceptor: ATTServer.Interceptor?) {
+        attServer?.interceptor = interceptor
     }
 }
 

@@ -1,3 +1,4 @@
+import DeviceControl
 import Foundation
 import Synchronization
 import Testing
@@ -69,27 +70,26 @@ import TestSupport
         let file = RigLock.lockFile(rigName: "bench", directory: directory)
         // A second process takes the flock (util-linux flock(1) without forking: the process that holds
         // the lock is the one we kill) and writes its holder record.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["--no-fork", "-x", file.path, "sleep", "30"]
-        try holder.run()
-        defer { if holder.isRunning { holder.terminate() } }
+        let holder = try ChildProcess.spawn(["/usr/bin/flock", "--no-fork", "-x", file.path, "sleep", "30"])
+        var reaped = false
+        defer { if !reaped { holder.signalGroup(SIGTERM) } }
         try await waitForLockFile(file)
-        let record = RigLockHolder(pid: holder.processIdentifier, host: RunContext.hostName(), started: Date(), command: "hil run --rig other", rig: "bench")
+        let record = RigLockHolder(pid: holder.pid, host: RunContext.hostName(), started: Date(), command: "hil run --rig other", rig: "bench")
         try TestRecord.makeEncoder().encode(record).write(to: file)
         try await waitUntilHeld(file)
         await #expect {
             _ = try await RigLock.acquire(rigName: "bench", command: "me", directory: directory)
-        } throws: { ($0 as? RigLockError)?.description.contains("held by PID \(holder.processIdentifier)") == true }
+        } throws: { ($0 as? RigLockError)?.description.contains("held by PID \(holder.pid)") == true }
 
         // The holder dies without releasing: the kernel frees the lock, the next runner takes it over and says whose it was.
-        kill(holder.processIdentifier, SIGKILL)
-        holder.waitUntilExit()
+        kill(holder.pid, SIGKILL)
+        _ = await holder.collect()
+        reaped = true
         let notices = Notices()
         let lock = try await RigLock.acquire(rigName: "bench", command: "me", wait: .seconds(5), directory: directory, notice: notices.append)
         defer { lock.release() }
-        #expect(lock.tookOverFrom?.pid == holder.processIdentifier)
-        #expect(notices.all.contains { $0.contains("took over the lock of rig bench from PID \(holder.processIdentifier)") && $0.contains("ended without releasing it") })
+        #expect(lock.tookOverFrom?.pid == holder.pid)
+        #expect(notices.all.contains { $0.contains("took over the lock of rig bench from PID \(holder.pid)") && $0.contains("ended without releasing it") })
         #expect(RigLock.currentHolder(rigName: "bench", directory: directory)?.pid == getpid())
     }
 
@@ -97,11 +97,9 @@ import TestSupport
         let directory = try TemporaryDirectory.make("hil-locks")
         defer { TemporaryDirectory.remove(directory) }
         // A process that has exited: its PID is dead, and it left its record in the (unlocked) file.
-        let exited = Process()
-        exited.executableURL = URL(fileURLWithPath: "/bin/true")
-        try exited.run()
-        exited.waitUntilExit()
-        let stale = RigLockHolder(pid: exited.processIdentifier, host: RunContext.hostName(), started: Date(timeIntervalSinceNow: -3600),
+        let exited = try ChildProcess.spawn(["/bin/true"])
+        _ = await exited.collect()
+        let stale = RigLockHolder(pid: exited.pid, host: RunContext.hostName(), started: Date(timeIntervalSinceNow: -3600),
                                   command: "hil run --rig crashed", rig: "bench")
         #expect(stale.isAliveOnThisHost == false)
         try TestRecord.makeEncoder().encode(stale).write(to: RigLock.lockFile(rigName: "bench", directory: directory))

@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 @testable import HCI
 
@@ -398,7 +399,7 @@ struct ATTServerTests {
     @Test("10,000 random PDUs: never a trap; every response decodes and answers its request")
     func fuzz() throws {
         var server = try Self.server()
-        var generator = ATTSeededGenerator(seed: 0x5E4)
+        var generator = SplitMix64(seed: 0x5E4)
         let opcodes: [UInt8] = [0x02, 0x04, 0x06, 0x08, 0x0A, 0x0C, 0x0E, 0x10, 0x12, 0x16, 0x18, 0x20, 0x52, 0x1E, 0x3F]
         for _ in 0..<10_000 {
             let length = Int.random(in: 1...24, using: &generator)
@@ -420,22 +421,26 @@ struct ATTServerTests {
         }
     }
 
-    // MARK: Faults
+    // MARK: Interceptor
 
-    @Test("Faults: drop, fail and delay one request; a global response delay")
-    func faults() throws {
+    @Test("Interceptor: drop, replace and delay one request; a global response delay")
+    func interceptor() throws {
         var server = try Self.server()
-        server.faults = { pdu in
+        server.interceptor = { pdu in
             switch pdu {
             case .readRequest(0x03): .drop
-            case .readRequest(0x05): .fail(.unlikelyError)
+            case .readRequest(0x05): .replace(.errorResponse(request: .readRequest, handle: 5, error: .unlikelyError))
             case .readRequest(0x19): .delay(.milliseconds(250))
+            case .writeCommand: .replace(nil)
             default: nil
             }
         }
         let dropped = server.reply(to: attHex("0A 0300"))
         #expect(dropped.response == nil && dropped.events == [.dropped(.readRequest(handle: 3))])
         #expect(server.handle(attHex("0A 0500")) == attHex("01 0A 0500 0E"))
+        let before = server.database.value(at: 0x27)
+        let ignored = server.reply(to: ATTPDU.writeCommand(handle: 0x27, value: [5, 6]).encoded())
+        #expect(ignored.response == nil && ignored.events.isEmpty && server.database.value(at: 0x27) == before)
         let slow = server.reply(to: attHex("0A 1900"))
         #expect(slow.response == attHex("0B 5A") && slow.delay == .milliseconds(250))
         server.responseDelay = .milliseconds(10)

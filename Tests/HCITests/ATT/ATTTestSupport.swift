@@ -12,19 +12,6 @@ func attHex(_ text: String) -> [UInt8] {
     return bytes
 }
 
-/// SplitMix64, so fuzz runs are reproducible.
-struct ATTSeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Decodes or records the typed error.
 func attDecode(_ bytes: [UInt8]) -> Result<ATTPDU, ATTDecodingError> {
     do { return .success(try ATTPDU(decoding: bytes)) } catch { return .failure(error) }

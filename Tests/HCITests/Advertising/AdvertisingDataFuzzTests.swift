@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Testing
 @testable import HCI
 
@@ -50,7 +51,7 @@ struct AdvertisingDataFuzzTests {
 
     @Test("random bytes never trap", arguments: [UInt64(1), 2, 3, 0xB1E])
     func randomBytes(seed: UInt64) {
-        var generator = SeededAdvertisingGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var parsedCleanly = 0
         for _ in 0..<1_500 {
             let count = Int.random(in: 0...64, using: &generator)
@@ -63,7 +64,7 @@ struct AdvertisingDataFuzzTests {
 
     @Test("random well-formed structures round-trip", arguments: [UInt64(7), 8])
     func randomStructures(seed: UInt64) throws {
-        var generator = SeededAdvertisingGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         for _ in 0..<500 {
             let structures = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
                 ADStructure(type: ADType(UInt8.random(in: 0...255, using: &generator)),

@@ -43,7 +43,10 @@ struct GATTClientTests {
         let database = try GATTFixtures.standard()
         let (loopback, client) = await ATTLoopback.connect(database)
         await loopback.configureServer { server in
-            server.faults = { pdu in if case .exchangeMTURequest = pdu { .fail(.requestNotSupported) } else { nil } }
+            server.interceptor = { pdu in
+                guard case .exchangeMTURequest = pdu else { return nil }
+                return .replace(.errorResponse(request: .exchangeMTURequest, handle: 0, error: .requestNotSupported))
+            }
         }
         #expect(try await client.discoverAll() == database.serviceTree)
         #expect(await client.mtu == 23)

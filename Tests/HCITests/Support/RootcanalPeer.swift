@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import HCI
 
@@ -18,20 +19,12 @@ enum RootcanalPeer {
     static func withControllers<T: Sendable>(_ count: Int, _ body: ([HCIHost]) async throws -> T) async throws -> T {
         let text = try #require(moniker)
         await lock.acquire()
-        var hosts: [HCIHost] = []
         do {
-            for _ in 0..<count {
-                let transport = try TransportMoniker(parsing: text).openStreamTransport()
-                let host = try HCIHost(transport: transport)
-                hosts.append(host)
-                try await host.initialize()
-            }
-            let result = try await body(hosts)
-            for host in hosts { await host.close() }
+            let rootcanal = try TransportMoniker(parsing: text)
+            let result = try await withInitializedHosts(count, peer: "Rootcanal", open: { _ in try rootcanal.openStreamTransport() }, body)
             await lock.release()
             return result
         } catch {
-            for host in hosts { await host.close() }
             await lock.release()
             throw error
         }

@@ -1,5 +1,6 @@
 import HCI
 import Simulation
+import TestSupport
 
 /// Builds a simulated bench, opens and initializes hosts on some of its controllers, runs the test's
 /// body, then closes the hosts and shuts the bench down, whatever the body did.
@@ -16,19 +17,14 @@ enum SimulatedBenchFixture {
     static func with<T: Sendable>(_ description: SimulatedBenchDescription = twoControllers, hosts names: [String],
                                   _ body: (SimulatedBench, [HCIHost]) async throws -> T) async throws -> T {
         let bench = try SimulatedBench(description)
-        var hosts: [HCIHost] = []
         do {
-            for name in names {
-                let host = try HCIHost(transport: bench.openTransport(named: name))
-                hosts.append(host)
-                try await host.initialize()
+            let result = try await withInitializedHosts(names.count, peer: "simulated bench",
+                                                        open: { try bench.openTransport(named: names[$0]) }) { hosts in
+                try await body(bench, hosts)
             }
-            let result = try await body(bench, hosts)
-            for host in hosts { await host.close() }
             await bench.shutdown()
             return result
         } catch {
-            for host in hosts { await host.close() }
             await bench.shutdown()
             throw error
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Synchronization
 
 /// A program the test started (the real `hil` binary, a Bumble script), with its standard input as a
@@ -16,9 +17,6 @@ final class ChildProgram: Sendable {
     private let output = Lines()
     private let errors = Lines()
 
-    /// The repository's root (this file is Tests/hilTests/Support/ChildProgram.swift).
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
 
     /// The `hil` executable built beside the test bundle.
     static func hilBinary() throws -> String {
@@ -37,7 +35,7 @@ final class ChildProgram: Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        process.currentDirectoryURL = Self.repositoryRoot
+        process.currentDirectoryURL = repositoryRoot
         input = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()
