@@ -17,13 +17,13 @@ extension SimulatedAirServer {
         nextConnection += 1
         let controller: SimulatedController
         do {
-            if let claim, let named = runtime.bench.controller(named: claim) {
+            if let claim, let named = runtime.world.controller(named: claim) {
                 guard !claimedControllers.contains(claim) else {
                     throw SimServeError("the rig's controller '\(claim)' is in use by another host (or still power-cycling after one)")
                 }
                 controller = named
             } else {
-                controller = try await runtime.bench.air.join(freshConfiguration(number))
+                controller = try await runtime.world.air.join(freshConfiguration(number))
             }
         } catch {
             options.log("hil sim serve: \(listener) connection \(number): refused: \(error)")
@@ -61,11 +61,11 @@ extension SimulatedAirServer {
     }
 
     /// A fresh controller for connection `number`: `served-N`, public address 00:AA:5E:00:HH:LL.
-    func freshConfiguration(_ number: Int) -> SimulatedBenchDescription.Controller {
+    func freshConfiguration(_ number: Int) -> SimulatedWorldDescription.Controller {
         var name = "served-\(number)"
-        while runtime.bench.controller(named: name) != nil { name += "x" }
+        while runtime.world.controller(named: name) != nil { name += "x" }
         let address = BDAddress(0x00AA_5E00_0000 | UInt64(number & 0xFFFF))
-        return SimulatedBenchDescription.Controller(name: name, address: address)
+        return SimulatedWorldDescription.Controller(name: name, address: address)
     }
 
     func ended(_ connection: ServedConnection, _ error: HCITransportError) async {

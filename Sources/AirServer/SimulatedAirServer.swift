@@ -96,9 +96,9 @@ public actor SimulatedAirServer {
             throw SimServeError("--power-follows \(follow.accessory)=\(follow.location): \(Self.unknownAccessory(follow.accessory, runtime))", usage: true)
         }
         for claim in options.controllerListens {
-            guard runtime.bench.controller(named: claim.controller) != nil, !firmwareControllers.contains(claim.controller) else {
+            guard runtime.world.controller(named: claim.controller) != nil, !firmwareControllers.contains(claim.controller) else {
                 await runtime.shutdown()
-                let free = runtime.bench.controllerNames.filter { !firmwareControllers.contains($0) }
+                let free = runtime.world.controllerNames.filter { !firmwareControllers.contains($0) }
                 throw SimServeError("--listen-controller \(claim.controller)=\(claim.address): the rig has no free controller named '\(claim.controller)' (free: \(free.isEmpty ? "none" : free.joined(separator: ", ")); the others run accessory firmware)", usage: true)
             }
         }
@@ -162,7 +162,7 @@ public actor SimulatedAirServer {
     /// the server accepts connections, for scripts to wait on.
     public nonisolated var readyLine: String {
         let control = controlAddress.map { "control \($0)" } ?? "no control socket"
-        return "serving \(runtime.bench.controllers.count) controllers' air on \(addresses.map(\.description).joined(separator: ", ")) (\(control))"
+        return "serving \(runtime.world.controllers.count) controllers' air on \(addresses.map(\.description).joined(separator: ", ")) (\(control))"
     }
 
     /// Asks the server's owner to stop (what `quit` does).

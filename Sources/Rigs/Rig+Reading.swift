@@ -24,8 +24,8 @@ extension Rig {
             let switches = try fields.value("powerSwitches").map { (value: RigValue) throws(RigError) -> [PowerSwitchDescription] in
                 try PowerSwitchDescription.list(reading: value)
             } ?? []
-            let simulation = try fields.value("simulation").map { (value: RigValue) throws(RigError) -> SimulatedBenchDescription in
-                try SimulatedBenchDescription(reading: value)
+            let simulation = try fields.value("simulation").map { (value: RigValue) throws(RigError) -> SimulatedWorldDescription in
+                try SimulatedWorldDescription(reading: value)
             }
             let list = try fields.required("accessories", "an array of accessories")
             var accessories: [Accessory] = []

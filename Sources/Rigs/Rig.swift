@@ -26,7 +26,7 @@ public struct Rig: Sendable, Equatable {
     /// 1.10 never tells the peer of a Reset, so the adapter-reset suite is skipped there with that reason.
     public var peerSeesAdapterReset: Bool
     /// The simulated bench, when the rig has simulated controllers.
-    public var simulation: SimulatedBenchDescription?
+    public var simulation: SimulatedWorldDescription?
     /// The hardware (or process) power switches of `powerSwitches`, checked when the rig was read.
     public var powerSwitches: [PowerSwitchDescription]
     /// Where the file was read from.

@@ -7,7 +7,7 @@ import Simulation
 /// running on them, and power switches behind DeviceControl's `PowerSwitch` protocol.
 public final class SimulatedRigRuntime: Sendable {
     public let rig: Rig
-    public let bench: SimulatedBench
+    public let world: SimulatedWorld
     /// The simulated accessories by rig accessory name.
     public let accessories: [String: SimulatedAccessory]
 
@@ -23,13 +23,13 @@ public final class SimulatedRigRuntime: Sendable {
             }
         }
         do {
-            bench = try SimulatedBench(description)
+            world = try SimulatedWorld(description)
         } catch {
             throw RigError("rig \(rig.name): simulation: \(error)")
         }
         var accessories: [String: SimulatedAccessory] = [:]
         for accessory in rig.accessories {
-            guard let firmware = accessory.simulated, let controller = bench.controller(named: firmware.controller) else { continue }
+            guard let firmware = accessory.simulated, let controller = world.controller(named: firmware.controller) else { continue }
             accessories[accessory.name] = SimulatedAccessory(description: firmware, controller: controller)
         }
         self.rig = rig
@@ -43,7 +43,7 @@ public final class SimulatedRigRuntime: Sendable {
 
     /// Opens a transport to `sim:NAME`.
     public func openTransport(named name: String) throws(HCITransportError) -> any HCITransport {
-        try bench.openTransport(named: name)
+        try world.openTransport(named: name)
     }
 
     /// The switch port that powers a rig accessory, as a `PowerSwitch`.
@@ -56,18 +56,18 @@ public final class SimulatedRigRuntime: Sendable {
     public func adapterPowerSwitch() -> (any PowerSwitch)? {
         guard let reference = rig.adapter.power,
               case .simulated(let name)? = try? TransportMoniker(parsing: rig.adapter.moniker),
-              let controller = bench.controller(named: name) else { return nil }
+              let controller = world.controller(named: name) else { return nil }
         return SimulatedControllerSwitch(name: "\(reference.switchName) port \(reference.port)", controller: controller)
     }
 
     /// A USB reset of a simulated adapter: its transport closes, the controller comes back fresh.
     public func usbReset(adapter name: String) async throws(HCITransportError) {
-        try await bench.usbReset(named: name)
+        try await world.usbReset(named: name)
     }
 
     public func shutdown() async {
         for accessory in accessories.values { await accessory.powerOff() }
-        await bench.shutdown()
+        await world.shutdown()
     }
 }
 

@@ -37,10 +37,10 @@ final class ControllerModel {
         let issued: ContinuousClock.Instant
     }
 
-    /// The facade this model belongs to (weak: the bench owns the facades, the air only the models).
+    /// The facade this model belongs to (weak: the world owns the facades, the air only the models).
     weak var controller: SimulatedController?
     let name: String
-    let configuration: SimulatedBenchDescription.Controller
+    let configuration: SimulatedWorldDescription.Controller
     /// Bumped by every Reset, so a timer armed before it can tell it is stale.
     private(set) var epoch: UInt64 = 0
 

@@ -5,7 +5,7 @@ import HCI
 public actor SimulatedAccessory {
     public nonisolated let description: SimulatedAccessoryDescription
     public nonisolated let controller: SimulatedController
-    /// How many times it has booted since the bench started.
+    /// How many times it has booted since the world started.
     public private(set) var bootCount = 0
     /// The running firmware, between boot and power-off.
     public private(set) var device: LEDevice?

@@ -2,7 +2,7 @@ import HCI
 
 /// A simulated accessory: our peripheral role running on one simulated controller, as a rig declares it.
 public struct SimulatedAccessoryDescription: Sendable, Hashable {
-    /// The simulated controller it runs on (a name in the bench's `controllers`).
+    /// The simulated controller it runs on (a name in the world's `controllers`).
     public var controller: String
     /// The advertised complete local name.
     public var name: String

@@ -2,12 +2,12 @@ import HCI
 import SeededRandom
 import Synchronization
 
-/// The radio medium shared by the controllers of one bench, and the one place their state lives.
+/// The radio medium shared by the controllers of one world, and the one place their state lives.
 ///
 /// Everything simulated — command handling, advertising events, connection events, supervision
 /// timeouts — runs on the air's single `EventLoop` thread: the actor uses the loop as its executor, and
 /// bytes from hosts and timer callbacks enter it with `loop.execute`/`loop.schedule`, so the simulation
-/// is serialized without locks and an idle bench sleeps in `poll(2)`. Timers are armed only for
+/// is serialized without locks and an idle world sleeps in `poll(2)`. Timers are armed only for
 /// something due (the next advertising event of an advertiser, the next connection event that carries
 /// data or a procedure, a supervision timeout) and cancelled when it no longer is.
 public actor SimulatedAir {
@@ -83,7 +83,7 @@ public actor SimulatedAir {
 
     // MARK: Controllers coming and going
 
-    /// Puts powered-on controllers on the air from outside the loop (a bench's construction); anything
+    /// Puts powered-on controllers on the air from outside the loop (a world's construction); anything
     /// sent to the loop after this call sees them.
     nonisolated func install(_ controllers: [SimulatedController]) {
         loop.execute { [self] in

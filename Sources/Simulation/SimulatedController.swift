@@ -12,7 +12,7 @@ public final class SimulatedController: Sendable {
     /// The name in the moniker `sim:NAME`.
     public let name: String
     /// Identity, RSSI, buffers and faults.
-    public let configuration: SimulatedBenchDescription.Controller
+    public let configuration: SimulatedWorldDescription.Controller
     /// The air this controller is on.
     public let air: SimulatedAir
 
@@ -26,7 +26,7 @@ public final class SimulatedController: Sendable {
 
     private let port = Mutex(Port())
 
-    init(configuration: SimulatedBenchDescription.Controller, air: SimulatedAir) {
+    init(configuration: SimulatedWorldDescription.Controller, air: SimulatedAir) {
         self.name = configuration.name
         self.configuration = configuration
         self.air = air
@@ -87,7 +87,7 @@ public final class SimulatedController: Sendable {
         await air.remove(name)
     }
 
-    /// Marks a controller installed on the air at the bench's construction as powered.
+    /// Marks a controller installed on the air at the world's construction as powered.
     func markPoweredOn() { port.withLock { $0.poweredOn = true } }
 
     // MARK: Bytes

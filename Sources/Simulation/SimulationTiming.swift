@@ -4,7 +4,7 @@
 /// Over-the-air durations come from the hosts' own parameters (advertising interval, connection interval,
 /// supervision timeout), so the host code under test chooses them as it would on a real radio; short
 /// realistic values (advertising 20–100 ms, `ConnectionParameters()`'s 30–50 ms interval and 420 ms
-/// supervision timeout) already make a bench fast: a peer's power-off is reported after one supervision
+/// supervision timeout) already make a world fast: a peer's power-off is reported after one supervision
 /// timeout. `timeScale` multiplies every such duration (0.01 runs a 420 ms supervision
 /// timeout in 4.2 ms) for benchmarks and soak runs; the event loop's timer resolution is 1 ms, so scaled
 /// durations below that round up to it.

@@ -13,15 +13,15 @@ enum SimulationCycleBenchmark {
         let checkpoints = Set(options.string("checkpoints", default: "1000,2000,5000,10000")
             .split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 && $0 <= cycles } + [cycles])
         let timeScale = Double(options.string("time-scale", default: "0.01")) ?? 0.01
-        let description = SimulatedBenchDescription(
+        let description = SimulatedWorldDescription(
             controllers: [
                 .init(name: "central", address: BDAddress(0x00_5A_1D_00_00_01), leBufferLength: 27, leBufferCount: 4),
                 .init(name: "peripheral", address: BDAddress(0x00_5A_1D_00_00_02), leBufferLength: 27, leBufferCount: 4),
             ],
             timing: SimulationTiming(timeScale: timeScale, seed: 1))
-        let bench = try SimulatedBench(description)
-        let central = try HCIHost(transport: bench.openTransport(named: "central"))
-        let peripheral = try HCIHost(transport: bench.openTransport(named: "peripheral"))
+        let world = try SimulatedWorld(description)
+        let central = try HCIHost(transport: world.openTransport(named: "central"))
+        let peripheral = try HCIHost(transport: world.openTransport(named: "peripheral"))
         try await central.initialize()
         try await peripheral.initialize()
         try await peripheral.send(LESetAdvertisingParameters(intervalMin: 0x0020, intervalMax: 0x0020))
@@ -41,7 +41,7 @@ enum SimulationCycleBenchmark {
                 let elapsed = segmentStart.duration(to: clock.now)
                 let rate = Double(segmentCycles) / (elapsed / .seconds(1))
                 let memory = Self.memory()
-                let stats = await bench.air.statistics()
+                let stats = await world.air.statistics()
                 let connections = await central.connections.count + peripheral.connections.count
                 rssAtCheckpoint[cycle] = memory.rss
                 print("  \(pad(cycle, 6))   \(pad(format(rate, 0), 18))   \(pad(format(memory.rss), 9))   \(pad(format(memory.hwm), 9))   \(pad("\(stats.links)/\(stats.armedTimers)", 16))   \(connections)")
@@ -55,7 +55,7 @@ enum SimulationCycleBenchmark {
         }
         await central.close()
         await peripheral.close()
-        await bench.shutdown()
+        await world.shutdown()
     }
 
     /// One cycle: the peripheral advertises, the central connects, a PDU each way, one side disconnects.

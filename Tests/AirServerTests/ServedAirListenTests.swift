@@ -38,7 +38,7 @@ import TestSupport
         await first.close()
         // Once it is free (power-cycled), the next host gets it fresh.
         #expect(await eventually(within: .seconds(2)) { await !server.isClaimed("central") })
-        #expect(server.runtime.bench.controller(named: "central")?.isPoweredOn == true)
+        #expect(server.runtime.world.controller(named: "central")?.isPoweredOn == true)
         let third = LEDevice(host: try HCIHost(transport: try FileDescriptorTransport.unix(path: path, moniker: "unix:\(path)")))
         #expect(try await third.start().address == BDAddress("00:48:49:4C:00:01"))
         await third.close()

@@ -27,11 +27,11 @@ import Testing
         let (second, b) = try await air.deviceAndInfo()
         #expect(a.address != b.address, "two connections, two BD_ADDRs: \(a.address), \(b.address)")
         #expect(a.address != .zero && b.address != .zero)
-        let onAir = await air.server.runtime.bench.air.controllerNamesOnAir()
+        let onAir = await air.server.runtime.world.air.controllerNamesOnAir()
         #expect(onAir.filter { $0.hasPrefix("served-") }.count == 2)
         await first.close()
         #expect(await eventually(within: .seconds(2)) {
-            await air.server.runtime.bench.air.controllerNamesOnAir().filter { $0.hasPrefix("served-") }.count == 1
+            await air.server.runtime.world.air.controllerNamesOnAir().filter { $0.hasPrefix("served-") }.count == 1
         }, "a closed connection's controller leaves the air")
         await second.close()
         await air.stop()

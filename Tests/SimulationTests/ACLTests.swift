@@ -35,7 +35,7 @@ import Testing
             try await from.sendACL(handle: fromHandle, pdu: second)
             #expect(try await to.wait(for: both) == [first, second])
             #expect(try await from.wait(for: allCompleted) == 14)
-            let stats = await pair.bench.air.statistics()
+            let stats = await pair.world.air.statistics()
             #expect(stats.aclBuffersInUse == 0)
         }
     }
@@ -61,7 +61,7 @@ import Testing
             try await pair.peripheral.send(Disconnect(handle: pair.peripheralHandle))
             try? await pair.central.sendACL(handle: pair.centralHandle, pdu: HostScenarios.pdu(90))
             try await Task.sleep(for: .milliseconds(120))
-            #expect(await pair.bench.air.statistics().aclBuffersInUse == 0)
+            #expect(await pair.world.air.statistics().aclBuffersInUse == 0)
             #expect(await pair.central.connections.isEmpty)
         }
     }

@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func everyAdvertisingEventIsReportedWithRSSIInRange() async throws {
-        try await SimulatedBenchFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
             let (scanner, advertiser) = (hosts[0], hosts[1])
             let address = try #require(await advertiser.controllerInfo?.address)
             try await HostScenarios.advertise(advertiser, name: "HIL-Sim", interval: 0x0020) // 20 ms
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func activeScanGetsTheScanResponsePassiveDoesNot() async throws {
-        try await SimulatedBenchFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
             let (scanner, advertiser) = (hosts[0], hosts[1])
             let address = try #require(await advertiser.controllerInfo?.address)
             let response = AdvertisingData.make(name: "HIL-Response").encoded()
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func filterDuplicatesReportsEachAdvertiserOnce() async throws {
-        try await SimulatedBenchFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
             let (scanner, advertiser) = (hosts[0], hosts[1])
             let address = try #require(await advertiser.controllerInfo?.address)
             try await HostScenarios.advertise(advertiser, name: "HIL-Sim", scanResponse: [0x02, 0x0A, 0x00])
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func nonConnectableAdvertisingIsReportedAsSuch() async throws {
-        try await SimulatedBenchFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
             let (scanner, advertiser) = (hosts[0], hosts[1])
             let address = try #require(await advertiser.controllerInfo?.address)
             try await advertiser.send(LESetAdvertisingParameters(intervalMin: 0x20, intervalMax: 0x20, type: .nonConnectableUndirected))
@@ -85,10 +85,10 @@ import Testing
 
     @Test func aConnectionEndsAdvertising() async throws {
         try await ConnectedPair.with { pair in
-            #expect(await pair.bench.air.statistics().advertisers == 0)
+            #expect(await pair.world.air.statistics().advertisers == 0)
             let status = try await HostScenarios.status(of: LESetAdvertisingEnable(true), on: pair.peripheral)
             #expect(status == .success)
-            #expect(await pair.bench.air.statistics().advertisers == 1)
+            #expect(await pair.world.air.statistics().advertisers == 1)
         }
     }
 }

@@ -40,7 +40,7 @@ import Testing
             #expect(remoteTime < localTime)
             #expect(await local.connections.isEmpty)
             #expect(await remote.connections.isEmpty)
-            let stats = await pair.bench.air.statistics()
+            let stats = await pair.world.air.statistics()
             #expect(stats.links == 0 && stats.handles == 0 && stats.armedTimers == 0)
         }
     }
@@ -52,7 +52,7 @@ import Testing
                 return nil
             }
             try await pair.central.send(LEReadRemoteFeatures(handle: pair.centralHandle))
-            #expect(try await pair.central.wait(for: features) == SimulatedBenchDescription.Controller.defaultLEFeatures)
+            #expect(try await pair.central.wait(for: features) == SimulatedWorldDescription.Controller.defaultLEFeatures)
             let version = try await pair.peripheral.expect("Read Remote Version Information Complete", timeout: .seconds(1)) { event -> RemoteVersion? in
                 if case .hci(.readRemoteVersionComplete(let version)) = event { return version }
                 return nil

@@ -3,17 +3,17 @@ import Simulation
 import Testing
 import TestSupport
 
-/// The same scenario on the simulated bench and on BlueZ's btvirt gives the same trace — the same events,
+/// The same scenario on the simulated world and on BlueZ's btvirt gives the same trace — the same events,
 /// statuses, roles and reasons — except where btvirt does not model the radio or departs from the spec,
 /// and those differences are exactly the ones listed here.
 @Suite struct DifferentialTests {
-    static let threeControllers = SimulatedBenchDescription(controllers: [
+    static let threeControllers = SimulatedWorldDescription(controllers: [
         .init(name: "central", address: BDAddress(0x00_5A_1D_00_00_01), leBufferLength: 27, leBufferCount: 4),
         .init(name: "peripheral", address: BDAddress(0x00_5A_1D_00_00_02), rssi: -50, leBufferLength: 27, leBufferCount: 4),
         .init(name: "silent", address: BDAddress(0x00_5A_1D_00_00_03)),
     ])
 
-    /// Where the traces may differ: the simulated bench's line → btvirt's line.
+    /// Where the traces may differ: the simulated world's line → btvirt's line.
     static let knownDifferences: [String: String] = [
         // btvirt sends one report per advertiser per LE Set Scan Enable and does not measure RSSI.
         "scan: further reports in 300 ms: several, RSSI measured": "scan: further reports in 300 ms: 0, RSSI 127 (not measured)",
@@ -39,14 +39,14 @@ import TestSupport
     ]
 
     static func simulatedTrace() async throws -> [String] {
-        try await SimulatedBenchFixture.with(threeControllers, hosts: ["central", "peripheral", "silent"]) { bench, hosts in
+        try await SimulatedWorldFixture.with(threeControllers, hosts: ["central", "peripheral", "silent"]) { world, hosts in
             try await DifferentialScenario.run(.init(central: hosts[0], peripheral: hosts[1], silent: hosts[2])) {
-                await bench.controller(named: "peripheral")?.powerOff()
+                await world.controller(named: "peripheral")?.powerOff()
             }
         }
     }
 
-    @Test func simulatedBenchMatchesBtvirtExceptWhereListed() async throws {
+    @Test func simulatedWorldMatchesBtvirtExceptWhereListed() async throws {
         let simulated = try await Self.simulatedTrace()
         let btvirt = try await BtvirtPeer.withControllers(3) { hosts in
             try await DifferentialScenario.run(.init(central: hosts[0], peripheral: hosts[1], silent: hosts[2])) {

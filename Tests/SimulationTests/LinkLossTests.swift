@@ -15,7 +15,7 @@ import Testing
             let handle = victim == "peripheral" ? pair.centralHandle : pair.peripheralHandle
             let lost = try await HostScenarios.expectDisconnection(survivor, handle: handle, "the survivor", timeout: .seconds(2))
             let cut = ContinuousClock.now // before the cut: a sound lower bound for the time to 0x08
-            await pair.bench.controller(named: victim)?.powerOff()
+            await pair.world.controller(named: victim)?.powerOff()
             let reason = try await survivor.wait(for: lost)
             let elapsed = cut.duration(to: .now)
             #expect(reason == .connectionTimeout)
@@ -24,7 +24,7 @@ import Testing
             // The powered-off side's host saw its transport close, as when a dongle is unplugged.
             #expect(await gone.state == .poweredOff)
             #expect(await gone.closedReason?.kind == .closedByPeer)
-            let stats = await pair.bench.air.statistics()
+            let stats = await pair.world.air.statistics()
             #expect(stats.links == 0 && stats.armedTimers == 0 && stats.handles == 0)
         }
     }
@@ -55,7 +55,7 @@ import Testing
     @Test func disconnectTowardAVanishedPeerEndsAtTheSupervisionTimeout() async throws {
         try await ConnectedPair.with { pair in
             let start = ContinuousClock.now // before the power-off: a sound lower bound
-            await pair.bench.controller(named: "peripheral")?.powerOff()
+            await pair.world.controller(named: "peripheral")?.powerOff()
             let reason = try await pair.central.disconnect(handle: pair.centralHandle, timeout: .seconds(2))
             #expect(reason == .connectionTerminatedByLocalHost)
             #expect(start.duration(to: .now) >= Self.supervisionTimeout)

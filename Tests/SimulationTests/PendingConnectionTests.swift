@@ -17,17 +17,17 @@ import Testing
     }
 
     @Test func connectingToANonAdvertiserStaysPendingUntilCancelled() async throws {
-        try await SimulatedBenchFixture.with(hosts: ["central", "peripheral"]) { bench, hosts in
+        try await SimulatedWorldFixture.with(hosts: ["central", "peripheral"]) { world, hosts in
             let target = try #require(await hosts[1].controllerInfo?.address)
             try await Self.expectPendingThenCancel(hosts[0], target: target)
-            #expect(await bench.air.statistics().initiators == 0)
+            #expect(await world.air.statistics().initiators == 0)
         }
     }
 
     @Test func anAdvertiserThatRefusesConnectionsIsSeenButNeverConnects() async throws {
-        var description = SimulatedBenchFixture.twoControllers
+        var description = SimulatedWorldFixture.twoControllers
         description.controllers[1].faults = [.refusesConnections]
-        try await SimulatedBenchFixture.with(description, hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(description, hosts: ["central", "peripheral"]) { _, hosts in
             let (central, accessory) = (hosts[0], hosts[1])
             let target = try #require(await accessory.controllerInfo?.address)
             try await HostScenarios.advertise(accessory, name: "HIL-Stuck")
@@ -39,7 +39,7 @@ import Testing
 
     /// A pending connection completes at the target's first advertising event once it starts advertising.
     @Test func aPendingConnectionCompletesWhenTheTargetStartsAdvertising() async throws {
-        try await SimulatedBenchFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
             let (central, peripheral) = (hosts[0], hosts[1])
             let target = try #require(await peripheral.controllerInfo?.address)
             let onCentral = try await HostScenarios.expectConnectionComplete(central, "the central")
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func cancelWithNothingPendingIsDisallowed() async throws {
-        try await SimulatedBenchFixture.with(hosts: ["central"]) { _, hosts in
+        try await SimulatedWorldFixture.with(hosts: ["central"]) { _, hosts in
             let status = try await HostScenarios.status(of: LECreateConnectionCancel(), on: hosts[0])
             #expect(status == .commandDisallowed)
         }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct PowerSwitchTests {
     @Test func switchingAPortOffClosesTheTransportAndTimesOutThePeer() async throws {
         try await ConnectedPair.with { pair in
-            let powerSwitch = try #require(pair.bench.powerSwitch)
+            let powerSwitch = try #require(pair.world.powerSwitch)
             #expect(powerSwitch.ports == [1, 2])
             #expect(powerSwitch.controllerName(port: 1) == "peripheral")
             let lost = try await HostScenarios.expectDisconnection(pair.central, handle: pair.centralHandle, "the central")
@@ -14,9 +14,9 @@ import Testing
             #expect(powerSwitch.state(port: 1) == false)
             #expect(await pair.peripheral.state == .poweredOff)
             #expect(try await pair.central.wait(for: lost) == .connectionTimeout)
-            #expect(pair.bench.controller(named: "peripheral")?.isPoweredOn == false)
+            #expect(pair.world.controller(named: "peripheral")?.isPoweredOn == false)
             do throws(HCITransportError) {
-                _ = try pair.bench.openTransport(named: "peripheral")
+                _ = try pair.world.openTransport(named: "peripheral")
                 Issue.record("opened a switched-off controller")
             } catch {
                 #expect(error.kind == .notFound)
@@ -26,17 +26,17 @@ import Testing
     }
 
     @Test func switchingAPortOnGivesAFreshController() async throws {
-        try await SimulatedBenchFixture.with(hosts: ["peripheral"]) { bench, hosts in
-            let powerSwitch = try #require(bench.powerSwitch)
+        try await SimulatedWorldFixture.with(hosts: ["peripheral"]) { world, hosts in
+            let powerSwitch = try #require(world.powerSwitch)
             try await HostScenarios.advertise(hosts[0], name: "HIL-Before")
-            #expect(await bench.air.statistics().advertisers == 1)
+            #expect(await world.air.statistics().advertisers == 1)
             await powerSwitch.setPort(1, on: false)
-            #expect(await bench.air.statistics().controllers == 1)
+            #expect(await world.air.statistics().controllers == 1)
             await powerSwitch.setPort(1, on: true)
             #expect(powerSwitch.state(port: 1) == true)
-            let stats = await bench.air.statistics()
+            let stats = await world.air.statistics()
             #expect(stats.controllers == 2 && stats.advertisers == 0)
-            let host = try HCIHost(transport: bench.openTransport(named: "peripheral"))
+            let host = try HCIHost(transport: world.openTransport(named: "peripheral"))
             let info = try await host.initialize()
             #expect(info.address == BDAddress(0x00_5A_1D_00_00_02))
             #expect(await host.state == .poweredOn)
@@ -45,14 +45,14 @@ import Testing
     }
 
     @Test func unknownPortsAreNotPorts() async throws {
-        let bench = try SimulatedBench(SimulatedBenchFixture.twoControllers)
-        let powerSwitch = try #require(bench.powerSwitch)
+        let world = try SimulatedWorld(SimulatedWorldFixture.twoControllers)
+        let powerSwitch = try #require(world.powerSwitch)
         #expect(powerSwitch.state(port: 9) == nil)
         await powerSwitch.setPort(9, on: false)
-        let allOn = bench.controllers.allSatisfy { $0.isPoweredOn }
+        let allOn = world.controllers.allSatisfy { $0.isPoweredOn }
         #expect(allOn)
-        await bench.shutdown()
-        let anyOn = bench.controllers.contains { $0.isPoweredOn }
+        await world.shutdown()
+        let anyOn = world.controllers.contains { $0.isPoweredOn }
         #expect(!anyOn)
     }
 }

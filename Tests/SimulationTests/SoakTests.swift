@@ -5,14 +5,14 @@ import Testing
 
 /// Many connect / ACL / disconnect cycles leave nothing behind: no links, handles, timers or buffers.
 @Suite struct SoakTests {
-    static let fast: SimulatedBenchDescription = {
-        var description = SimulatedBenchFixture.twoControllers
+    static let fast: SimulatedWorldDescription = {
+        var description = SimulatedWorldFixture.twoControllers
         description.timing = SimulationTiming(timeScale: 0.02, seed: 42)
         return description
     }()
 
     @Test func cyclesLeaveNothingBehind() async throws {
-        try await SimulatedBenchFixture.with(Self.fast, hosts: ["central", "peripheral"]) { bench, hosts in
+        try await SimulatedWorldFixture.with(Self.fast, hosts: ["central", "peripheral"]) { world, hosts in
             let (central, peripheral) = (hosts[0], hosts[1])
             let target = try #require(await peripheral.controllerInfo?.address)
             try await peripheral.send(LESetAdvertisingParameters(intervalMin: 0x20, intervalMax: 0x20))
@@ -36,7 +36,7 @@ import Testing
                 #expect(try await local.disconnect(handle: handle) == .connectionTerminatedByLocalHost)
                 #expect(try await remote.wait(for: atRemote) == .remoteUserTerminatedConnection)
             }
-            let stats = await bench.air.statistics()
+            let stats = await world.air.statistics()
             #expect(stats.links == 0 && stats.handles == 0 && stats.armedTimers == 0 && stats.aclBuffersInUse == 0)
             #expect(stats.advertisers == 0 && stats.initiators == 0)
             #expect(await central.connections.isEmpty)

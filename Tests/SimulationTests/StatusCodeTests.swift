@@ -5,7 +5,7 @@ import Testing
 /// Wrong states and bad parameters get the Core spec's status codes, and malformed input never traps.
 @Suite struct StatusCodeTests {
     @Test func commandDisallowedInTheWrongState() async throws {
-        try await SimulatedBenchFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
             let (central, peripheral) = (hosts[0], hosts[1])
             try await HostScenarios.advertise(peripheral, name: "HIL-Busy")
             // §7.8.5: not while advertising.
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func unknownConnectionIdentifier() async throws {
-        try await SimulatedBenchFixture.with(hosts: ["central"]) { _, hosts in
+        try await SimulatedWorldFixture.with(hosts: ["central"]) { _, hosts in
             let host = hosts[0]
             let disconnect = try await HostScenarios.status(of: Disconnect(handle: 0x0042), on: host)
             #expect(disconnect == .unknownConnectionIdentifier)
@@ -99,7 +99,7 @@ import Testing
             (.leRand, 0, .complete), (.leReadSupportedStates, 0, .complete), (.leReadMaximumAdvertisingDataLength, 0, .complete),
             (.disconnect, 3, .status), (.readRemoteVersionInformation, 2, .status),
         ]
-        try await SimulatedBenchFixture.with(hosts: ["central"]) { _, hosts in
+        try await SimulatedWorldFixture.with(hosts: ["central"]) { _, hosts in
             let host = hosts[0]
             var checked = 0
             for (opcode, valid, completion) in lengths {
@@ -117,7 +117,7 @@ import Testing
 
     @Test(arguments: [HCIOpcode(rawValue: 0x0C14), HCIOpcode(rawValue: 0xFC01), HCIOpcode.leSetExtendedAdvertisingParameters])
     func unknownCommandsGetUnknownHCICommand(opcode: HCIOpcode) async throws {
-        try await SimulatedBenchFixture.with(hosts: ["central"]) { _, hosts in
+        try await SimulatedWorldFixture.with(hosts: ["central"]) { _, hosts in
             let status = try await HostScenarios.status(ofRaw: HCICommandPacket(opcode: opcode, parameters: [1, 2, 3]), on: hosts[0])
             #expect(status == .unknownHCICommand)
         }
@@ -126,7 +126,7 @@ import Testing
     /// Bytes that are not H4 (an unknown packet indicator) are a hardware error, after which the
     /// controller takes a Reset and works again.
     @Test func garbageBytesAreAHardwareErrorNotATrap() async throws {
-        try await SimulatedBenchFixture.with(hosts: ["central"]) { _, hosts in
+        try await SimulatedWorldFixture.with(hosts: ["central"]) { _, hosts in
             let host = hosts[0]
             let transport = try #require(host.transport as? SimulatedTransport)
             let hardwareError = try await host.expect("Hardware Error", timeout: .seconds(1)) { event -> UInt8? in
@@ -142,7 +142,7 @@ import Testing
 
     /// A command written one byte at a time is framed like one written whole.
     @Test func commandBytesOneAtATime() async throws {
-        try await SimulatedBenchFixture.with(hosts: ["central"]) { _, hosts in
+        try await SimulatedWorldFixture.with(hosts: ["central"]) { _, hosts in
             let host = hosts[0]
             let transport = try #require(host.transport as? SimulatedTransport)
             let answer = try await host.expect("Command Complete for Read BD_ADDR", timeout: .seconds(1)) { event -> [UInt8]? in

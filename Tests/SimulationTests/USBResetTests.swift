@@ -8,12 +8,12 @@ import Testing
         try await ConnectedPair.with { pair in
             let lost = try await HostScenarios.expectDisconnection(pair.peripheral, handle: pair.peripheralHandle, "the peripheral")
             let start = ContinuousClock.now
-            try await pair.bench.usbReset(named: "central")
+            try await pair.world.usbReset(named: "central")
             #expect(start.duration(to: .now) >= .milliseconds(50)) // the default USB reset delay
             #expect(await pair.central.state == .poweredOff)
             #expect(await pair.central.closedReason?.message.contains("USB reset") == true)
             #expect(try await pair.peripheral.wait(for: lost) == .connectionTimeout)
-            let host = try HCIHost(transport: pair.bench.openTransport(named: "central"))
+            let host = try HCIHost(transport: pair.world.openTransport(named: "central"))
             try await host.initialize()
             #expect(await host.connections.isEmpty)
             #expect(await host.state == .poweredOn)
@@ -22,16 +22,16 @@ import Testing
     }
 
     @Test func usbResetOfAnUnknownOrSwitchedOffControllerIsNotFound() async throws {
-        let bench = try SimulatedBench(SimulatedBenchFixture.twoControllers)
+        let world = try SimulatedWorld(SimulatedWorldFixture.twoControllers)
         for name in ["nobody", "peripheral"] {
-            if name == "peripheral" { await bench.powerSwitch?.setPort(1, on: false) }
+            if name == "peripheral" { await world.powerSwitch?.setPort(1, on: false) }
             do throws(HCITransportError) {
-                try await bench.usbReset(named: name)
+                try await world.usbReset(named: name)
                 Issue.record("reset \(name)")
             } catch {
                 #expect(error.kind == .notFound)
             }
         }
-        await bench.shutdown()
+        await world.shutdown()
     }
 }

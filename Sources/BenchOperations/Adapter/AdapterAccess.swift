@@ -24,7 +24,7 @@ public struct AdapterAccess: Sendable {
             guard let runtime else {
                 throw HCITransportError(.invalidMoniker, "\(moniker): sim: monikers name a controller of a simulated bench; give the rig that has it (--rig)")
             }
-            guard runtime.bench.controller(named: name) != nil else {
+            guard runtime.world.controller(named: name) != nil else {
                 let names = runtime.rig.simulation?.controllers.map(\.name).sorted().joined(separator: ", ") ?? ""
                 throw HCITransportError(.invalidMoniker, "\(moniker): rig \(runtime.rig.name) has no simulated controller named '\(name)' (it has: \(names))")
             }

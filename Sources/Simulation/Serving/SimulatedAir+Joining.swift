@@ -1,13 +1,13 @@
-/// Controllers that join an air after its bench was built: one per H4 connection a served air accepts,
+/// Controllers that join an air after its world was built: one per H4 connection a served air accepts,
 /// as btvirt's server gives each client its own controller.
 extension SimulatedAir {
     /// Puts a new, powered-on controller on the air and returns it (a controller plugged in while the
-    /// bench runs). It leaves the air like any other when it loses power (`powerOff()`): its peers see
+    /// world runs). It leaves the air like any other when it loses power (`powerOff()`): its peers see
     /// Connection Timeout (0x08) after each link's supervision timeout. Throws when a powered
     /// controller on the air already has that name.
-    public func join(_ configuration: SimulatedBenchDescription.Controller) throws(SimulatedBenchError) -> SimulatedController {
+    public func join(_ configuration: SimulatedWorldDescription.Controller) throws(SimulatedWorldError) -> SimulatedController {
         guard models[configuration.name] == nil else {
-            throw SimulatedBenchError(["a controller named '\(configuration.name)' is already on the air"])
+            throw SimulatedWorldError(["a controller named '\(configuration.name)' is already on the air"])
         }
         let controller = SimulatedController(configuration: configuration, air: self)
         add(controller)

@@ -2,8 +2,8 @@ import HCI
 import Synchronization
 
 /// One scenario — scan, connect, ACL both ways, disconnect from each side, a peer disconnecting with
-/// Connection Timeout, connecting to a silent device — run the same way on any bench, recorded as a
-/// trace of what the hosts saw, with addresses replaced by role names so benches compare.
+/// Connection Timeout, connecting to a silent device — run the same way on any world, recorded as a
+/// trace of what the hosts saw, with addresses replaced by role names so worlds compare.
 enum DifferentialScenario {
     /// The hosts of one run: an advertiser (peripheral), a central, and a controller that never advertises.
     struct Hosts {

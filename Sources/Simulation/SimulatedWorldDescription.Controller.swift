@@ -1,6 +1,6 @@
 import HCI
 
-extension SimulatedBenchDescription {
+extension SimulatedWorldDescription {
     /// One simulated controller: its identity, where it sits on the air (RSSI), its buffers and its faults.
     public struct Controller: Sendable, Hashable {
         /// The name in its moniker, `sim:NAME`.

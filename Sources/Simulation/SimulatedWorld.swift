@@ -1,18 +1,18 @@
 import HCI
 
 /// Named simulated controllers on one air, an optional power switch, and the transports hosts open to
-/// them (`sim:NAME`): the embedded default bench.
+/// them (`sim:NAME`): the world the embedded default bench (rigs/simulated.json) runs on.
 ///
 /// ```swift
-/// let bench = try SimulatedBench(.standard)
-/// let host = try HCIHost(transport: bench.openTransport(named: "central"))
+/// let world = try SimulatedWorld(.standard)
+/// let host = try HCIHost(transport: world.openTransport(named: "central"))
 /// try await host.initialize()
-/// await bench.powerSwitch?.setPort(1, on: false)   // the peripheral loses power
-/// await bench.shutdown()
+/// await world.powerSwitch?.setPort(1, on: false)   // the peripheral loses power
+/// await world.shutdown()
 /// ```
-public final class SimulatedBench: Sendable {
-    /// What the bench was built from.
-    public let description: SimulatedBenchDescription
+public final class SimulatedWorld: Sendable {
+    /// What the world was built from.
+    public let description: SimulatedWorldDescription
     /// The air all its controllers share.
     public let air: SimulatedAir
     /// The controllers, in the description's order.
@@ -21,16 +21,16 @@ public final class SimulatedBench: Sendable {
     public let powerSwitch: SimulatedPowerSwitch?
     private let byName: [String: SimulatedController]
 
-    /// Builds the bench with every controller powered on. Throws when the description has problems
-    /// (see `SimulatedBenchDescription.problems`) or the air's loop cannot start.
-    public init(_ description: SimulatedBenchDescription = .standard) throws(SimulatedBenchError) {
+    /// Builds the world with every controller powered on. Throws when the description has problems
+    /// (see `SimulatedWorldDescription.problems`) or the air's loop cannot start.
+    public init(_ description: SimulatedWorldDescription = .standard) throws(SimulatedWorldError) {
         let problems = description.problems
-        guard problems.isEmpty else { throw SimulatedBenchError(problems) }
+        guard problems.isEmpty else { throw SimulatedWorldError(problems) }
         let air: SimulatedAir
         do {
             air = try SimulatedAir(timing: description.timing)
         } catch {
-            throw SimulatedBenchError(["cannot start the air's event loop: \(error)"])
+            throw SimulatedWorldError(["cannot start the air's event loop: \(error)"])
         }
         let controllers = description.controllers.map { SimulatedController(configuration: $0, air: air) }
         var byName: [String: SimulatedController] = [:]
@@ -50,10 +50,10 @@ public final class SimulatedBench: Sendable {
     /// The controllers' names, in the description's order.
     public var controllerNames: [String] { controllers.map(\.name) }
 
-    /// The controller named `name`, if the bench has one.
+    /// The controller named `name`, if the world has one.
     public func controller(named name: String) -> SimulatedController? { byName[name] }
 
-    /// Opens the transport of the controller named `name` (moniker `sim:NAME`). `.notFound` when the bench
+    /// Opens the transport of the controller named `name` (moniker `sim:NAME`). `.notFound` when the world
     /// has no such controller or it is switched off; `.io` while another host has it open.
     public func openTransport(named name: String) throws(HCITransportError) -> any HCITransport {
         guard let controller = byName[name] else {

@@ -1,5 +1,5 @@
-/// A simulated bench that cannot be built or operated as asked.
-public struct SimulatedBenchError: Error, Hashable, Sendable, CustomStringConvertible {
+/// A simulated world that cannot be built or operated as asked.
+public struct SimulatedWorldError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Every problem found, e.g. "controller name 'a' is used twice".
     public let problems: [String]
 

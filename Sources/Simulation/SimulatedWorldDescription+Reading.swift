@@ -1,12 +1,12 @@
 import HCI
 import RigFormat
 
-extension SimulatedBenchDescription {
+extension SimulatedWorldDescription {
     /// Reads a rig's `simulation` block: `controllers` (required), `powerSwitch`, `timing`. Every field is
     /// checked and unknown keys are rejected; names, addresses and switch ports must be unique, and each
-    /// port must feed a controller of the bench.
+    /// port must feed a controller of the world.
     public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(keys: ["controllers", "powerSwitch", "timing"]) { fields throws(RigError) -> SimulatedBenchDescription in
+        self = try value.object(keys: ["controllers", "powerSwitch", "timing"]) { fields throws(RigError) -> SimulatedWorldDescription in
             let list = try fields.required("controllers", "an array of simulated controllers")
             var controllers: [Controller] = []
             var names: [String: String] = [:]
@@ -29,14 +29,14 @@ extension SimulatedBenchDescription {
                 powerSwitch = try PowerSwitch(reading: value, controllers: controllers.map(\.name))
             }
             let timing = try fields.value("timing").map { (value: RigValue) throws(RigError) -> SimulationTiming in try SimulationTiming(reading: value) }
-            return SimulatedBenchDescription(controllers: controllers, powerSwitch: powerSwitch, timing: timing ?? .realTime)
+            return SimulatedWorldDescription(controllers: controllers, powerSwitch: powerSwitch, timing: timing ?? .realTime)
         }
         let problems = self.problems
         guard problems.isEmpty else { throw value.problem(problems.joined(separator: "; ")) }
     }
 }
 
-extension SimulatedBenchDescription.Controller {
+extension SimulatedWorldDescription.Controller {
     static let keys = ["name", "address", "addressType", "rssi", "faults", "manufacturer", "hciVersion", "hciSubversion",
                        "lmpVersion", "lmpSubversion", "leBufferLength", "leBufferCount", "leFeatures"]
 
@@ -98,7 +98,7 @@ extension SimulatedBenchDescription.Controller {
     }
 }
 
-extension SimulatedBenchDescription.PowerSwitch {
+extension SimulatedWorldDescription.PowerSwitch {
     /// Reads a simulated switch: `name` (default "sim-switch") and `ports`, each `{"number": N,
     /// "controller": NAME}` with N from 1 to 255, once each, feeding a controller in `controllers`.
     public init(reading value: RigValue, controllers: [String]) throws(RigError) {

@@ -3,31 +3,31 @@ import Simulation
 import Testing
 
 /// The roles the harness runs — `LEDevice` central and peripheral, GATT over ATT over L2CAP — on
-/// simulated controllers: an accessory on the simulated bench is our own peripheral role on `sim:NAME`.
-@Suite struct RolesOnSimulatedBenchTests {
+/// simulated controllers: an accessory on the simulated world is our own peripheral role on `sim:NAME`.
+@Suite struct RolesOnSimulatedWorldTests {
     /// An accessory (battery level 87 %) on `sim:peripheral` and a central on `sim:central`, 27-byte buffers.
     struct Devices {
-        let bench: SimulatedBench
+        let world: SimulatedWorld
         let accessory: LEDevice
         let central: LEDevice
 
         static func with(_ body: (Devices) async throws -> Void) async throws {
-            let bench = try SimulatedBench(SimulatedBenchFixture.twoControllers)
+            let world = try SimulatedWorld(SimulatedWorldFixture.twoControllers)
             let database = try GATTDatabase(services: [.gap(name: "HIL-Accessory"), .gatt(), .battery(level: 87)])
-            let accessory = LEDevice(host: try HCIHost(transport: bench.openTransport(named: "peripheral")), database: database,
+            let accessory = LEDevice(host: try HCIHost(transport: world.openTransport(named: "peripheral")), database: database,
                                      attTransactionTimeout: .seconds(2))
-            let central = LEDevice(host: try HCIHost(transport: bench.openTransport(named: "central")), attTransactionTimeout: .seconds(2))
+            let central = LEDevice(host: try HCIHost(transport: world.openTransport(named: "central")), attTransactionTimeout: .seconds(2))
             do {
-                try await body(Devices(bench: bench, accessory: accessory, central: central))
+                try await body(Devices(world: world, accessory: accessory, central: central))
             } catch {
                 await accessory.close()
                 await central.close()
-                await bench.shutdown()
+                await world.shutdown()
                 throw error
             }
             await accessory.close()
             await central.close()
-            await bench.shutdown()
+            await world.shutdown()
         }
 
         /// Advertises, connects by name, and returns both ends of the link.
@@ -81,7 +81,7 @@ import Testing
             let (link, _) = try await devices.connect()
             let timeout = Duration.milliseconds(10 * Int(await link.supervisionTimeout))
             let cut = ContinuousClock.now // before the cut: a sound lower bound
-            await devices.bench.powerSwitch?.setPort(1, on: false)
+            await devices.world.powerSwitch?.setPort(1, on: false)
             #expect(try await link.waitForDisconnection(timeout: .seconds(2)) == .connectionTimeout)
             #expect(cut.duration(to: .now) >= timeout)
         }

@@ -1,4 +1,4 @@
-extension SimulatedBenchDescription {
+extension SimulatedWorldDescription {
     /// A simulated USB power switch: numbered ports, each feeding one controller.
     public struct PowerSwitch: Sendable, Hashable {
         /// One port and the controller it feeds.

@@ -4,8 +4,8 @@ import RigFormat
 import Simulation
 import Testing
 
-/// A bench described in plain data (JSON), with defaults, and refused when inconsistent.
-@Suite struct BenchDescriptionTests {
+/// A world described in plain data (JSON), with defaults, and refused when inconsistent.
+@Suite struct WorldDescriptionTests {
     @Test func decodesAMinimalRigWithDefaults() throws {
         let json = """
         {"controllers": [
@@ -27,10 +27,10 @@ import Testing
     }
 
     /// A rig's `simulation` block as the rig reader reads it.
-    static func read(_ json: String) throws(RigError) -> SimulatedBenchDescription {
+    static func read(_ json: String) throws(RigError) -> SimulatedWorldDescription {
         var value = try RigDocument.parse(Array(json.utf8))
         value = RigValue(value.node, path: "simulation")
-        return try SimulatedBenchDescription(reading: value)
+        return try SimulatedWorldDescription(reading: value)
     }
 
     static func message(_ json: String) -> String {
@@ -66,12 +66,12 @@ import Testing
          "simulation.timing.seed: expected a whole number from 0 to 18446744073709551615, found -1"),
         (#"{"controllers": []}"#, "simulation.controllers: expected a non-empty array of simulated controllers, found []"),
     ])
-    func badBenchesNameTheFieldAndTheValue(json: String, expected: String) {
+    func badWorldsNameTheFieldAndTheValue(json: String, expected: String) {
         #expect(Self.message(json) == expected)
     }
 
     @Test func namesEveryProblem() {
-        let description = SimulatedBenchDescription(
+        let description = SimulatedWorldDescription(
             controllers: [
                 .init(name: "a", address: BDAddress(1)),
                 .init(name: "a", address: BDAddress(1), rssi: 40),
@@ -86,6 +86,6 @@ import Testing
         #expect(problems.contains { $0.contains("below the minimum of 27") })
         #expect(problems.contains { $0.contains("port 1 is listed twice") })
         #expect(problems.contains { $0.contains("feeds 'c'") })
-        #expect(throws: SimulatedBenchError.self) { _ = try SimulatedBench(description) }
+        #expect(throws: SimulatedWorldError.self) { _ = try SimulatedWorld(description) }
     }
 }

@@ -1,10 +1,10 @@
 import HCI
 
-/// A simulated bench in plain data: its controllers on one air, an optional power switch, and timings.
+/// A simulated world in plain data: its controllers on one air, an optional power switch, and timings.
 ///
 /// A rig file carries it as `simulation` (`init(reading:)`); every field but the controllers' names and
-/// addresses has a default. `SimulatedBench(description)` validates it.
-public struct SimulatedBenchDescription: Sendable, Hashable {
+/// addresses has a default. `SimulatedWorld(description)` validates it.
+public struct SimulatedWorldDescription: Sendable, Hashable {
     public var controllers: [Controller]
     public var powerSwitch: PowerSwitch?
     public var timing: SimulationTiming
@@ -15,9 +15,9 @@ public struct SimulatedBenchDescription: Sendable, Hashable {
         self.timing = timing
     }
 
-    /// The default bench of `hil`: `sim:central` and `sim:peripheral`, with a two-port power switch
+    /// The default world of `hil`: `sim:central` and `sim:peripheral`, with a two-port power switch
     /// (port 1 feeds the peripheral, port 2 the central).
-    public static let standard = SimulatedBenchDescription(
+    public static let standard = SimulatedWorldDescription(
         controllers: [
             Controller(name: "central", address: BDAddress(0x00_5A_1D_00_00_01)),
             Controller(name: "peripheral", address: BDAddress(0x00_5A_1D_00_00_02), rssi: -48),
