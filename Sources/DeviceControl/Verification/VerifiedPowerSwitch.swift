@@ -137,17 +137,6 @@ public actor VerifiedPowerSwitch: PowerSwitch {
         return PowerTransition(switchName: name, action: .on, verification: verification, elapsed: clock.now - start, steps: steps)
     }
 
-    public func cycle(offTime: Duration) async throws -> PowerTransition {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let offResult = try await off()
-        try await Task.sleep(for: offTime)
-        let onResult = try await on()
-        return PowerTransition(switchName: name, action: .cycle(offTime: offTime),
-                               verification: .combine(off: offResult.verification, on: onResult.verification),
-                               elapsed: clock.now - start, steps: offResult.steps + ["waited \(offTime.seconds)"] + onResult.steps)
-    }
-
     /// Polls the probe until `outstanding` returns nothing or `limit` passes; returns what was still outstanding.
     private func poll<T: Sendable>(until limit: Duration, _ outstanding: ([USBPresence]) -> [T]) async throws -> [T] {
         let clock = ContinuousClock()

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// 16-bit values are assigned in Assigned Numbers §3.4 (services),
 /// §3.8 (characteristics), §3.7 (descriptors) and §3.5 (declarations).
-public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible, Codable {
+public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible, CodableAsText {
     /// The size a UUID was made with, which is the size it encodes to.
     public enum Width: Int, Sendable, Hashable, Codable {
         case bits16 = 16
@@ -207,22 +207,8 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible, Codabl
         hasher.combine(low)
     }
 
-    /// Encodes as `description`: "180F", "0000180F" or the 128-bit text.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-
-    /// Decodes any text `init?(_:)` accepts; other text is a data-corrupted error.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let uuid = BluetoothUUID(text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "Not a Bluetooth UUID: \(text.debugDescription)")
-        }
-        self = uuid
-    }
+    /// Named in the decoding error when a JSON value is not this text form.
+    public static let textKind = "a Bluetooth UUID"
 
     // MARK: Helpers
 

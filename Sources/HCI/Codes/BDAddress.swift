@@ -12,7 +12,7 @@
 ///
 /// Whether an address is public or random is not in the 48 bits: it travels
 /// beside it as an `AddressType`.
-public struct BDAddress: Hashable, Sendable, CustomStringConvertible, Codable, Comparable {
+public struct BDAddress: Hashable, Sendable, CustomStringConvertible, CodableAsText, Comparable {
     /// The six octets in HCI order, least significant first. Always 6 long.
     public let littleEndianBytes: [UInt8]
 
@@ -104,20 +104,6 @@ public struct BDAddress: Hashable, Sendable, CustomStringConvertible, Codable, C
         lhs.value < rhs.value
     }
 
-    /// Encodes as the string form, "00:AA:01:00:00:42".
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-
-    /// Decodes the string form; any other value is a data-corrupted error.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let address = BDAddress(text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "Not a Bluetooth device address: \(text.debugDescription)")
-        }
-        self = address
-    }
+    /// Named in the decoding error when a JSON value is not this text form.
+    public static let textKind = "a Bluetooth device address"
 }

@@ -85,7 +85,7 @@ public struct LESetExtendedAdvertisingData: HCICommand {
         self.handle = handle
         self.data = data
     }
-    public var parameters: [UInt8] { [handle, 0x03, 0x01, UInt8(truncatingIfNeeded: min(data.count, 251))] + data.prefix(251) }
+    public var parameters: [UInt8] { completeFragment(handle: handle, data: data) }
 }
 
 /// HCI_LE_Set_Extended_Scan_Response_Data (§7.8.55), as one complete fragment.
@@ -97,7 +97,7 @@ public struct LESetExtendedScanResponseData: HCICommand {
         self.handle = handle
         self.data = data
     }
-    public var parameters: [UInt8] { [handle, 0x03, 0x01, UInt8(truncatingIfNeeded: min(data.count, 251))] + data.prefix(251) }
+    public var parameters: [UInt8] { completeFragment(handle: handle, data: data) }
 }
 
 /// HCI_LE_Set_Extended_Advertising_Enable (§7.8.56) for one or more sets.
@@ -140,4 +140,11 @@ public struct LERemoveAdvertisingSet: HCICommand {
 public struct LEClearAdvertisingSets: HCICommand {
     public static let opcode = HCIOpcode.leClearAdvertisingSets
     public init() {}
+}
+
+/// The parameters of LE Set Extended Advertising Data / Scan Response Data carrying `data` as one complete
+/// fragment: Advertising_Handle, Operation 0x03 (complete), Fragment_Preference 0x01 (no fragmentation
+/// by the controller), the length, and at most 251 bytes.
+private func completeFragment(handle: UInt8, data: [UInt8]) -> [UInt8] {
+    [handle, 0x03, 0x01, UInt8(truncatingIfNeeded: min(data.count, 251))] + data.prefix(251)
 }
