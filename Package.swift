@@ -32,15 +32,18 @@ let package = Package(
         .target(name: "RigFormat"),
         // Host stack: packets, transports, host actor, btsnoop.
         .target(name: "HCI"),
+        // The Swift wrapper over libusb that DeviceControl and HCIUSB share: context, error names, device
+        // list, descriptors.
+        .target(name: "LibUSB", dependencies: ["CLibUSB"]),
         // Power switches and USB topology; knows nothing about Bluetooth.
-        .target(name: "DeviceControl", dependencies: ["CLibUSB", "RigFormat"]),
+        .target(name: "DeviceControl", dependencies: ["CLibUSB", "LibUSB", "RigFormat"]),
         // Simulated controllers, air and power: the embedded default bench.
         .target(name: "Simulation", dependencies: ["HCI", "RigFormat"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
         .target(name: "Preflight"),
         // Rigs, benches, transitions, results.
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
-        .target(name: "HCIUSB", dependencies: ["HCI", "CLibUSB"]),
+        .target(name: "HCIUSB", dependencies: ["HCI", "CLibUSB", "LibUSB"]),
         .target(name: "HCILinux", dependencies: ["HCI"]),
         .target(name: "HILRunner", dependencies: ["HCI", "DeviceControl", "Simulation", "HCIUSB", "HCILinux", "RigFormat"]),
         // Swift Testing traits that lease a bench.
@@ -60,7 +63,8 @@ let package = Package(
         .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl", "RigFormat"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "RigFormat", "DeviceControl", "HCI", "Simulation"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "HCI"]),
+        .testTarget(name: "LibUSBTests", dependencies: ["LibUSB", "CLibUSB"]),
+        .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "HCI", "LibUSB"]),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI"]),
         .testTarget(name: "hilTests", dependencies: ["hil"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).

@@ -1,6 +1,7 @@
 import CLibUSB
 import Foundation
 import HCI
+import LibUSB
 
 /// One USB device that is (or is forced to be) a Bluetooth controller, as `hil adapters` lists it.
 public struct USBAdapterRecord: Hashable, Sendable, Codable {
@@ -39,7 +40,6 @@ extension USBTransport {
         let session = try LibUSBSession.make(moniker: "usb")
         defer { session.finish() }
         let all = session.candidates(sysfs: sysfs)
-        defer { for entry in all { libusb_unref_device(entry.device) } }
         let sorted = all.sorted { $0.candidate.bus != $1.candidate.bus ? $0.candidate.bus < $1.candidate.bus
             : $0.candidate.ports.lexicographicallyPrecedes($1.candidate.ports) }
         var index = 0
@@ -82,14 +82,13 @@ extension USBTransport {
         let session = try LibUSBSession.make(moniker: moniker)
         defer { session.finish() }
         let all = session.candidates(sysfs: sysfs)
-        defer { for entry in all { libusb_unref_device(entry.device) } }
         let chosen: USBCandidate
         do { chosen = try selector.select(from: all.map(\.candidate)) } catch { throw HCITransportError(.notFound, error.description) }
         guard let entry = all.first(where: { $0.candidate == chosen }) else {
             throw HCITransportError(.notFound, "\(moniker): \(chosen.summary) vanished during selection")
         }
         var handle: OpaquePointer?
-        let code = libusb_open(entry.device, &handle)
+        let code = libusb_open(entry.device.raw, &handle)
         guard code == 0, let handle else { throw USBAdvice.openFailed(code, candidate: chosen, device: entry.device, moniker: moniker) }
         defer { libusb_close(handle) }
         let clock = ContinuousClock()
@@ -103,7 +102,7 @@ extension USBTransport {
             return "USB reset of \(chosen.summary) done in \(elapsed); it re-enumerated as a new device"
         default:
             throw HCITransportError(result == LIBUSB_ERROR_NO_DEVICE.rawValue ? .closedByPeer : .io,
-                                    "\(moniker): USB reset of \(chosen.summary) failed after \(elapsed): \(LibUSBNames.error(result))")
+                                    "\(moniker): USB reset of \(chosen.summary) failed after \(elapsed): \(LibUSBError.name(result))")
         }
     }
 }
