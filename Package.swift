@@ -45,7 +45,7 @@ let package = Package(
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
         .target(name: "HCIUSB", dependencies: ["HCI", "CLibUSB", "LibUSB"]),
         .target(name: "HCILinux", dependencies: ["HCI"]),
-        .target(name: "HILRunner", dependencies: ["HCI", "DeviceControl", "Simulation", "HCIUSB", "HCILinux", "RigFormat"]),
+        .target(name: "HILRunner", dependencies: ["HCI", "DeviceControl", "Simulation", "HCIUSB", "HCILinux", "RigFormat", "LibUSB"]),
         // Swift Testing traits that lease a bench.
         .target(name: "HILTesting", dependencies: ["HILRunner", "DeviceControl", "HCI"]),
         // The command-line tool.

@@ -67,7 +67,6 @@ public struct TopologyReader: Sendable {
                 problems.append("\(location): \(error)")
             }
         }
-        info.bluetooth = BluetoothAdapters.reason(for: info)
         return info
     }
 
