@@ -39,9 +39,11 @@ final class LibUSBSession: @unchecked Sendable {
             let location = ports.isEmpty ? "usb\(bus)" : "\(bus)-" + ports.map(String.init).joined(separator: ".")
             let serial = (try? String(contentsOfFile: "\(sysfs)/bus/usb/devices/\(location)/serial", encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            let declares = descriptor.bDeviceClass == 0xE0 && descriptor.bDeviceSubClass == 0x01 && descriptor.bDeviceProtocol == 0x01
+            let evidence = USBBluetoothClassifier.classify(
+                vendor: descriptor.idVendor, product: descriptor.idProduct, deviceClass: descriptor.bDeviceClass,
+                deviceSubclass: descriptor.bDeviceSubClass, deviceProtocol: descriptor.bDeviceProtocol, interfaces: configuration?.interfaces ?? [])
             let candidate = USBCandidate(bus: bus, ports: ports, vendor: descriptor.idVendor, product: descriptor.idProduct,
-                                         serial: serial, isBluetooth: declares || (configuration?.interfaces.contains(where: \.isBluetooth) ?? false))
+                                         serial: serial, isBluetooth: evidence?.declaresClass ?? false)
             return (device, candidate, configuration)
         }
     }
