@@ -39,14 +39,17 @@ let package = Package(
         .target(name: "SeededRandom"),
         // Host stack: packets, transports, host actor, btsnoop.
         .target(name: "HCI"),
+        // The Swift wrapper over libusb that DeviceControl and HCIUSB share: context, error names, device
+        // list, descriptors.
+        .target(name: "LibUSB", dependencies: ["CLibUSB"]),
         // Power switches and USB topology; knows nothing about Bluetooth.
-        .target(name: "DeviceControl", dependencies: ["CLibUSB", "RigFormat"]),
+        .target(name: "DeviceControl", dependencies: ["CLibUSB", "LibUSB", "RigFormat"]),
         // Simulated controllers, air and power: the embedded default bench.
         .target(name: "Simulation", dependencies: ["HCI", "RigFormat", "SeededRandom"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
         .target(name: "Preflight"),
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
-        .target(name: "HCIUSB", dependencies: ["HCI", "CLibUSB"]),
+        .target(name: "HCIUSB", dependencies: ["HCI", "CLibUSB", "LibUSB"]),
         .target(name: "HCILinux", dependencies: ["HCI", "CBlueZ"]),
         // Results of a run: test records, the Swift Testing event stream, JUnit, JSON, HTML, SVG.
         // Imports no Bluetooth or device module, so it could serve any harness.
@@ -54,7 +57,7 @@ let package = Package(
         // The rig model: a bench's adapter, accessories, switches and budgets, read through RigFormat.
         .target(name: "Rigs", dependencies: ["HCI", "DeviceControl", "Simulation", "RigFormat"]),
         // Operations on a bench: leasing it (the rig lock), opening its adapter, the recovery ladder, doctor.
-        .target(name: "BenchOperations", dependencies: ["HCI", "HCIUSB", "HCILinux", "DeviceControl", "Rigs", "HILResults", "RigFormat"]),
+        .target(name: "BenchOperations", dependencies: ["HCI", "HCIUSB", "HCILinux", "LibUSB", "DeviceControl", "Rigs", "HILResults", "RigFormat"]),
         // The simulated air served as H4 controllers (`hil sim serve`).
         .target(name: "AirServer", dependencies: ["HCI", "Simulation", "DeviceControl", "Rigs"]),
         // The runner: `swift test` supervision, the event stream followed live, progress, results written.
@@ -80,7 +83,8 @@ let package = Package(
         .testTarget(name: "BenchOperationsTests", dependencies: ["BenchOperations", "Rigs", "HILResults", "DeviceControl", "HCI", "TestSupport"]),
         .testTarget(name: "AirServerTests", dependencies: ["AirServer", "Rigs", "DeviceControl", "HCI", "Simulation", "TestSupport"]),
         .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "HILResults", "BenchOperations", "DeviceControl", "TestSupport"]),
-        .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "HCI"]),
+        .testTarget(name: "LibUSBTests", dependencies: ["LibUSB", "CLibUSB"]),
+        .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "HCI", "LibUSB"]),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI", "CBlueZ"]),
         .testTarget(name: "hilTests", dependencies: ["hil", "HCI", "TestSupport"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).

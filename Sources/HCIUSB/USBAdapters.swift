@@ -1,6 +1,7 @@
 import CLibUSB
 import Foundation
 import HCI
+import LibUSB
 
 /// One USB device that is (or is forced to be) a Bluetooth controller, as `hil adapters` lists it.
 public struct USBAdapterRecord: Hashable, Sendable, Codable {
@@ -33,20 +34,21 @@ public struct USBAdapterRecord: Hashable, Sendable, Codable {
 }
 
 extension USBTransport {
-    /// Every USB device that declares class E0/01/01, plus those `alsoInclude` names by ID (dongles with a
-    /// vendor class). No device is opened: strings and drivers come from sysfs.
+    /// Every USB device that `USBBluetoothClassifier` calls a Bluetooth controller (class E0/01/01, or a
+    /// known dongle with a vendor class), plus those `alsoInclude` names by ID. No device is opened: strings
+    /// and drivers come from sysfs.
     public static func listAdapters(alsoInclude: Set<[UInt16]> = [], sysfs: String = "/sys") throws(HCITransportError) -> [USBAdapterRecord] {
         let session = try LibUSBSession.make(moniker: "usb")
         defer { session.finish() }
         let all = session.candidates(sysfs: sysfs)
-        defer { for entry in all { libusb_unref_device(entry.device) } }
         let sorted = all.sorted { $0.candidate.bus != $1.candidate.bus ? $0.candidate.bus < $1.candidate.bus
             : $0.candidate.ports.lexicographicallyPrecedes($1.candidate.ports) }
         var index = 0
         var records: [USBAdapterRecord] = []
         for entry in sorted {
             let candidate = entry.candidate
-            let included = candidate.isBluetooth || alsoInclude.contains([candidate.vendor, candidate.product])
+            let included = candidate.isBluetooth || USBBluetoothClassifier.knownDongle(vendor: candidate.vendor, product: candidate.product) != nil
+                || alsoInclude.contains([candidate.vendor, candidate.product])
             guard included else { continue }
             func attribute(_ name: String) -> String? {
                 (try? String(contentsOfFile: "\(sysfs)/bus/usb/devices/\(candidate.location)/\(name)", encoding: .utf8))?
@@ -82,14 +84,13 @@ extension USBTransport {
         let session = try LibUSBSession.make(moniker: moniker)
         defer { session.finish() }
         let all = session.candidates(sysfs: sysfs)
-        defer { for entry in all { libusb_unref_device(entry.device) } }
         let chosen: USBCandidate
         do { chosen = try selector.select(from: all.map(\.candidate)) } catch { throw HCITransportError(.notFound, error.description) }
         guard let entry = all.first(where: { $0.candidate == chosen }) else {
             throw HCITransportError(.notFound, "\(moniker): \(chosen.summary) vanished during selection")
         }
         var handle: OpaquePointer?
-        let code = libusb_open(entry.device, &handle)
+        let code = libusb_open(entry.device.raw, &handle)
         guard code == 0, let handle else { throw USBAdvice.openFailed(code, candidate: chosen, device: entry.device, moniker: moniker) }
         defer { libusb_close(handle) }
         let clock = ContinuousClock()
@@ -103,7 +104,7 @@ extension USBTransport {
             return "USB reset of \(chosen.summary) done in \(elapsed); it re-enumerated as a new device"
         default:
             throw HCITransportError(result == LIBUSB_ERROR_NO_DEVICE.rawValue ? .closedByPeer : .io,
-                                    "\(moniker): USB reset of \(chosen.summary) failed after \(elapsed): \(LibUSBNames.error(result))")
+                                    "\(moniker): USB reset of \(chosen.summary) failed after \(elapsed): \(LibUSBError.name(result))")
         }
     }
 }

@@ -1,5 +1,5 @@
-import CLibUSB
 import HCI
+import LibUSB
 
 /// Messages for what fails when opening a USB adapter: each names the device and what to do.
 public enum USBAdvice {
@@ -9,10 +9,7 @@ public enum USBAdvice {
     }
 
     /// `/dev/bus/usb/001/004`.
-    public static func deviceNode(bus: Int, address: Int) -> String {
-        func three(_ n: Int) -> String { let t = String(n); return String(repeating: "0", count: max(0, 3 - t.count)) + t }
-        return "/dev/bus/usb/\(three(bus))/\(three(address))"
-    }
+    public static func deviceNode(bus: Int, address: Int) -> String { LibUSBDevice.node(bus: bus, address: address) }
 
     /// The error for a failed `libusb_open`, by libusb error name.
     public static func openFailed(name: String, candidate: USBCandidate, node: String, moniker: String) -> HCITransportError {
@@ -51,13 +48,12 @@ public enum USBAdvice {
         }
     }
 
-    static func openFailed(_ code: Int32, candidate: USBCandidate, device: OpaquePointer, moniker: String) -> HCITransportError {
-        openFailed(name: LibUSBNames.error(code), candidate: candidate,
-                   node: deviceNode(bus: candidate.bus, address: Int(libusb_get_device_address(device))), moniker: moniker)
+    static func openFailed(_ code: Int32, candidate: USBCandidate, device: LibUSBDevice, moniker: String) -> HCITransportError {
+        openFailed(name: LibUSBError.name(code), candidate: candidate, node: device.node, moniker: moniker)
     }
 
     static func claimFailed(_ code: Int32, candidate: USBCandidate, interface: UInt8, driver: String?, moniker: String) -> HCITransportError {
-        claimFailed(name: LibUSBNames.error(code), candidate: candidate, interface: interface, driver: driver, moniker: moniker)
+        claimFailed(name: LibUSBError.name(code), candidate: candidate, interface: interface, driver: driver, moniker: moniker)
     }
 
     /// A transfer that ended with anything but success: the transport is lost, with libusb's name for why.

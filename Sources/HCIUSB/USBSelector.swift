@@ -1,3 +1,5 @@
+import LibUSB
+
 /// Which USB device a `usb:` moniker names (the part after `usb:`), in Bumble's grammar:
 ///
 /// - `0`: the first device that declares itself a Bluetooth controller (class E0/01/01), by location order;
@@ -172,14 +174,4 @@ public struct USBSelectorError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     public var description: String { "usb:\(selector): \(reason)" }
-}
-
-enum USBHex {
-    static func hex(_ value: UInt16, digits: Int = 4) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
-    }
-
-    static func id(_ vendor: UInt16, _ product: UInt16) -> String { hex(vendor) + ":" + hex(product) }
-    static func byte(_ value: UInt8) -> String { hex(UInt16(value), digits: 2) }
 }

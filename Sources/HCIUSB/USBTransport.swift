@@ -1,6 +1,7 @@
 import CLibUSB
 import Foundation
 import HCI
+import LibUSB
 import Synchronization
 
 /// `usb:SELECTOR`: a USB Bluetooth controller driven through libusb (Core v5.4 Vol 4 Part B).
@@ -76,7 +77,6 @@ public final class USBTransport: HCITransport {
         do { selector = try USBSelector(parsing: text) } catch { throw HCITransportError(.invalidMoniker, error.description) }
         let session = try LibUSBSession.make(moniker: moniker)
         let all = session.candidates(sysfs: sysfs)
-        defer { for entry in all { libusb_unref_device(entry.device) } }
         let chosen: USBCandidate
         do { chosen = try selector.select(from: all.map(\.candidate)) } catch {
             session.finish()
@@ -171,7 +171,7 @@ public final class USBTransport: HCITransport {
             }
             let code = libusb_submit_transfer(transfer)
             guard code == 0 else {
-                return USBAdvice.transferFailed(status: LibUSBNames.error(code), what: "submitting \(packet)", moniker: moniker)
+                return USBAdvice.transferFailed(status: LibUSBError.name(code), what: "submitting \(packet)", moniker: moniker)
             }
             state.inFlight.insert(UInt(bitPattern: transfer))
             return nil
@@ -202,7 +202,7 @@ public final class USBTransport: HCITransport {
                 libusb_interrupt_event_handler(session.context)
                 // Join the event thread (it cancels the transfers and waits for their callbacks first).
                 let joined = threadEnded.wait(timeout: .now() + .seconds(5)) == .success
-                if joined { session.finish() }
+                if joined { session.finish() } else { session.abandon() }
             }
         }
         deliverClosed(HCITransportError(.closedByHost, "\(moniker): closed by the host"))
@@ -246,7 +246,7 @@ public final class USBTransport: HCITransport {
             }
             loop?.unwatch()
             pollSet.close(context: session.context)
-            if leaked == 0 { session.finish() }
+            if leaked == 0 { session.finish() } else { session.abandon() }
             alive = false
         }
     }
@@ -313,14 +313,14 @@ public final class USBTransport: HCITransport {
                             state.inFlight.insert(UInt(bitPattern: transfer))
                             keep = true
                         } else {
-                            failure = USBAdvice.transferFailed(status: LibUSBNames.error(code), what: "resubmitting after \(what)", moniker: moniker)
+                            failure = USBAdvice.transferFailed(status: LibUSBError.name(code), what: "resubmitting after \(what)", moniker: moniker)
                         }
                     }
                 }
             case LIBUSB_TRANSFER_CANCELLED where state.stopping:
                 break
             default:
-                if !state.stopping { failure = USBAdvice.transferFailed(status: LibUSBNames.status(status), what: what, moniker: moniker) }
+                if !state.stopping { failure = USBAdvice.transferFailed(status: status.name, what: what, moniker: moniker) }
             }
             if let failure, state.failure == nil {
                 state.failure = failure
@@ -363,7 +363,7 @@ public final class USBTransport: HCITransport {
         let code = libusb_submit_transfer(transfer)
         guard code == 0 else {
             Self.release(transfer)
-            return USBAdvice.transferFailed(status: LibUSBNames.error(code), what: "submitting a read on endpoint 0x\(USBHex.byte(endpoint))", moniker: moniker)
+            return USBAdvice.transferFailed(status: LibUSBError.name(code), what: "submitting a read on endpoint 0x\(USBHex.byte(endpoint))", moniker: moniker)
         }
         state.inFlight.insert(UInt(bitPattern: transfer))
         return nil

@@ -1,5 +1,6 @@
 import DeviceControl
 import Foundation
+import HILRunner
 
 /// `hil usb [--json] [--watch SECONDS]`: the USB tree, or its changes for a while.
 enum USBCommand {
@@ -26,10 +27,10 @@ enum USBCommand {
             }
             let topology = try await TopologyReader().read()
             if json {
-                FileHandle.standardOutput.write(try topology.jsonData())
+                FileHandle.standardOutput.write(try topology.jsonData(marking: .bluetoothAdapters))
                 print()
             } else {
-                print(topology.renderTree())
+                print(topology.renderTree(marking: .bluetoothAdapters))
             }
             return .success
         } catch let error as PowerSwitchError {

@@ -1,3 +1,4 @@
+import LibUSB
 import Testing
 @testable import HCIUSB
 

@@ -1,4 +1,3 @@
-import DeviceControl
 import Foundation
 import HCI
 import HCILinux
@@ -49,9 +48,8 @@ public struct AdapterInventory: Codable, Sendable {
         } catch {
             inventory.notes.append("kernel adapters: \(error.message)")
         }
-        let known = Set(BluetoothAdapters.knownDongles.keys.map { [$0.vendor, $0.product] })
         do {
-            for record in try USBTransport.listAdapters(alsoInclude: known, sysfs: sysfs) {
+            for record in try USBTransport.listAdapters(sysfs: sysfs) {
                 let firmwarePresent: Bool? = nil
                 inventory.usb.append(USBAdapter(
                     monikers: record.monikers, location: record.location, id: record.id, serial: record.serial, product: record.productName,

@@ -1,4 +1,5 @@
 import DeviceControl
+import HCIUSB
 
 /// A USB Bluetooth adapter as sysfs shows it, read without opening the device.
 public struct SysfsUSBAdapter: Sendable, Hashable {
@@ -27,8 +28,8 @@ public struct SysfsHCIAdapter: Sendable, Hashable {
 }
 
 extension DoctorEnvironment {
-    /// Every USB device that is a Bluetooth adapter: class E0/01/01 on the device or an interface, or a
-    /// known dongle ID (DeviceControl's table).
+    /// Every USB device that is a Bluetooth adapter, as `USBBluetoothClassifier` decides: class E0/01/01 on
+    /// the device or an interface, or a known dongle ID.
     public func usbBluetoothAdapters() -> [SysfsUSBAdapter] {
         let base = "/sys/bus/usb/devices"
         var result: [SysfsUSBAdapter] = []
@@ -37,18 +38,15 @@ extension DoctorEnvironment {
             let directory = "\(base)/\(name)"
             guard let vendorText = read("\(directory)/idVendor"), let vendor = UInt16(vendorText, radix: 16),
                   let productText = read("\(directory)/idProduct"), let product = UInt16(productText, radix: 16) else { continue }
-            let deviceClass = read("\(directory)/bDeviceClass") ?? ""
-            let deviceBT = deviceClass == "e0" && read("\(directory)/bDeviceSubClass") == "01" && read("\(directory)/bDeviceProtocol") == "01"
+            let deviceBT = isBluetoothClass(directory, prefix: "bDevice")
             var interfaceBT: String?
             var firstInterface: String?
             for interface in names where interface.hasPrefix(name + ":") {
                 let path = "\(base)/\(interface)"
                 if firstInterface == nil { firstInterface = interface }
-                if read("\(path)/bInterfaceClass") == "e0", read("\(path)/bInterfaceSubClass") == "01", read("\(path)/bInterfaceProtocol") == "01" {
-                    if interfaceBT == nil { interfaceBT = interface }
-                }
+                if interfaceBT == nil, isBluetoothClass(path, prefix: "bInterface") { interfaceBT = interface }
             }
-            let known = BluetoothAdapters.knownDongles[USBID(vendor: vendor, product: product)] != nil
+            let known = USBBluetoothClassifier.knownDongle(vendor: vendor, product: product) != nil
             guard deviceBT || interfaceBT != nil || known else { continue }
             let driverInterface = interfaceBT ?? firstInterface
             let driver = driverInterface.flatMap { link("\(base)/\($0)/driver") }.flatMap { $0.split(separator: "/").last.map(String.init) }
@@ -61,6 +59,14 @@ extension DoctorEnvironment {
             if let left = USBLocation(a.location), let right = USBLocation(b.location) { return left < right }
             return a.location < b.location
         }
+    }
+
+    /// The class triple sysfs shows in `directory` (`bDeviceClass`, … or `bInterfaceClass`, …, in hex) is
+    /// E0/01/01.
+    private func isBluetoothClass(_ directory: String, prefix: String) -> Bool {
+        func byte(_ name: String) -> UInt8? { read("\(directory)/\(prefix)\(name)").flatMap { UInt8($0, radix: 16) } }
+        guard let classCode = byte("Class"), let subclass = byte("SubClass"), let protocolCode = byte("Protocol") else { return false }
+        return USBBluetoothClassifier.isBluetoothClass(classCode, subclass: subclass, protocolCode: protocolCode)
     }
 
     /// hci0, hci1, … from /sys/class/bluetooth, with the USB device behind each.

@@ -1,3 +1,5 @@
+import LibUSB
+
 /// Messages for what fails without root: each names the node and the udev rule that fixes it.
 /// `scripts/install-udev-rules` installs all of these rules for the `plugdev` group.
 public enum PermissionAdvice {
@@ -6,10 +8,7 @@ public enum PermissionAdvice {
     static let install = "run as root, or install the rules with 'sudo scripts/install-udev-rules' and join the \(group) group"
 
     /// The usbfs node of a device: /dev/bus/usb/001/004.
-    public static func deviceNode(bus: Int, address: Int) -> String {
-        func three(_ n: Int) -> String { let t = String(n); return String(repeating: "0", count: max(0, 3 - t.count)) + t }
-        return "/dev/bus/usb/\(three(bus))/\(three(address))"
-    }
+    public static func deviceNode(bus: Int, address: Int) -> String { LibUSBDevice.node(bus: bus, address: address) }
 
     /// Opening a USB device with libusb was refused.
     public static func usbDevice(node: String, id: USBID, what: String) -> String {

@@ -37,16 +37,16 @@ public struct USBRelayActuator: PowerActuator {
                 let count = USBRelayProtocol.relayCount(product: board.product) ?? 1
                 let what = "USB relay board at \(board.location)"
                 let result: (String, UInt8)? = try HIDTransport.withInterface(board, what: what) { handle in
-                    let state = try USBRelayProtocol.decodeState(try LibUSB.control(handle, USBRelayProtocol.getState, what: "\(what): GET_REPORT"))
+                    let state = try USBRelayProtocol.decodeState(try LibUSBCalls.control(handle, USBRelayProtocol.getState, what: "\(what): GET_REPORT"))
                     seen.append("\(state.serial) (\(board.product ?? "")) at \(board.location)")
                     if let wanted, state.serial != wanted { return nil }
                     if wanted == nil, boards.count != 1 { return nil }
                     guard let power else { return state }
                     for relay in relays {
                         let request = try USBRelayProtocol.setRelay(relay, power, relayCount: count)
-                        _ = try LibUSB.control(handle, request.setup, data: request.data, what: "\(what): SET_REPORT relay \(relay) \(power)")
+                        _ = try LibUSBCalls.control(handle, request.setup, data: request.data, what: "\(what): SET_REPORT relay \(relay) \(power)")
                     }
-                    return try USBRelayProtocol.decodeState(try LibUSB.control(handle, USBRelayProtocol.getState, what: "\(what): GET_REPORT"))
+                    return try USBRelayProtocol.decodeState(try LibUSBCalls.control(handle, USBRelayProtocol.getState, what: "\(what): GET_REPORT"))
                 }
                 if let result { return (result.0, result.1, count) }
             }

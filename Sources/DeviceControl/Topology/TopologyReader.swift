@@ -1,5 +1,6 @@
 import CLibUSB
 import Foundation
+import LibUSB
 
 /// Reads the USB tree through libusb: devices, their strings (from sysfs where it has them, so no open
 /// is needed; by opening the device otherwise), and for hubs the hub descriptor, port statuses and
@@ -23,13 +24,11 @@ public struct TopologyReader: Sendable {
     public func read(hubDetails: Bool = true) async throws -> USBTopology {
         let sysfs = self.sysfs
         var topology = try await context.run { context in
-            try LibUSB.withDeviceList(context) { devices in
-                var problems: [String] = []
-                let infos = devices.compactMap { device in
-                    Self.describe(device, sysfs: sysfs, hubDetails: hubDetails, problems: &problems)
-                }
-                return USBTopology(devices: infos, problems: problems)
+            var problems: [String] = []
+            let infos = try LibUSBCalls.devices(context).compactMap { device in
+                Self.describe(device, sysfs: sysfs, hubDetails: hubDetails, problems: &problems)
             }
+            return USBTopology(devices: infos, problems: problems)
         }
         if hubDetails { Self.pairHubs(&topology, sysfs: sysfs) }
         if topology.devices.isEmpty, !FileManager.default.fileExists(atPath: sysfs.usbDevicesDirectory) {
@@ -39,13 +38,13 @@ public struct TopologyReader: Sendable {
     }
 
     /// One device; nil when libusb cannot even give its descriptor (it left while being listed).
-    static func describe(_ device: OpaquePointer, sysfs: SysfsRoot, hubDetails: Bool, problems: inout [String]) -> USBDeviceInfo? {
-        guard let descriptor = LibUSB.deviceDescriptor(device), let location = LibUSB.location(of: device) else { return nil }
+    static func describe(_ device: LibUSBDevice, sysfs: SysfsRoot, hubDetails: Bool, problems: inout [String]) -> USBDeviceInfo? {
+        guard let descriptor = device.descriptor, let location = device.location else { return nil }
         var info = USBDeviceInfo(
-            location: location, id: LibUSB.id(of: descriptor), address: Int(libusb_get_device_address(device)),
-            speed: USBSpeed(libusbSpeed: libusb_get_device_speed(device)), bcdUSB: descriptor.bcdUSB,
+            location: location, id: USBID(vendor: descriptor.idVendor, product: descriptor.idProduct), address: device.address,
+            speed: USBSpeed(libusbSpeed: device.speed), bcdUSB: descriptor.bcdUSB,
             deviceClass: descriptor.bDeviceClass, deviceSubclass: descriptor.bDeviceSubClass,
-            deviceProtocol: descriptor.bDeviceProtocol, interfaces: LibUSB.interfaces(of: device))
+            deviceProtocol: descriptor.bDeviceProtocol, interfaces: device.interfaceClasses)
         info.manufacturer = sysfs.stringAttribute("manufacturer", of: location)
         info.product = sysfs.stringAttribute("product", of: location)
         info.serial = sysfs.stringAttribute("serial", of: location)
@@ -53,12 +52,12 @@ public struct TopologyReader: Sendable {
             && (descriptor.iManufacturer != 0 || descriptor.iProduct != 0 || descriptor.iSerialNumber != 0)
         if (needsStrings && hubDetails) || (info.isHub && hubDetails) {
             do {
-                let handle = try LibUSB.open(device, what: info.isHub ? "hub \(location)" : "device \(location)")
+                let handle = try LibUSBCalls.open(device, what: info.isHub ? "hub \(location)" : "device \(location)")
                 defer { libusb_close(handle) }
                 if needsStrings {
-                    info.manufacturer = LibUSB.string(handle, index: descriptor.iManufacturer)
-                    info.product = LibUSB.string(handle, index: descriptor.iProduct)
-                    info.serial = LibUSB.string(handle, index: descriptor.iSerialNumber)
+                    info.manufacturer = LibUSBCalls.string(handle, index: descriptor.iManufacturer)
+                    info.product = LibUSBCalls.string(handle, index: descriptor.iProduct)
+                    info.serial = LibUSBCalls.string(handle, index: descriptor.iSerialNumber)
                 }
                 if info.isHub { info.hub = readHub(handle, info: info) }
             } catch let error as PowerSwitchError {
@@ -68,7 +67,6 @@ public struct TopologyReader: Sendable {
                 problems.append("\(location): \(error)")
             }
         }
-        info.bluetooth = BluetoothAdapters.reason(for: info)
         return info
     }
 
@@ -76,12 +74,12 @@ public struct TopologyReader: Sendable {
     static func readHub(_ handle: OpaquePointer, info: USBDeviceInfo) -> USBHubInfo {
         var hub = USBHubInfo()
         do {
-            let bytes = try LibUSB.control(handle, HubRequest.getHubDescriptor(superSpeed: info.isSuperSpeedHub),
+            let bytes = try LibUSBCalls.control(handle, HubRequest.getHubDescriptor(superSpeed: info.isSuperSpeedHub),
                                            what: "GetHubDescriptor of hub \(info.location)")
             let descriptor = try HubDescriptor(bytes: bytes)
             hub.descriptor = descriptor
             for port in 1...descriptor.portCount {
-                let status = try LibUSB.control(handle, HubRequest.getPortStatus(port: port),
+                let status = try LibUSBCalls.control(handle, HubRequest.getPortStatus(port: port),
                                                 what: "GetPortStatus of port \(port) of hub \(info.location)")
                 hub.ports[port] = try PortStatus(bytes: status, superSpeed: descriptor.superSpeed)
             }
@@ -96,10 +94,10 @@ public struct TopologyReader: Sendable {
 
     /// The Container ID from the device's BOS descriptor, if it has one.
     static func readContainerID(_ handle: OpaquePointer, what: String) throws -> ContainerID? {
-        let header = try LibUSB.control(handle, HubRequest.getBOSDescriptor(length: 5), what: "GET_DESCRIPTOR(BOS) of \(what)")
+        let header = try LibUSBCalls.control(handle, HubRequest.getBOSDescriptor(length: 5), what: "GET_DESCRIPTOR(BOS) of \(what)")
         guard header.count == 5 else { return nil }
         let total = UInt16(header[2]) | UInt16(header[3]) << 8
-        let bos = try LibUSB.control(handle, HubRequest.getBOSDescriptor(length: total), what: "GET_DESCRIPTOR(BOS) of \(what)")
+        let bos = try LibUSBCalls.control(handle, HubRequest.getBOSDescriptor(length: total), what: "GET_DESCRIPTOR(BOS) of \(what)")
         return try ContainerID.fromBOS(bos)
     }
 

@@ -70,13 +70,11 @@ public struct USBDeviceInfo: Hashable, Sendable {
     public var serial: String?
     /// Set for hubs.
     public var hub: USBHubInfo?
-    /// Set when this is a Bluetooth adapter: why we think so.
-    public var bluetooth: String?
 
     public init(location: USBLocation, id: USBID, address: Int = 0, speed: USBSpeed = .unknown, bcdUSB: UInt16 = 0x0200,
                 deviceClass: UInt8 = 0, deviceSubclass: UInt8 = 0, deviceProtocol: UInt8 = 0,
                 interfaces: [USBInterfaceClass] = [], manufacturer: String? = nil, product: String? = nil,
-                serial: String? = nil, hub: USBHubInfo? = nil, bluetooth: String? = nil) {
+                serial: String? = nil, hub: USBHubInfo? = nil) {
         self.location = location
         self.id = id
         self.address = address
@@ -90,7 +88,6 @@ public struct USBDeviceInfo: Hashable, Sendable {
         self.product = product
         self.serial = serial
         self.hub = hub
-        self.bluetooth = bluetooth
     }
 
     public var isHub: Bool { deviceClass == 0x09 }

@@ -2,26 +2,29 @@ import Foundation
 
 extension USBTopology {
     /// The tree `hil usb` prints: buses, hubs (per-port / ganged / none), ports, devices with VID:PID,
-    /// serial, class and speed; Bluetooth adapters marked.
-    public func renderTree() -> String {
+    /// serial, class and speed; the devices `marking` picks out marked, and listed under the tree.
+    public func renderTree(marking: USBDeviceMarking? = nil) -> String {
         var lines: [String] = []
         let byLocation = Dictionary(devices.map { ($0.location, $0) }, uniquingKeysWith: { first, _ in first })
         let roots = devices.filter { $0.location.parent.map { byLocation[$0] == nil } ?? true }
         for root in roots {
-            lines.append((root.location.isRootHub ? "bus \(root.location.bus)  " : "") + Self.line(for: root))
-            render(children: root, prefix: "", into: &lines, byLocation: byLocation)
+            lines.append((root.location.isRootHub ? "bus \(root.location.bus)  " : "") + Self.line(for: root, marking: marking))
+            render(children: root, prefix: "", into: &lines, byLocation: byLocation, marking: marking)
         }
         if devices.isEmpty { lines.append("no USB devices") }
-        let adapters = bluetoothAdapters
-        if !adapters.isEmpty {
-            lines.append("")
-            lines.append("Bluetooth adapters: " + adapters.map { "\($0.location) (\($0.id), \($0.bluetooth ?? ""))" }.joined(separator: ", "))
+        if let marking {
+            let marked = devices(markedBy: marking)
+            if !marked.isEmpty {
+                lines.append("")
+                lines.append("\(marking.plural): " + marked.map { "\($0.device.location) (\($0.device.id), \($0.reason))" }.joined(separator: ", "))
+            }
         }
         for problem in problems { lines.append("note: \(problem)") }
         return lines.joined(separator: "\n")
     }
 
-    private func render(children hub: USBDeviceInfo, prefix: String, into lines: inout [String], byLocation: [USBLocation: USBDeviceInfo]) {
+    private func render(children hub: USBDeviceInfo, prefix: String, into lines: inout [String], byLocation: [USBLocation: USBDeviceInfo],
+                        marking: USBDeviceMarking?) {
         var entries: [(port: Int, device: USBDeviceInfo?, status: PortStatus?)] = []
         let attached = devices.filter { $0.location.parent == hub.location }
         var ports = Set(attached.compactMap(\.location.portOnParent))
@@ -35,8 +38,8 @@ extension USBTopology {
             let branch = prefix + (last ? "└─ " : "├─ ")
             let statusText = entry.status.map { " [\($0)]" } ?? ""
             if let device = entry.device {
-                lines.append(branch + "port \(entry.port)\(statusText): " + Self.line(for: device))
-                render(children: device, prefix: prefix + (last ? "   " : "│  "), into: &lines, byLocation: byLocation)
+                lines.append(branch + "port \(entry.port)\(statusText): " + Self.line(for: device, marking: marking))
+                render(children: device, prefix: prefix + (last ? "   " : "│  "), into: &lines, byLocation: byLocation, marking: marking)
             } else {
                 lines.append(branch + "port \(entry.port)\(statusText): empty")
             }
@@ -44,7 +47,7 @@ extension USBTopology {
     }
 
     /// One device: `1-1.2  0627:0001 QEMU USB Keyboard  serial 42  class 03/01/01  12 Mb/s`.
-    static func line(for device: USBDeviceInfo) -> String {
+    static func line(for device: USBDeviceInfo, marking: USBDeviceMarking?) -> String {
         var parts = ["\(device.location)  \(device.id)"]
         let name = [device.manufacturer, device.product].compactMap { $0 }.joined(separator: " ")
         if !name.isEmpty { parts[0] += " \(name)" }
@@ -61,12 +64,13 @@ extension USBTopology {
         } else if device.isHub {
             parts.append("hub")
         }
-        if let bluetooth = device.bluetooth { parts.append("◆ Bluetooth adapter (\(bluetooth))") }
+        if let marking, let reason = marking.reason(device) { parts.append("◆ \(marking.noun) (\(reason))") }
         return parts.joined(separator: "  ")
     }
 
-    /// `hil usb --json`: one object per device, hubs with their ports.
-    public func jsonData() throws -> Data {
+    /// `hil usb --json`: one object per device, hubs with their ports; a device `marking` picks out carries
+    /// its reason under the marking's key.
+    public func jsonData(marking: USBDeviceMarking? = nil) throws -> Data {
         let list: [[String: Any]] = devices.map { device in
             var object: [String: Any] = [
                 "location": device.location.description, "id": device.id.description,
@@ -80,7 +84,7 @@ extension USBTopology {
             if let value = device.manufacturer { object["manufacturer"] = value }
             if let value = device.product { object["product"] = value }
             if let value = device.serial { object["serial"] = value }
-            if let value = device.bluetooth { object["bluetoothAdapter"] = value }
+            if let marking, let reason = marking.reason(device) { object[marking.jsonKey] = reason }
             if let hub = device.hub {
                 var hubObject: [String: Any] = [:]
                 if let descriptor = hub.descriptor {

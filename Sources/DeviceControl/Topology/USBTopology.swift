@@ -14,7 +14,10 @@ public struct USBTopology: Sendable, Equatable {
 
     public var hubs: [USBDeviceInfo] { devices.filter(\.isHub) }
 
-    public var bluetoothAdapters: [USBDeviceInfo] { devices.filter { $0.bluetooth != nil } }
+    /// The devices `marking` picks out, in location order, each with its reason.
+    public func devices(markedBy marking: USBDeviceMarking) -> [(device: USBDeviceInfo, reason: String)] {
+        devices.compactMap { device in marking.reason(device).map { (device, $0) } }
+    }
 
     /// The devices plugged directly into `port` of `hub`, and everything below them.
     public func devices(behind hub: USBLocation, port: Int) -> [USBDeviceInfo] {

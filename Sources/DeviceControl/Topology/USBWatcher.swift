@@ -1,4 +1,5 @@
 import CLibUSB
+import LibUSB
 
 /// A device arriving or leaving.
 public enum USBChange: Sendable, Equatable, CustomStringConvertible {
@@ -79,17 +80,17 @@ final class HotplugRegistration: @unchecked Sendable {
 
     static func register(_ context: USBContext) async throws -> HotplugRegistration {
         let registration = HotplugRegistration()
-        try await context.run { raw in
+        try await context.run { context in
             let events = Int32(LIBUSB_HOTPLUG_EVENT_DEVICE_ARRIVED.rawValue | LIBUSB_HOTPLUG_EVENT_DEVICE_LEFT.rawValue)
             let code = libusb_hotplug_register_callback(
-                raw, events, 0, LIBUSB_HOTPLUG_MATCH_ANY, LIBUSB_HOTPLUG_MATCH_ANY, LIBUSB_HOTPLUG_MATCH_ANY,
+                context.raw, events, 0, LIBUSB_HOTPLUG_MATCH_ANY, LIBUSB_HOTPLUG_MATCH_ANY, LIBUSB_HOTPLUG_MATCH_ANY,
                 { _, _, _, userData in
                     if let userData { Unmanaged<HotplugRegistration>.fromOpaque(userData).takeUnretainedValue().pending = true }
                     return 0
                 },
                 Unmanaged.passUnretained(registration).toOpaque(), &registration.handle)
             guard code == 0 else {
-                throw PowerSwitchError(.unsupported, "libusb hotplug registration failed: \(LibUSB.errorName(code))")
+                throw PowerSwitchError(.unsupported, "libusb hotplug registration failed: \(LibUSBError.name(code))")
             }
         }
         return registration
@@ -97,15 +98,15 @@ final class HotplugRegistration: @unchecked Sendable {
 
     /// Handles pending libusb events without blocking; true when a device arrived or left.
     func drain(_ context: USBContext) async throws -> Bool {
-        try await context.run { raw in
+        try await context.run { context in
             var zero = timeval(tv_sec: 0, tv_usec: 0)
-            _ = libusb_handle_events_timeout_completed(raw, &zero, nil)
+            _ = libusb_handle_events_timeout_completed(context.raw, &zero, nil)
             defer { self.pending = false }
             return self.pending
         }
     }
 
     func deregister(_ context: USBContext) async throws {
-        try await context.run { raw in libusb_hotplug_deregister_callback(raw, self.handle) }
+        try await context.run { context in libusb_hotplug_deregister_callback(context.raw, self.handle) }
     }
 }

@@ -123,16 +123,14 @@ public struct HubPortActuator: PowerActuator {
         let requestName = power == .off ? "ClearPortFeature" : "SetPortFeature"
         let location = target.hub
         try await context.run { context in
-            try LibUSB.withDeviceList(context) { devices in
-                guard let device = devices.first(where: { LibUSB.location(of: $0) == location }) else {
-                    throw PowerSwitchError(.notFound, "hub \(location) left the bus before \(requestName)(PORT_POWER)")
-                }
-                let handle = try LibUSB.open(device, what: "hub \(location)")
-                defer { libusb_close(handle) }
-                for attempt in 1...repeats {
-                    _ = try LibUSB.control(handle, setup, what: "\(requestName)(PORT_POWER) on port \(target.port) of hub \(location)")
-                    if attempt < repeats { usleep(20_000) }
-                }
+            guard let device = try LibUSBCalls.devices(context).first(where: { $0.location == location }) else {
+                throw PowerSwitchError(.notFound, "hub \(location) left the bus before \(requestName)(PORT_POWER)")
+            }
+            let handle = try LibUSBCalls.open(device, what: "hub \(location)")
+            defer { libusb_close(handle) }
+            for attempt in 1...repeats {
+                _ = try LibUSBCalls.control(handle, setup, what: "\(requestName)(PORT_POWER) on port \(target.port) of hub \(location)")
+                if attempt < repeats { usleep(20_000) }
             }
         }
         return ["\(requestName)(PORT_POWER) port \(target.port) of hub \(location)\(repeats > 1 ? " ×\(repeats)" : "") [\(setup)] (\(why))"]
@@ -142,19 +140,18 @@ public struct HubPortActuator: PowerActuator {
         let (targets, _) = try await plan()
         let sysfs = self.sysfs
         let statuses = try await context.run { context in
-            try LibUSB.withDeviceList(context) { devices in
-                try targets.map { target -> PowerStatus in
-                    guard let device = devices.first(where: { LibUSB.location(of: $0) == target.hub }) else {
-                        throw PowerSwitchError(.notFound, "hub \(target.hub) left the bus")
-                    }
-                    let handle = try LibUSB.open(device, what: "hub \(target.hub)")
-                    defer { libusb_close(handle) }
-                    let bytes = try LibUSB.control(handle, HubRequest.getPortStatus(port: target.port),
-                                                   what: "GetPortStatus of port \(target.port) of hub \(target.hub)")
-                    let status = try PortStatus(bytes: bytes, superSpeed: target.superSpeed)
-                    let disabled = try? sysfs.readDisable(hub: target.hub, port: target.port)
-                    return Self.interpret(hub: target.hub, port: target.port, status: status, sysfsDisabled: disabled)
+            let devices = try LibUSBCalls.devices(context)
+            return try targets.map { target -> PowerStatus in
+                guard let device = devices.first(where: { $0.location == target.hub }) else {
+                    throw PowerSwitchError(.notFound, "hub \(target.hub) left the bus")
                 }
+                let handle = try LibUSBCalls.open(device, what: "hub \(target.hub)")
+                defer { libusb_close(handle) }
+                let bytes = try LibUSBCalls.control(handle, HubRequest.getPortStatus(port: target.port),
+                                                    what: "GetPortStatus of port \(target.port) of hub \(target.hub)")
+                let status = try PortStatus(bytes: bytes, superSpeed: target.superSpeed)
+                let disabled = try? sysfs.readDisable(hub: target.hub, port: target.port)
+                return Self.interpret(hub: target.hub, port: target.port, status: status, sysfsDisabled: disabled)
             }
         }
         return PowerStatus.combining(statuses)

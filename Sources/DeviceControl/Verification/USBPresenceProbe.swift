@@ -25,12 +25,10 @@ public struct SystemUSBProbe: USBPresenceProbe {
         if FileManager.default.fileExists(atPath: sysfs.usbDevicesDirectory) { return sysfs.devices() }
         guard let context else { return [] }
         return try await context.run { context in
-            try LibUSB.withDeviceList(context) { devices in
-                devices.compactMap { device -> USBPresence? in
-                    guard let descriptor = LibUSB.deviceDescriptor(device), let location = LibUSB.location(of: device) else { return nil }
-                    return USBPresence(location: location, id: LibUSB.id(of: descriptor))
-                }.sorted { $0.location < $1.location }
-            }
+            try LibUSBCalls.devices(context).compactMap { device -> USBPresence? in
+                guard let id = device.id, let location = device.location else { return nil }
+                return USBPresence(location: location, id: id)
+            }.sorted { $0.location < $1.location }
         }
     }
 }

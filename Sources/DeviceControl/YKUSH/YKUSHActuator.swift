@@ -27,7 +27,7 @@ public struct YKUSHActuator: PowerActuator {
             let board = try Self.select(boards, serial: serial, name: name)
             guard let model = YKUSHModel(id: board.id) else { throw PowerSwitchError(.notFound, "\(name): \(board.id) is not a YKUSH") }
             let legacy = board.id == YKUSHModel.legacyYKUSH
-            let interfaces = LibUSB.interfaces(of: board.device)
+            let interfaces = board.device.interfaceClasses
             let hid = interfaces.first { $0.classCode == 0x03 } ?? interfaces.first
             let inEndpoint = hid?.endpoints.first { $0.isIn && $0.isInterrupt }?.address
             let outEndpoint = hid?.endpoints.first { !$0.isIn && $0.isInterrupt }?.address
@@ -42,7 +42,7 @@ public struct YKUSHActuator: PowerActuator {
                     } else {
                         // SET_REPORT(Output, ID 0) to the HID interface.
                         let setup = SetupPacket(requestType: 0x21, request: 0x09, value: 0x0200, index: UInt16(hid?.number ?? 0), length: UInt16(report.count))
-                        _ = try LibUSB.control(handle, setup, data: report, what: "\(what): SET_REPORT")
+                        _ = try LibUSBCalls.control(handle, setup, data: report, what: "\(what): SET_REPORT")
                     }
                     let answer = try HIDTransport.interruptIn(handle, endpoint: inEndpoint, length: report.count, what: what)
                     return (port, model, answer)

@@ -3,6 +3,12 @@ import Testing
 @testable import DeviceControl
 
 @Suite struct USBTopologyRenderingTests {
+    /// Stands in for the Bluetooth marking the layer above passes (HILRunner's `.bluetoothAdapters`): the
+    /// topology renders whatever marks it is given.
+    static let marking = USBDeviceMarking(noun: "Bluetooth adapter", plural: "Bluetooth adapters", jsonKey: "bluetoothAdapter") { device in
+        device.deviceClass == 0xE0 ? "class e0/01/01" : nil
+    }
+
     static var topology: USBTopology {
         let perPort = try? HubDescriptor(bytes: HubDescriptorTests.qemuHubPortPower)
         let ganged = try? HubDescriptor(bytes: HubDescriptorTests.gangedHub)
@@ -12,14 +18,13 @@ import Testing
         hub.hub = USBHubInfo(descriptor: perPort, ports: [1: PortStatus(status: 0x0103, change: 0, superSpeed: false), 2: PortStatus(status: 0x0000, change: 0, superSpeed: false)])
         var gangedHub = USBDeviceInfo(location: USBLocation("1-2")!, id: USBID("05e3:0608")!, speed: .high, deviceClass: 9)
         gangedHub.hub = USBHubInfo(descriptor: ganged)
-        var dongle = USBDeviceInfo(location: USBLocation("1-1.1")!, id: USBID("0a12:0001")!, speed: .full,
+        let dongle = USBDeviceInfo(location: USBLocation("1-1.1")!, id: USBID("0a12:0001")!, speed: .full,
                                    deviceClass: 0xE0, deviceSubclass: 1, deviceProtocol: 1, serial: "XYZ")
-        dongle.bluetooth = BluetoothAdapters.reason(for: dongle)
         return USBTopology(devices: [dongle, gangedHub, hub, root], problems: ["permission denied opening /dev/bus/usb/001/009"])
     }
 
     @Test func treeShowsHubsModesPortsAndAdapters() {
-        let tree = Self.topology.renderTree()
+        let tree = Self.topology.renderTree(marking: Self.marking)
         let lines = tree.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("bus 1  1  1d6b:0002") == true)
         #expect(tree.contains("├─ port 1: 1-1  0409:55aa QEMU USB Hub  class 09/00/00  12 Mb/s  hub: 8 ports, per-port (wHubCharacteristics 0x0009)"))
@@ -31,7 +36,7 @@ import Testing
     }
 
     @Test func jsonCarriesHubFacts() throws {
-        let object = try JSONSerialization.jsonObject(with: Self.topology.jsonData()) as? [String: Any]
+        let object = try JSONSerialization.jsonObject(with: Self.topology.jsonData(marking: Self.marking)) as? [String: Any]
         let devices = object?["devices"] as? [[String: Any]] ?? []
         #expect(devices.count == 4)
         let hub = devices.first { $0["location"] as? String == "1-1" }
@@ -46,23 +51,21 @@ import Testing
         #expect(dongle?["parent"] as? String == "1-1")
     }
 
+    @Test func withoutAMarkingNothingIsMarked() throws {
+        let tree = Self.topology.renderTree()
+        #expect(tree.contains("│  ├─ port 1 [0x0103 power enable connect]: 1-1.1  0a12:0001  serial XYZ  class e0/01/01  12 Mb/s\n"))
+        #expect(!tree.contains("◆") && !tree.contains("Bluetooth"))
+        let object = try JSONSerialization.jsonObject(with: Self.topology.jsonData()) as? [String: Any]
+        let devices = object?["devices"] as? [[String: Any]] ?? []
+        #expect(devices.allSatisfy { $0["bluetoothAdapter"] == nil })
+    }
+
     @Test func lookups() {
         let topology = Self.topology
         #expect(topology.devices(behind: USBLocation("1-1")!, port: 1).map(\.id) == [USBID("0a12:0001")!])
         #expect(topology.devices(behind: USBLocation("1-1")!, port: 2).isEmpty)
         #expect(topology.hubs.count == 3)
         #expect(topology.buses.map(\.location) == [USBLocation("1")!])
-    }
-
-    @Test func bluetoothAdaptersByClassInterfaceOrTable() {
-        var byInterface = USBDeviceInfo(location: USBLocation("1-3")!, id: USBID("1234:5678")!)
-        byInterface.interfaces = [USBInterfaceClass(number: 0, classCode: 0xFF, subclass: 0, protocolCode: 0),
-                                  USBInterfaceClass(number: 1, classCode: 0xE0, subclass: 1, protocolCode: 1)]
-        #expect(BluetoothAdapters.reason(for: byInterface) == "interface 1 class e0/01/01")
-        let byTable = USBDeviceInfo(location: USBLocation("1-4")!, id: USBID("0bda:8771")!, deviceClass: 0xFF)
-        #expect(BluetoothAdapters.reason(for: byTable) == "Realtek RTL8761B")
-        let keyboard = USBDeviceInfo(location: USBLocation("1-5")!, id: USBID("0627:0001")!,
-                                     interfaces: [USBInterfaceClass(number: 0, classCode: 3, subclass: 1, protocolCode: 1)])
-        #expect(BluetoothAdapters.reason(for: keyboard) == nil)
+        #expect(topology.devices(markedBy: Self.marking).map { "\($0.device.location) \($0.reason)" } == ["1-1.1 class e0/01/01"])
     }
 }

@@ -1,4 +1,4 @@
-/// The parts of a USB configuration that decide how to talk HCI to a device (USB 2.0 §9.6).
+/// One endpoint of an interface (USB 2.0 §9.6.6).
 public struct USBEndpointDescriptor: Hashable, Sendable {
     public enum TransferType: UInt8, Sendable {
         case control = 0, isochronous = 1, bulk = 2, interrupt = 3
@@ -42,9 +42,6 @@ public struct USBInterfaceDescriptor: Hashable, Sendable {
         self.protocolCode = protocolCode
         self.endpoints = endpoints
     }
-
-    /// Class E0 (Wireless Controller), subclass 01 (RF Controller), protocol 01 (Bluetooth Programming Interface).
-    public var isBluetooth: Bool { interfaceClass == 0xE0 && subclass == 0x01 && protocolCode == 0x01 }
 }
 
 /// A configuration descriptor with its interfaces, parsed from the bytes the device (or sysfs's
@@ -108,54 +105,9 @@ public struct USBConfigurationDescriptor: Hashable, Sendable {
         }
         return try USBConfigurationDescriptor(bytes: Array(bytes[18...]))
     }
-
-    /// The interface and endpoints to speak HCI on (see `HCIEndpoints.select`).
-    public func hciEndpoints(forced: Bool) throws(USBDescriptorError) -> HCIEndpoints {
-        try HCIEndpoints.select(from: interfaces, forced: forced)
-    }
 }
 
-/// The HCI interface of a device: events from interrupt IN, ACL in on bulk IN and out on bulk OUT
-/// (Core v5.4 Vol 4 Part B §2.1); commands go over endpoint 0 as class requests.
-public struct HCIEndpoints: Hashable, Sendable, CustomStringConvertible {
-    public var interface: UInt8
-    public var alternate: UInt8
-    public var interruptIn: USBEndpointDescriptor
-    public var bulkIn: USBEndpointDescriptor
-    public var bulkOut: USBEndpointDescriptor
-
-    /// The first interface (alternate 0 preferred) of class E0/01/01 that has all three endpoints; in
-    /// forced mode, the first interface with all three whatever its class.
-    public static func select(from interfaces: [USBInterfaceDescriptor], forced: Bool) throws(USBDescriptorError) -> HCIEndpoints {
-        let ordered = interfaces.sorted { ($0.number, $0.alternate) < ($1.number, $1.alternate) }
-        let eligible = forced ? ordered : ordered.filter(\.isBluetooth)
-        guard !eligible.isEmpty else {
-            let classes = interfaces.map { "interface \($0.number) class \(USBHex.byte($0.interfaceClass))/\(USBHex.byte($0.subclass))/\(USBHex.byte($0.protocolCode))" }
-            throw USBDescriptorError("no interface of class E0/01/01 (Bluetooth) (\(classes.isEmpty ? "no interfaces" : classes.joined(separator: ", "))); "
-                                     + "for a dongle with a vendor class, add '!' to the selector (e.g. usb:0a12:0001!)")
-        }
-        var seen: [String] = []
-        for interface in eligible {
-            let interruptIn = interface.endpoints.first { $0.isIn && $0.transferType == .interrupt }
-            let bulkIn = interface.endpoints.first { $0.isIn && $0.transferType == .bulk }
-            let bulkOut = interface.endpoints.first { !$0.isIn && $0.transferType == .bulk }
-            if let interruptIn, let bulkIn, let bulkOut {
-                return HCIEndpoints(interface: interface.number, alternate: interface.alternate,
-                                    interruptIn: interruptIn, bulkIn: bulkIn, bulkOut: bulkOut)
-            }
-            seen.append("interface \(interface.number).\(interface.alternate) has " + (interface.endpoints.isEmpty ? "no endpoints"
-                : interface.endpoints.map { "\(USBHex.byte($0.address)) \($0.transferType)" }.joined(separator: ", ")))
-        }
-        throw USBDescriptorError("no interface has interrupt IN, bulk IN and bulk OUT endpoints (\(seen.joined(separator: "; ")))")
-    }
-
-    public var description: String {
-        "interface \(interface) (alt \(alternate)): events 0x\(USBHex.byte(interruptIn.address)) interrupt IN (\(interruptIn.packetSize) B), "
-            + "ACL 0x\(USBHex.byte(bulkIn.address)) bulk IN / 0x\(USBHex.byte(bulkOut.address)) bulk OUT (\(bulkOut.packetSize) B)"
-    }
-}
-
-/// Descriptor bytes that do not parse, or a device with no usable HCI interface.
+/// Descriptor bytes that do not parse, or a configuration without the interface or endpoints a caller needs.
 public struct USBDescriptorError: Error, Hashable, Sendable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
