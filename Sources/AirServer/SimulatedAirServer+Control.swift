@@ -1,8 +1,8 @@
 import DeviceControl
 import Foundation
 import HCI
-import Simulation
 import Rigs
+import Simulation
 
 /// The control protocol: one request at a time, answered with one line, from standard input and
 /// control-socket clients.

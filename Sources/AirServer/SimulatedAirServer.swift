@@ -1,8 +1,8 @@
 import DeviceControl
 import Foundation
 import HCI
-import Simulation
 import Rigs
+import Simulation
 
 /// `hil sim serve`: a rig's simulated bench whose air is served as H4 controllers, so any host stack
 /// (ours, Bumble, BlueZ's kernel through a vhci bridge, the kernel tier's emulated USB dongle) joins the

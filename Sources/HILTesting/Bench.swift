@@ -1,8 +1,8 @@
+import BenchOperations
 import DeviceControl
 import Foundation
 import HCI
 import Rigs
-import BenchOperations
 
 /// The bench the suites run on: the rig named by `HIL_RIG` (default `rigs/simulated.json`), its
 /// simulated runtime when it has one, its power switches, and whether it has broken during this run.

@@ -1,11 +1,11 @@
+import BenchOperations
 import DeviceControl
 import Foundation
 import HCI
-import Synchronization
-import Testing
 import HILResults
 import Rigs
-import BenchOperations
+import Synchronization
+import Testing
 
 extension HILCase {
     /// Runs the standard bench procedure around `body` for one accessory (or none).

@@ -1,11 +1,11 @@
+import BenchOperations
 import DeviceControl
 import Foundation
 import HCI
-import Synchronization
-import Testing
 import HILResults
 import Rigs
-import BenchOperations
+import Synchronization
+import Testing
 
 /// One test case on the bench: the accessory under test, the central (a fresh host on the adapter,
 /// reset, with this case's btsnoop capture), the timeline and measurements. `HILCase.run` brings the

@@ -1,6 +1,6 @@
+import BenchOperations
 import Foundation
 import HCI
-import BenchOperations
 
 /// Full GATT discovery (services, characteristics, descriptors) of an accessory through our central, N
 /// times; scripts/bench-gatt runs Bumble's central over the same accessory in the same run.

@@ -1,5 +1,5 @@
-import Foundation
 import BenchOperations
+import Foundation
 
 /// `hil adapters [--json]`: every Bluetooth adapter, USB and kernel, with the monikers that open it.
 enum AdaptersCommand {

@@ -1,7 +1,7 @@
-import Synchronization
+import BenchOperations
 import Foundation
 import HCI
-import BenchOperations
+import Synchronization
 
 /// `hil advertise MONIKER --name N [--service UUID]… [--gatt battery,heart-rate,…] [--interval MS]`:
 /// plays an accessory until Ctrl-C (SIGINT) or SIGTERM.

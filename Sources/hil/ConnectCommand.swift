@@ -1,6 +1,6 @@
+import BenchOperations
 import Foundation
 import HCI
-import BenchOperations
 
 /// `hil connect MONIKER (--name N | --address A | --service UUID …) [--gatt] [--read] [--timeout S]
 /// [--disconnect-reason HEX] [--json] [--capture FILE]`: find, connect, optionally discover the GATT

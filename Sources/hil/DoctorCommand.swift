@@ -1,6 +1,6 @@
+import BenchOperations
 import DeviceControl
 import Foundation
-import BenchOperations
 
 /// `hil doctor [--json]`: what stands between this machine and a working bench, with the fix for each.
 /// Exit 0 when nothing blocks the bench (warnings allowed), 2 when something does.

@@ -1,9 +1,9 @@
+import BenchOperations
 import DeviceControl
 import Foundation
 import HCI
 import RigFormat
 import Rigs
-import BenchOperations
 
 /// `hil recover MONIKER [--switch SWITCH --port N] [--reset-timeout S] [--json] [--rig RIG.json]`: checks
 /// an adapter the way the runner does between tests, and climbs the recovery ladder if it does not answer.

@@ -1,6 +1,6 @@
+import BenchOperations
 import Foundation
 import HCI
-import BenchOperations
 
 /// `hil scan MONIKER [--timeout S] [--name N] [--address A] [--service UUID] [--manufacturer ID]
 /// [--min-rssi DBM] [--passive] [--all] [--json] [--capture FILE] [--rig RIG.json]`: a time-limited scan.

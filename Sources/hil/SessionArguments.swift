@@ -1,7 +1,7 @@
+import BenchOperations
 import Foundation
 import HCI
 import RigFormat
-import BenchOperations
 
 /// Opens the controller a command names, printing the one-line diagnostic and choosing the exit status
 /// when it cannot: a bad moniker or rig file is a usage error (3), anything else the bench's (2).

@@ -1,7 +1,7 @@
+import AirServer
 import DeviceControl
 import Foundation
 import Rigs
-import AirServer
 
 /// `hil sim serve …` (the simulated air served as H4 controllers) and `hil sim power …` (its control
 /// socket's client).

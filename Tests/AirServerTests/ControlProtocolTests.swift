@@ -1,7 +1,7 @@
+@testable import AirServer
 import DeviceControl
 import Foundation
 import Testing
-@testable import AirServer
 
 /// The control protocol of the served air, in-process and over its control socket.
 @Suite(.serialized) struct ControlProtocolTests {

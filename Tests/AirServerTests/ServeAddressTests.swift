@@ -1,5 +1,5 @@
-import Testing
 @testable import AirServer
+import Testing
 
 /// Listening addresses: unix sockets and loopback TCP only.
 @Suite struct ServeAddressTests {

@@ -1,10 +1,10 @@
+@testable import AirServer
 import DeviceControl
 import Foundation
-import TestSupport
-import Synchronization
 @testable import HCI
 @testable import Rigs
-@testable import AirServer
+import Synchronization
+import TestSupport
 
 /// A served air on rigs/simulated.json with a unix socket (and a control socket) in a fresh temp
 /// directory, its log lines kept for assertions.

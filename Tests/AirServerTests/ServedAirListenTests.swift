@@ -1,9 +1,9 @@
+@testable import AirServer
 import Foundation
-import Testing
-import TestSupport
 @testable import HCI
 @testable import Rigs
-@testable import AirServer
+import Testing
+import TestSupport
 
 /// The other ways to join the served air: loopback TCP, and claiming one of the rig's named controllers.
 @Suite(.serialized) struct ServedAirListenTests {

@@ -1,8 +1,8 @@
+@testable import AirServer
 import Foundation
-import Testing
 @testable import HCI
 @testable import Simulation
-@testable import AirServer
+import Testing
 
 /// The served air with our own host stack on its unix socket: each connection is a fresh controller on
 /// the rig's air, and a vanished peer is reported as a real radio does (0x08 after the supervision timeout).

@@ -1,6 +1,6 @@
 import CBlueZ
-import Testing
 @testable import HCILinux
+import Testing
 
 /// HCILinux takes its constants and structures from BlueZ's headers (CBlueZ). They are the kernel's
 /// ABI, so the numbers below are fixed: a wrong macro behind a shim function, or a structure read at

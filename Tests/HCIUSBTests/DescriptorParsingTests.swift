@@ -1,6 +1,6 @@
+@testable import HCIUSB
 import LibUSB
 import Testing
-@testable import HCIUSB
 
 /// Endpoint selection from real dongle descriptors.
 @Suite struct DescriptorParsingTests {

@@ -1,6 +1,6 @@
+@testable import HCIUSB
 import LibUSB
 import Testing
-@testable import HCIUSB
 
 /// The one place that decides which USB devices are Bluetooth controllers.
 @Suite struct USBBluetoothClassifierTests {

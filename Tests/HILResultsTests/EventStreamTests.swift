@@ -1,7 +1,7 @@
 import Foundation
+@testable import HILResults
 import Testing
 import TestSupport
-@testable import HILResults
 
 /// Swift Testing's event stream (version 0), from lines this toolchain wrote (Fixtures/events).
 @Suite struct EventStreamTests {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HILResults
+import Testing
 import TestSupport
 
 /// Fixture files and scratch directories for the runner's tests.

@@ -2,9 +2,9 @@
 import FoundationXML
 #endif
 import Foundation
+@testable import HILResults
 import Testing
 import TestSupport
-@testable import HILResults
 
 @Suite struct JUnitReportTests {
     static func assembly(_ records: [TestRecord] = SampleRecords.mixed()) -> Assembly {

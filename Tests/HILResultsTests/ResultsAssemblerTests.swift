@@ -1,7 +1,7 @@
 import Foundation
+@testable import HILResults
 import Testing
 import TestSupport
-@testable import HILResults
 
 @Suite struct ResultsAssemblerTests {
     @Test func recordsAloneGiveOneCasePerAccessoryWithTheirVerdicts() {

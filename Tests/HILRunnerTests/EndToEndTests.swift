@@ -1,13 +1,13 @@
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+@testable import BenchOperations
 import Foundation
+@testable import HILResults
+@testable import HILRunner
 import Synchronization
 import Testing
 import TestSupport
-@testable import HILResults
-@testable import BenchOperations
-@testable import HILRunner
 
 /// `hil run --package` on the generated fixture package: build, lock, `swift test` with the event stream,
 /// records joined, results written, exit status decided, a hang stopped at the deadline.

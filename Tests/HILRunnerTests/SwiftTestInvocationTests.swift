@@ -1,9 +1,9 @@
 import Foundation
+@testable import HILResults
+@testable import HILRunner
 import Synchronization
 import Testing
 import TestSupport
-@testable import HILResults
-@testable import HILRunner
 
 @Suite struct SwiftTestInvocationTests {
     let layout = ResultsLayout(URL(fileURLWithPath: "/tmp/results", isDirectory: true))

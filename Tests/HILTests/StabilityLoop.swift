@@ -1,8 +1,8 @@
 import Foundation
 import HCI
+import HILResults
 import HILTesting
 import Testing
-import HILResults
 
 extension StandardSuites {
     /// N connect/discover/disconnect cycles (N from the rig, multiplied by `hil run --repeat`): the

@@ -1,6 +1,6 @@
 import CLibUSB
-import Testing
 @testable import LibUSB
+import Testing
 
 /// The libusb wrapper DeviceControl and HCIUSB share.
 @Suite struct LibUSBTests {

@@ -1,9 +1,9 @@
-import Foundation
-import Synchronization
-import Testing
 @testable import DeviceControl
+import Foundation
 import RigFormat
 @testable import Rigs
+import Synchronization
+import Testing
 
 /// The harness's power policy: each accessory gets its own switch port, and a transition nobody could
 /// see happen is a bench failure unless the rig accepts it (`"verify": "none"`).

@@ -1,10 +1,10 @@
-import Foundation
 import DeviceControl
+import Foundation
+@testable import HCI
 import RigFormat
+@testable import Rigs
 import Testing
 import TestSupport
-@testable import HCI
-@testable import Rigs
 
 @Suite struct RigTests {
     static let root = repositoryRoot

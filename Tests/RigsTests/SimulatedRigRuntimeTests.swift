@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 @testable import DeviceControl
+import Foundation
 @testable import HCI
 @testable import Rigs
+import Testing
 
 /// The simulated bench of the shipped rigs: accessories boot, power switches cut them off the air (the
 /// central sees 0x08 after the supervision timeout), and each injectable fault does what it says.

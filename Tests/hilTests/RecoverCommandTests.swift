@@ -1,7 +1,7 @@
 import Foundation
+@testable import hil
 import Testing
 import TestSupport
-@testable import hil
 
 /// `hil recover` takes `sim:` like every other command: the ladder runs against the rig's simulated bench.
 @Suite struct RecoverCommandTests {

@@ -1,7 +1,7 @@
 import Foundation
+@testable import hil
 import Testing
 import TestSupport
-@testable import hil
 
 /// Every command that takes `--rig` reads it with the one rig reader first: a bad rig is exit 3, before
 /// the command touches a lock, a build, a switch or a controller.

@@ -1,7 +1,7 @@
 import Foundation
+@testable import hil
 import Testing
 import TestSupport
-@testable import hil
 
 /// `hil sim serve` and `hil sim power` as a user runs them: the real `hil` binary as a child process,
 /// with Google's Bumble (an independent host stack) as the central on the served air.

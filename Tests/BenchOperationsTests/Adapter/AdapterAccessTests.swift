@@ -1,9 +1,9 @@
+@testable import BenchOperations
 import Foundation
-import Testing
-import TestSupport
 @testable import HCI
 @testable import Rigs
-@testable import BenchOperations
+import Testing
+import TestSupport
 
 /// One path to the central adapter for the suites and `hil recover`: which adapters can be USB-reset,
 /// and a simulated adapter's reset giving a fresh controller that answers.

@@ -1,6 +1,6 @@
+import BenchOperations
 import DeviceControl
 import Foundation
-import BenchOperations
 import Testing
 
 /// `hil usb` marks Bluetooth adapters through HCIUSB's classifier: by class, by interface, by the table.

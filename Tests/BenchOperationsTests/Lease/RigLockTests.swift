@@ -1,10 +1,10 @@
+@testable import BenchOperations
 import DeviceControl
 import Foundation
+@testable import HILResults
 import Synchronization
 import Testing
 import TestSupport
-@testable import HILResults
-@testable import BenchOperations
 
 @Suite struct RigLockTests {
     final class Notices: Sendable {

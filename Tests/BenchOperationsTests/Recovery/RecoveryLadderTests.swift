@@ -1,6 +1,6 @@
+@testable import BenchOperations
 import Synchronization
 import Testing
-@testable import BenchOperations
 
 /// The ladder with fake rungs.
 @Suite struct RecoveryLadderTests {

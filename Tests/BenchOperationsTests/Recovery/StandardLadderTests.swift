@@ -1,8 +1,8 @@
+@testable import BenchOperations
 import DeviceControl
 import HCI
 import Synchronization
 import Testing
-@testable import BenchOperations
 
 /// The standard ladder over hosts on a fake dongle: a controller in memory that answers the
 /// initialization, or stays silent while wedged, the way the emulated dongle of the kernel tier does.

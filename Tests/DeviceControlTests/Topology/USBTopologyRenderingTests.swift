@@ -1,6 +1,6 @@
+@testable import DeviceControl
 import Foundation
 import Testing
-@testable import DeviceControl
 
 @Suite struct USBTopologyRenderingTests {
     /// Stands in for the Bluetooth marking the layer above passes (HILRunner's `.bluetoothAdapters`): the

@@ -1,6 +1,6 @@
+@testable import HCI
 import SeededRandom
 import Testing
-@testable import HCI
 
 /// Round trips for every PDU case, typed errors for malformed PDUs, and fuzzing.
 @Suite("ATT PDU codec")

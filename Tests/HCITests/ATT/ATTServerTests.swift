@@ -1,6 +1,6 @@
+@testable import HCI
 import SeededRandom
 import Testing
-@testable import HCI
 
 /// The server against `GATTFixtures.standard()`, whose layout is
 /// 0x0001–0x0005 GAP (name 0x0003, appearance 0x0005), 0x0006–0x000D GATT (Service

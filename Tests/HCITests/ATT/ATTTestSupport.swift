@@ -1,5 +1,5 @@
-import Testing
 @testable import HCI
+import Testing
 
 /// "0A 03 00" → [0x0A, 0x03, 0x00]; spaces ignored.
 func attHex(_ text: String) -> [UInt8] {

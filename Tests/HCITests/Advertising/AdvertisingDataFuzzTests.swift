@@ -1,7 +1,7 @@
 import Foundation
+@testable import HCI
 import SeededRandom
 import Testing
-@testable import HCI
 
 /// Truncated and random input: parsing must throw or succeed, lenient parsing
 /// must keep a well-formed prefix, and nothing may trap.

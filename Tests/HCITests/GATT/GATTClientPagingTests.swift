@@ -1,5 +1,5 @@
-import Testing
 @testable import HCI
+import Testing
 
 /// The paging the discovery procedures share (Vol 3 Part G §4.4–§4.8): where a
 /// procedure stops, and that a response that does not move on fails instead of looping.

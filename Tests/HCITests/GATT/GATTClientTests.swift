@@ -1,5 +1,5 @@
-import Testing
 @testable import HCI
+import Testing
 
 /// The client against the server, connected in memory (`ATTLoopback`).
 @Suite("GATT client")

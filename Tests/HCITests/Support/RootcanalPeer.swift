@@ -1,7 +1,7 @@
 import Foundation
-import TestSupport
-import Testing
 @testable import HCI
+import Testing
+import TestSupport
 
 /// Android's Rootcanal, which scripts/test starts in the network namespace `hil-rootcanal` (it binds all
 /// interfaces) and runs these suites inside it with HIL_ROOTCANAL set to its HCI moniker.

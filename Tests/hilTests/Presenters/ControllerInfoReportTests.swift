@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 @testable import HCI
 @testable import hil
+import Testing
 
 @Suite struct ControllerInfoReportTests {
     static func btvirtLikeInfo() throws -> ControllerInfo {

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Synchronization
+import TestSupport
 
 /// A program the test started (the real `hil` binary, a Bumble script), with its standard input as a
 /// pipe and each line of its standard output and error stamped with the time it was read. `stop()`
