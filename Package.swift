@@ -26,8 +26,6 @@ let package = Package(
             pkgConfig: "libusb-1.0",
             providers: [.apt(["libusb-1.0-0-dev"]), .brew(["libusb"])]
         ),
-        // Linux's epoll, eventfd and timerfd headers (libc6-dev) for the host's event loop; nothing linked.
-        .systemLibrary(name: "CLinuxEvents"),
         // BlueZ's headers (bluetooth/hci.h): constants, structures and inline functions only, so nothing links
         // libbluetooth and no pkg-config file is needed.
         .systemLibrary(
@@ -40,7 +38,7 @@ let package = Package(
         // SplitMix64, the seeded generator that makes simulated airs, fuzz inputs and random tests replayable.
         .target(name: "SeededRandom"),
         // Host stack: packets, transports, host actor, btsnoop.
-        .target(name: "HCI", dependencies: [.target(name: "CLinuxEvents", condition: .when(platforms: [.linux]))]),
+        .target(name: "HCI"),
         // The Swift wrapper over libusb that DeviceControl and HCIUSB share: context, error names, device
         // list, descriptors.
         .target(name: "LibUSB", dependencies: ["CLibUSB"]),

@@ -10,26 +10,22 @@ import Darwin
 ///
 /// The host actor uses the loop as its serial executor, so a packet read from the transport is decoded
 /// and handed to the host on the same thread that then resumes the waiting caller: no thread hop sits
-/// between the controller's answer and the code awaiting it. Blocking C calls (epoll, read) happen only
+/// between the controller's answer and the code awaiting it. Blocking C calls (poll, read) happen only
 /// here, never on Swift's cooperative pool.
-///
-/// Work (jobs and closures) runs in the order it was enqueued, at most `workBudget` items between two
-/// looks at the descriptor and the timers, so neither a busy queue nor a busy transport can starve a
-/// deadline. Timers fire at their `ContinuousClock` deadline to the nanosecond (a timerfd on Linux), in
-/// deadline order.
 public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
-    private enum Work {
-        case job(UnownedJob)
-        case closure(@Sendable () -> Void)
-    }
-
     private struct State: ~Copyable {
-        var work: [Work] = []
-        var timers = TimerHeap()
+        var jobs: [UnownedJob] = []
+        var closures: [@Sendable () -> Void] = []
+        var timers: [Timer] = []
         var nextTimerID: UInt64 = 1
         var watched: Watch?
-        var watchGeneration: UInt64 = 0
         var stopping = false
+    }
+
+    private struct Timer {
+        let id: UInt64
+        let deadline: ContinuousClock.Instant
+        let action: @Sendable () -> Void
     }
 
     private struct Watch {
@@ -37,11 +33,8 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
         let onReadable: @Sendable () -> Void
     }
 
-    /// How many jobs and closures run between two looks at the watched descriptor and the timers.
-    static let workBudget = 64
-
     private let state = Mutex(State())
-    private let poller: LoopPoller
+    private let wakeFD: WakeupPipe
     private let threadID = Mutex<pthread_t?>(nil)
     private let finished = DispatchSemaphore(value: 0)
     private let label: String
@@ -49,17 +42,15 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     /// Starts the loop's thread.
     public init(label: String) throws(EventLoopError) {
         self.label = label
-        self.poller = try LoopPoller()
-        let started = DispatchSemaphore(value: 0)
+        self.wakeFD = try WakeupPipe()
         let thread = Thread { [self] in
             threadID.withLock { $0 = pthread_self() }
-            started.signal()
             run()
             finished.signal()
         }
         thread.name = label
         thread.start()
-        started.wait()
+        while threadID.withLock({ $0 == nil }) { usleep(50) }
     }
 
     /// True when called on the loop's own thread.
@@ -71,7 +62,12 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     // MARK: SerialExecutor
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        add(.job(UnownedJob(job)))
+        let unowned = UnownedJob(job)
+        let wasEmpty = state.withLock { state in
+            state.jobs.append(unowned)
+            return state.jobs.count == 1 && state.closures.isEmpty
+        }
+        if wasEmpty && !inLoop { wakeFD.wake() }
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
@@ -88,108 +84,105 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
 
     // MARK: Work
 
-    /// Runs `body` on the loop's thread soon, after the work already queued.
+    /// Runs `body` on the loop's thread soon.
     public func execute(_ body: @escaping @Sendable () -> Void) {
-        add(.closure(body))
-    }
-
-    private func add(_ item: Work) {
-        let wasEmpty = state.withLock { state in
-            state.work.append(item)
-            return state.work.count == 1
-        }
-        if wasEmpty && !inLoop { poller.wake() }
+        state.withLock { $0.closures.append(body) }
+        if !inLoop { wakeFD.wake() }
     }
 
     /// Calls `action` on the loop's thread at `deadline` unless cancelled first. Returns the timer's ID.
     @discardableResult
     public func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> UInt64 {
-        let (id, isFirst) = state.withLock { state in
+        let id = state.withLock { state in
             let id = state.nextTimerID
             state.nextTimerID += 1
-            state.timers.insert(TimerHeap.Timer(id: id, deadline: deadline, action: action))
-            return (id, state.timers.nextDeadline == deadline)
+            let timer = Timer(id: id, deadline: deadline, action: action)
+            let index = state.timers.firstIndex { $0.deadline > deadline } ?? state.timers.endIndex
+            state.timers.insert(timer, at: index)
+            return id
         }
-        // Only a new earliest deadline changes how long the loop may sleep.
-        if isFirst && !inLoop { poller.wake() }
+        if !inLoop { wakeFD.wake() }
         return id
     }
 
     /// Cancels a timer; a timer that already fired is ignored.
     public func cancelTimer(_ id: UInt64) {
-        state.withLock { state in _ = state.timers.remove(id: id) }
+        state.withLock { state in state.timers.removeAll { $0.id == id } }
     }
 
     /// Watches `fd` for readability (one descriptor per loop); `onReadable` runs on the loop's thread.
     public func watch(fd: Int32, onReadable: @escaping @Sendable () -> Void) {
-        state.withLock { state in
-            state.watched = Watch(fd: fd, onReadable: onReadable)
-            state.watchGeneration += 1
-        }
-        if !inLoop { poller.wake() }
+        state.withLock { $0.watched = Watch(fd: fd, onReadable: onReadable) }
+        if !inLoop { wakeFD.wake() }
     }
 
     /// Stops watching the descriptor (it is not closed).
     public func unwatch() {
-        state.withLock { state in
-            state.watched = nil
-            state.watchGeneration += 1
-        }
-        if !inLoop { poller.wake() }
+        state.withLock { $0.watched = nil }
+        if !inLoop { wakeFD.wake() }
     }
 
     /// Ends the thread after the work already queued; waits for it unless called on the loop itself.
     public func shutdown() {
         state.withLock { $0.stopping = true }
         if inLoop { return }
-        poller.wake()
+        wakeFD.wake()
         finished.wait()
     }
 
     deinit {
-        poller.close()
+        wakeFD.close()
     }
 
     private func run() {
-        var poller = self.poller
-        var batch: [Work] = []
-        var next = 0
+        var fds = [pollfd(fd: wakeFD.readFD, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: -1, events: Int16(POLLIN), revents: 0)]
         while true {
-            // Up to the budget of work, oldest first; what is left runs before anything enqueued later.
-            var ran = 0
-            while ran < Self.workBudget {
-                if next == batch.count {
-                    batch = state.withLock { state in
-                        let taken = state.work
-                        state.work.removeAll(keepingCapacity: true)
-                        return taken
-                    }
-                    next = 0
-                    if batch.isEmpty { break }
-                }
-                let item = batch[next]
-                next += 1
-                ran += 1
-                switch item {
-                case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
-                case .closure(let body): body()
-                }
+            runQueuedWork()
+            let (timeout, watched, stop) = state.withLock { state -> (Int32, Watch?, Bool) in
+                if !state.jobs.isEmpty || !state.closures.isEmpty { return (0, state.watched, state.stopping) }
+                guard let first = state.timers.first else { return (-1, state.watched, state.stopping) }
+                let remaining = ContinuousClock.now.duration(to: first.deadline)
+                let ms = remaining <= .zero ? 0 : Int32(clamping: (remaining.components.seconds * 1000)
+                    + (remaining.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+                return (ms, state.watched, state.stopping)
             }
-            let (watched, generation, deadline, idle, stop) = state.withLock { state in
-                (state.watched, state.watchGeneration, state.timers.nextDeadline, state.work.isEmpty, state.stopping)
-            }
-            let pending = next < batch.count || !idle
-            if stop && !pending { break }
-            poller.setWatched(watched?.fd, generation: generation)
-            let readable = poller.wait(until: deadline, block: !pending && !stop)
-            if readable, let watched { watched.onReadable() }
+            if stop { break }
+            fds[1].fd = watched?.fd ?? -1
+            fds[0].revents = 0
+            fds[1].revents = 0
+            let ready = poll(&fds, 2, timeout)
+            if ready < 0 && errno != EINTR { break }
+            if fds[0].revents != 0 { wakeFD.drain() }
+            if let watched, fds[1].revents != 0 { watched.onReadable() }
             fireDueTimers()
+        }
+        // Run what is left so no continuation is stranded.
+        runQueuedWork()
+    }
+
+    private func runQueuedWork() {
+        while true {
+            let (jobs, closures) = state.withLock { state in
+                let work = (state.jobs, state.closures)
+                state.jobs.removeAll(keepingCapacity: true)
+                state.closures.removeAll(keepingCapacity: true)
+                return work
+            }
+            if jobs.isEmpty && closures.isEmpty { return }
+            for closure in closures { closure() }
+            for job in jobs { job.runSynchronously(on: asUnownedSerialExecutor()) }
         }
     }
 
     private func fireDueTimers() {
         let now = ContinuousClock.now
-        let due = state.withLock { $0.timers.popDue(at: now) }
+        let due = state.withLock { state -> [Timer] in
+            let count = state.timers.prefix { $0.deadline <= now }.count
+            let due = Array(state.timers.prefix(count))
+            state.timers.removeFirst(count)
+            return due
+        }
         for timer in due { timer.action() }
     }
 }

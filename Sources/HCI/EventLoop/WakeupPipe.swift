@@ -1,11 +1,10 @@
-#if !os(Linux)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A self-pipe that wakes an event loop blocked in `poll(2)`, where there is no eventfd.
+/// A self-pipe that wakes an event loop blocked in `poll(2)`.
 struct WakeupPipe: Sendable {
     let readFD: Int32
     let writeFD: Int32
@@ -43,4 +42,3 @@ struct WakeupPipe: Sendable {
         #endif
     }
 }
-#endif
