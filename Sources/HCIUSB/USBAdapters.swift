@@ -35,9 +35,8 @@ public struct USBAdapterRecord: Hashable, Sendable, Codable {
 
 extension USBTransport {
     /// Every USB device that `USBBluetoothClassifier` calls a Bluetooth controller (class E0/01/01, or a
-    /// known dongle with a vendor class), plus those `alsoInclude` names by ID. No device is opened: strings
-    /// and drivers come from sysfs.
-    public static func listAdapters(alsoInclude: Set<[UInt16]> = [], sysfs: String = "/sys") throws(HCITransportError) -> [USBAdapterRecord] {
+    /// known dongle with a vendor class). No device is opened: strings and drivers come from sysfs.
+    public static func listAdapters(sysfs: String = "/sys") throws(HCITransportError) -> [USBAdapterRecord] {
         let session = try LibUSBSession.make(moniker: "usb")
         defer { session.finish() }
         let all = session.candidates(sysfs: sysfs)
@@ -48,7 +47,6 @@ extension USBTransport {
         for entry in sorted {
             let candidate = entry.candidate
             let included = candidate.isBluetooth || USBBluetoothClassifier.knownDongle(vendor: candidate.vendor, product: candidate.product) != nil
-                || alsoInclude.contains([candidate.vendor, candidate.product])
             guard included else { continue }
             func attribute(_ name: String) -> String? {
                 (try? String(contentsOfFile: "\(sysfs)/bus/usb/devices/\(candidate.location)/\(name)", encoding: .utf8))?
