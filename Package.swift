@@ -26,6 +26,9 @@ let package = Package(
             pkgConfig: "libusb-1.0",
             providers: [.apt(["libusb-1.0-0-dev"]), .brew(["libusb"])]
         ),
+        // Linux calls Glibc does not expose (epoll, eventfd, timerfd; accept4 and pipe2 with close-on-exec):
+        // the C library only, through a few lines of C that define _GNU_SOURCE for themselves.
+        .target(name: "CLinuxCalls"),
         // BlueZ's headers (bluetooth/hci.h): constants, structures and inline functions only, so nothing links
         // libbluetooth and no pkg-config file is needed.
         .systemLibrary(
@@ -38,12 +41,13 @@ let package = Package(
         // SplitMix64, the seeded generator that makes simulated airs, fuzz inputs and random tests replayable.
         .target(name: "SeededRandom"),
         // Host stack: packets, transports, host actor, btsnoop.
-        .target(name: "HCI"),
+        .target(name: "HCI", dependencies: [.target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // The Swift wrapper over libusb that DeviceControl and HCIUSB share: context, error names, device
         // list, descriptors.
         .target(name: "LibUSB", dependencies: ["CLibUSB"]),
         // Power switches and USB topology; knows nothing about Bluetooth.
-        .target(name: "DeviceControl", dependencies: ["CLibUSB", "LibUSB", "RigFormat"]),
+        .target(name: "DeviceControl", dependencies: ["CLibUSB", "LibUSB", "RigFormat",
+                                                  .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // Simulated controllers, air and power: the embedded default bench.
         .target(name: "Simulation", dependencies: ["HCI", "RigFormat", "SeededRandom"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).

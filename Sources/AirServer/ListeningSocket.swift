@@ -34,9 +34,8 @@ final class ListeningSocket: Sendable {
         let address = address
         loop.watch(fd: fd) {
             while true {
-                let client = accept(fd, nil, nil)
+                let client = POSIX.acceptConnection(fd)
                 if client < 0 { return } // EAGAIN: all taken; anything else: the listener is closing
-                POSIX.setNonBlocking(client)
                 if case .tcp = address { SocketOptions.setNoDelay(client) }
                 onAccept(client)
             }
@@ -76,7 +75,7 @@ final class ListeningSocket: Sendable {
             }
             unlink(path) // a stale socket file
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = POSIX.streamSocket(family: AF_UNIX)
         guard fd >= 0 else { throw SimServeError("unix:\(path): socket() failed: \(POSIX.describe(errno))") }
         let result = SocketAddress.unix(path: path).withSockaddr { Glibc.bind(fd, $0, $1) } ?? -1
         guard result == 0, listen(fd, 16) == 0 else {
@@ -90,7 +89,7 @@ final class ListeningSocket: Sendable {
 
     private static func bindTCP(host: String, port: UInt16) throws(SimServeError) -> (Int32, ServeAddress) {
         let requested = ServeAddress.tcp(host: host, port: port)
-        let fd = socket(requested.socketAddress.family, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = POSIX.streamSocket(family: requested.socketAddress.family)
         guard fd >= 0 else { throw SimServeError("\(requested): socket() failed: \(POSIX.describe(errno))") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))

@@ -53,7 +53,7 @@ public enum SimServeControlClient {
             }
             return fd
         case .tcp:
-            let fd = socket(address.socketAddress.family, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = POSIX.streamSocket(family: address.socketAddress.family)
             guard fd >= 0 else { throw SimServeError("\(address): socket() failed: \(POSIX.describe(errno))") }
             let result = address.socketAddress.withSockaddr { Glibc.connect(fd, $0, $1) } ?? -1
             guard result == 0 else {

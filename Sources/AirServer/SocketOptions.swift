@@ -43,7 +43,7 @@ enum SocketOptions {
     /// A connected, blocking Unix stream socket to `path`, or nil (errno says why).
     static func connectUnix(_ path: String) -> Int32? {
         guard path.utf8.count <= SocketAddress.unixPathLimit else { errno = ENAMETOOLONG; return nil }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = POSIX.streamSocket(family: AF_UNIX)
         guard fd >= 0 else { return nil }
         let result = SocketAddress.unix(path: path).withSockaddr { connect(fd, $0, $1) } ?? -1
         guard result == 0 else {

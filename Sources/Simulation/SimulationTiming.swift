@@ -6,8 +6,8 @@
 /// realistic values (advertising 20–100 ms, `ConnectionParameters()`'s 30–50 ms interval and 420 ms
 /// supervision timeout) already make a world fast: a peer's power-off is reported after one supervision
 /// timeout. `timeScale` multiplies every such duration (0.01 runs a 420 ms supervision
-/// timeout in 4.2 ms) for benchmarks and soak runs; the event loop's timer resolution is 1 ms, so scaled
-/// durations below that round up to it.
+/// timeout in 4.2 ms) for benchmarks and soak runs; the event loop fires timers to the nanosecond on Linux
+/// (timerfd), so scaled durations stay as scaled (elsewhere they round up to whole milliseconds).
 public struct SimulationTiming: Sendable, Hashable {
     /// Multiplies advertising, connection and supervision durations (and advDelay). 1 = real time;
     /// 0.001…1000 (a rig file outside that range is refused).

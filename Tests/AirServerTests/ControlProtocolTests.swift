@@ -2,6 +2,7 @@
 import DeviceControl
 import Foundation
 import Testing
+import TestSupport
 
 /// The control protocol of the served air, in-process and over its control socket.
 @Suite(.serialized) struct ControlProtocolTests {

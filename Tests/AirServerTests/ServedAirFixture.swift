@@ -54,16 +54,6 @@ final class LogLines: Sendable {
     var all: [String] { lines.withLock { $0 } }
 }
 
-/// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held.
-func eventually(within timeout: Duration, _ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: timeout)
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
-}
-
 /// Runs a blocking call (a socket read with a deadline) on a Dispatch thread, never on Swift's
 /// cooperative pool: a blocked pool thread on a 2-core machine stalls the server under test.
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

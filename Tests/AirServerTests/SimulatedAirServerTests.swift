@@ -3,6 +3,7 @@ import Foundation
 @testable import HCI
 @testable import Simulation
 import Testing
+import TestSupport
 
 /// The served air with our own host stack on its unix socket: each connection is a fresh controller on
 /// the rig's air, and a vanished peer is reported as a real radio does (0x08 after the supervision timeout).

@@ -3,6 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if os(Linux)
+import CLinuxCalls
+#endif
 import Foundation
 
 /// How a child ended.
@@ -42,10 +45,17 @@ public struct ChildProcess: Sendable {
             throw PowerSwitchError(.invalidInput, "an empty command line cannot be run")
         }
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
-        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
+        // Close-on-exec from the start: a child another thread starts meanwhile must not inherit them (it
+        // would hold this child's output open past its end).
+        guard closeOnExecPipe(&outPipe) == 0 else {
             throw PowerSwitchError(.deviceFailure, "cannot create pipes for `\(program)`: \(String(cString: strerror(errno)))")
         }
-        for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        guard closeOnExecPipe(&errPipe) == 0 else {
+            let code = errno
+            close(outPipe[0])
+            close(outPipe[1])
+            throw PowerSwitchError(.deviceFailure, "cannot create pipes for `\(program)`: \(String(cString: strerror(code)))")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -95,6 +105,16 @@ public struct ChildProcess: Sendable {
         thread.name = "DeviceControl.child.\(pid)"
         thread.start()
         return ChildProcess(pid: pid, argv: argv, events: stream)
+    }
+
+    private static func closeOnExecPipe(_ fds: inout [Int32]) -> Int32 {
+        #if os(Linux)
+        return fds.withUnsafeMutableBufferPointer { hil_pipe_cloexec($0.baseAddress) }
+        #else
+        guard pipe(&fds) == 0 else { return -1 }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return 0
+        #endif
     }
 
     /// Sends `signal` to the child's whole process group.

@@ -118,7 +118,7 @@ public struct SysfsRoot: Sendable {
     }
 
     func writeAttribute(_ file: String, _ value: String) throws {
-        let fd = open(file, O_WRONLY)
+        let fd = open(file, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
             switch code {

@@ -10,31 +10,45 @@ import Darwin
 ///
 /// The host actor uses the loop as its serial executor, so a packet read from the transport is decoded
 /// and handed to the host on the same thread that then resumes the waiting caller: no thread hop sits
-/// between the controller's answer and the code awaiting it. Blocking C calls (poll, read) happen only
+/// between the controller's answer and the code awaiting it. Blocking C calls (epoll, read) happen only
 /// here, never on Swift's cooperative pool.
+///
+/// Work (jobs and closures) runs in the order it was enqueued, at most `workBudget` items between two
+/// looks at the descriptor and the timers, so neither a busy queue nor a busy transport can starve a
+/// deadline. Timers fire at their `ContinuousClock` deadline to the nanosecond (a timerfd on Linux), in
+/// deadline order.
 public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
-    private struct State: ~Copyable {
-        var jobs: [UnownedJob] = []
-        var closures: [@Sendable () -> Void] = []
-        var timers: [Timer] = []
-        var nextTimerID: UInt64 = 1
-        var watched: Watch?
-        var stopping = false
+    private enum Work {
+        case job(UnownedJob)
+        case closure(@Sendable () -> Void)
     }
 
-    private struct Timer {
-        let id: UInt64
-        let deadline: ContinuousClock.Instant
-        let action: @Sendable () -> Void
+    private struct State: ~Copyable {
+        var work: [Work] = []
+        var timers = TimerHeap()
+        var nextTimerID: UInt64 = 1
+        var watched: Watch?
+        var watchGeneration: UInt64 = 0
+        var stopping = false
     }
 
     private struct Watch {
         let fd: Int32
+        let generation: UInt64
         let onReadable: @Sendable () -> Void
+        let onWritable: (@Sendable () -> Void)?
+        var wantsWritable = false
+        /// epoll refused the descriptor (a regular file, as stdin may be): it is always ready, as poll(2) says.
+        var alwaysReady = false
+
+        var interest: WatchInterest { WatchInterest(fd: fd, generation: generation, writable: wantsWritable && onWritable != nil) }
     }
 
+    /// How many jobs and closures run between two looks at the watched descriptor and the timers.
+    static let workBudget = 64
+
     private let state = Mutex(State())
-    private let wakeFD: WakeupPipe
+    private let poller: LoopPoller
     private let threadID = Mutex<pthread_t?>(nil)
     private let finished = DispatchSemaphore(value: 0)
     private let label: String
@@ -42,15 +56,17 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     /// Starts the loop's thread.
     public init(label: String) throws(EventLoopError) {
         self.label = label
-        self.wakeFD = try WakeupPipe()
+        self.poller = try LoopPoller()
+        let started = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
             threadID.withLock { $0 = pthread_self() }
+            started.signal()
             run()
             finished.signal()
         }
         thread.name = label
         thread.start()
-        while threadID.withLock({ $0 == nil }) { usleep(50) }
+        started.wait()
     }
 
     /// True when called on the loop's own thread.
@@ -62,12 +78,7 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     // MARK: SerialExecutor
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
-        let wasEmpty = state.withLock { state in
-            state.jobs.append(unowned)
-            return state.jobs.count == 1 && state.closures.isEmpty
-        }
-        if wasEmpty && !inLoop { wakeFD.wake() }
+        add(.job(UnownedJob(job)))
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
@@ -84,105 +95,131 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
 
     // MARK: Work
 
-    /// Runs `body` on the loop's thread soon.
+    /// Runs `body` on the loop's thread soon, after the work already queued.
     public func execute(_ body: @escaping @Sendable () -> Void) {
-        state.withLock { $0.closures.append(body) }
-        if !inLoop { wakeFD.wake() }
+        add(.closure(body))
+    }
+
+    private func add(_ item: Work) {
+        let wasEmpty = state.withLock { state in
+            state.work.append(item)
+            return state.work.count == 1
+        }
+        if wasEmpty && !inLoop { poller.wake() }
     }
 
     /// Calls `action` on the loop's thread at `deadline` unless cancelled first. Returns the timer's ID.
     @discardableResult
     public func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> UInt64 {
-        let id = state.withLock { state in
+        let (id, isFirst) = state.withLock { state in
             let id = state.nextTimerID
             state.nextTimerID += 1
-            let timer = Timer(id: id, deadline: deadline, action: action)
-            let index = state.timers.firstIndex { $0.deadline > deadline } ?? state.timers.endIndex
-            state.timers.insert(timer, at: index)
-            return id
+            state.timers.insert(TimerHeap.Timer(id: id, deadline: deadline, action: action))
+            return (id, state.timers.nextDeadline == deadline)
         }
-        if !inLoop { wakeFD.wake() }
+        // Only a new earliest deadline changes how long the loop may sleep.
+        if isFirst && !inLoop { poller.wake() }
         return id
     }
 
     /// Cancels a timer; a timer that already fired is ignored.
     public func cancelTimer(_ id: UInt64) {
-        state.withLock { state in state.timers.removeAll { $0.id == id } }
+        state.withLock { state in _ = state.timers.remove(id: id) }
     }
 
-    /// Watches `fd` for readability (one descriptor per loop); `onReadable` runs on the loop's thread.
-    public func watch(fd: Int32, onReadable: @escaping @Sendable () -> Void) {
-        state.withLock { $0.watched = Watch(fd: fd, onReadable: onReadable) }
-        if !inLoop { wakeFD.wake() }
+    /// Watches `fd` (one descriptor per loop): `onReadable` runs on the loop's thread whenever it is
+    /// readable (or has failed); `onWritable` whenever it is writable while write interest is on
+    /// (`setWriteInterest`), which is how a transport flushes what the kernel would not take at once.
+    public func watch(fd: Int32, onReadable: @escaping @Sendable () -> Void, onWritable: (@Sendable () -> Void)? = nil) {
+        state.withLock { state in
+            if let old = state.watched { poller.unregister(old.interest) }
+            state.watchGeneration += 1
+            var watch = Watch(fd: fd, generation: state.watchGeneration, onReadable: onReadable, onWritable: onWritable)
+            watch.alwaysReady = !poller.register(watch.interest)
+            state.watched = watch
+        }
+        if !inLoop { poller.wake() }
     }
 
-    /// Stops watching the descriptor (it is not closed).
+    /// Turns the watched descriptor's write interest on (bytes are queued) or off (the queue is empty).
+    public func setWriteInterest(_ wanted: Bool) {
+        let changed = state.withLock { state -> Bool in
+            guard var watch = state.watched, watch.wantsWritable != wanted else { return false }
+            watch.wantsWritable = wanted
+            state.watched = watch
+            poller.modify(watch.interest)
+            return true
+        }
+        if changed && !inLoop { poller.wake() }
+    }
+
+    /// Stops watching the descriptor, at once (so its owner may close it next; it is not closed here).
     public func unwatch() {
-        state.withLock { $0.watched = nil }
-        if !inLoop { wakeFD.wake() }
+        state.withLock { state in
+            if let old = state.watched { poller.unregister(old.interest) }
+            state.watched = nil
+            state.watchGeneration += 1
+        }
+        if !inLoop { poller.wake() }
     }
 
     /// Ends the thread after the work already queued; waits for it unless called on the loop itself.
     public func shutdown() {
         state.withLock { $0.stopping = true }
         if inLoop { return }
-        wakeFD.wake()
+        poller.wake()
         finished.wait()
     }
 
     deinit {
-        wakeFD.close()
+        poller.close()
     }
 
     private func run() {
-        var fds = [pollfd(fd: wakeFD.readFD, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: -1, events: Int16(POLLIN), revents: 0)]
+        var poller = self.poller
+        var batch: [Work] = []
+        var next = 0
         while true {
-            runQueuedWork()
-            let (timeout, watched, stop) = state.withLock { state -> (Int32, Watch?, Bool) in
-                if !state.jobs.isEmpty || !state.closures.isEmpty { return (0, state.watched, state.stopping) }
-                guard let first = state.timers.first else { return (-1, state.watched, state.stopping) }
-                let remaining = ContinuousClock.now.duration(to: first.deadline)
-                let ms = remaining <= .zero ? 0 : Int32(clamping: (remaining.components.seconds * 1000)
-                    + (remaining.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
-                return (ms, state.watched, state.stopping)
+            // Up to the budget of work, oldest first; what is left runs before anything enqueued later.
+            var ran = 0
+            while ran < Self.workBudget {
+                if next == batch.count {
+                    batch = state.withLock { state in
+                        let taken = state.work
+                        state.work.removeAll(keepingCapacity: true)
+                        return taken
+                    }
+                    next = 0
+                    if batch.isEmpty { break }
+                }
+                let item = batch[next]
+                next += 1
+                ran += 1
+                switch item {
+                case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+                case .closure(let body): body()
+                }
             }
-            if stop { break }
-            fds[1].fd = watched?.fd ?? -1
-            fds[0].revents = 0
-            fds[1].revents = 0
-            let ready = poll(&fds, 2, timeout)
-            if ready < 0 && errno != EINTR { break }
-            if fds[0].revents != 0 { wakeFD.drain() }
-            if let watched, fds[1].revents != 0 { watched.onReadable() }
+            let (watched, deadline, idle, stop) = state.withLock { state in
+                (state.watched, state.timers.nextDeadline, state.work.isEmpty, state.stopping)
+            }
+            let pending = next < batch.count || !idle
+            if stop && !pending { break }
+            let busy = pending || stop || watched?.alwaysReady == true
+            var ready = poller.wait(watching: watched?.interest, until: deadline, block: !busy)
+            if let watched, watched.alwaysReady { ready = watched.interest.writable ? [.readable, .writable] : .readable }
+            // A watch replaced or removed while the loop waited hears nothing more.
+            if let watched, !ready.isEmpty, state.withLock({ $0.watched?.generation == watched.generation }) {
+                if ready.contains(.writable) { watched.onWritable?() }
+                if ready.contains(.readable) { watched.onReadable() }
+            }
             fireDueTimers()
-        }
-        // Run what is left so no continuation is stranded.
-        runQueuedWork()
-    }
-
-    private func runQueuedWork() {
-        while true {
-            let (jobs, closures) = state.withLock { state in
-                let work = (state.jobs, state.closures)
-                state.jobs.removeAll(keepingCapacity: true)
-                state.closures.removeAll(keepingCapacity: true)
-                return work
-            }
-            if jobs.isEmpty && closures.isEmpty { return }
-            for closure in closures { closure() }
-            for job in jobs { job.runSynchronously(on: asUnownedSerialExecutor()) }
         }
     }
 
     private func fireDueTimers() {
         let now = ContinuousClock.now
-        let due = state.withLock { state -> [Timer] in
-            let count = state.timers.prefix { $0.deadline <= now }.count
-            let due = Array(state.timers.prefix(count))
-            state.timers.removeFirst(count)
-            return due
-        }
+        let due = state.withLock { $0.timers.popDue(at: now) }
         for timer in due { timer.action() }
     }
 }

@@ -1,10 +1,11 @@
+#if !os(Linux)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A self-pipe that wakes an event loop blocked in `poll(2)`.
+/// A self-pipe that wakes an event loop blocked in `poll(2)`, where there is no eventfd.
 struct WakeupPipe: Sendable {
     let readFD: Int32
     let writeFD: Int32
@@ -42,3 +43,4 @@ struct WakeupPipe: Sendable {
         #endif
     }
 }
+#endif

@@ -6,6 +6,12 @@ import Darwin
 #endif
 
 /// An H4 transport over a connected, non-blocking file descriptor: a Unix or TCP socket, or a serial port.
+///
+/// Nothing here blocks the loop. A packet the kernel does not take at once is queued and flushed when the
+/// descriptor is writable again (the loop's write interest); packets leave in the order they were sent,
+/// and a queue that makes no progress for `writeDeadline` ends the transport with a timeout. Every system
+/// call on the descriptor, and its close, happens under one lock, so no read or write can reach another
+/// file that reuses the number after the close.
 public final class FileDescriptorTransport: HCITransport {
     private struct State {
         var framer: H4Framer
@@ -13,6 +19,11 @@ public final class FileDescriptorTransport: HCITransport {
         var loop: EventLoop?
         var closed = false
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        var queue = OutgoingQueue()
+        /// The stall timer, while bytes are queued.
+        var stallTimer: UInt64?
+        /// The retry timer, while the last write failed with ENOBUFS (which POLLOUT does not signal).
+        var retryTimer: UInt64?
     }
 
     public let moniker: String
@@ -24,6 +35,9 @@ public final class FileDescriptorTransport: HCITransport {
     private let beforeClose: @Sendable (Int32) -> Void
     private let semantics: FileDescriptorSemantics
     private let state: Mutex<State>
+
+    /// At most this many bytes wait for the kernel; a peer that reads nothing makes the next send fail.
+    public static let queueLimit = 1 << 20
 
     /// A transport that owns `fd` (it is made non-blocking, and closed when the transport ends).
     public init(moniker: String, fd: Int32, semantics: FileDescriptorSemantics = .stream, writeDeadline: Duration = .seconds(2),
@@ -40,42 +54,48 @@ public final class FileDescriptorTransport: HCITransport {
     }
 
     public func start(on loop: EventLoop, receive: @escaping @Sendable (HCITransportEvent) -> Void) throws(HCITransportError) {
-        state.withLock {
-            $0.receive = receive
-            $0.loop = loop
+        let closed = state.withLock { state -> Bool in
+            guard !state.closed else { return true }
+            state.receive = receive
+            state.loop = loop
+            // Under the lock, so a close cannot come between the check and the watch.
+            loop.watch(fd: fd, onReadable: { [self] in readAvailable() }, onWritable: { [self] in flush() })
+            return false
         }
-        loop.watch(fd: fd) { [self] in readAvailable() }
+        if closed { throw HCITransportError(.closedByHost, "\(moniker): cannot start: transport is closed") }
     }
 
+    /// Writes `packet`, or queues what the kernel does not take now. Throws when the transport is closed,
+    /// the write fails, or the queue is over `queueLimit`.
     public func send(_ packet: HCIPacket) throws(HCITransportError) {
-        if state.withLock({ $0.closed }) {
-            throw HCITransportError(.closedByHost, "\(moniker): cannot send \(packet): transport is closed")
-        }
         let bytes = packet.h4Bytes
-        var written = 0
-        let deadline = ContinuousClock.now.advanced(by: writeDeadline)
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { raw in
-                POSIX.writeNoSignal(fd, raw.baseAddress.map { $0 + written }, bytes.count - written)
+        let outcome: SendOutcome = state.withLock { state in
+            if state.closed {
+                return .failed(HCITransportError(.closedByHost, "\(moniker): cannot send \(packet): transport is closed"))
             }
-            if result > 0 {
-                if semantics.wholePacketWrites && result < bytes.count {
-                    throw HCITransportError(.io, "\(moniker): the kernel took \(result) of \(bytes.count) bytes of \(packet)")
+            if state.queue.isEmpty {
+                switch write(bytes, from: 0, describing: "\(packet)") {
+                case .done: return .sent
+                case .partial(let written): state.queue.append(bytes, written: written, describing: "\(packet)")
+                case .wouldBlock(let noBuffers): state.queue.append(bytes, written: 0, describing: "\(packet)", noBuffers: noBuffers)
+                case .failed(let error): return .failed(error)
                 }
-                written += result
-                continue
+                return .queued(first: true, noBuffers: state.queue.lastWriteHadNoBuffers)
             }
-            let code = errno
-            let retry = code == EAGAIN || code == EWOULDBLOCK || code == EINTR || (semantics.wholePacketWrites && code == ENOBUFS)
-            guard result < 0, retry else {
-                throw semantics.describeFailure(code, "write of \(packet)")
-                    ?? HCITransportError(code == EPIPE || code == ECONNRESET ? .closedByPeer : .io, "\(moniker): write failed: \(POSIX.describe(code))")
+            guard state.queue.byteCount + bytes.count <= Self.queueLimit else {
+                return .failed(HCITransportError(.timeout, "\(moniker): cannot send \(packet): \(state.queue.byteCount) bytes are "
+                    + "already waiting for the other end to read (\(state.queue.describeHead()))"))
             }
-            // ENOBUFS is not signalled by POLLOUT: look again within 5 ms.
-            let until = code == ENOBUFS ? min(deadline, ContinuousClock.now.advanced(by: .milliseconds(5))) : deadline
-            if !POSIX.wait(fd: fd, events: Int16(POLLOUT), until: until), ContinuousClock.now >= deadline {
-                throw HCITransportError(.timeout, "\(moniker): writing \(packet) stalled: \(written) of \(bytes.count) bytes written after \(writeDeadline)")
-            }
+            state.queue.append(bytes, written: 0, describing: "\(packet)")
+            return .queued(first: false, noBuffers: false)
+        }
+        switch outcome {
+        case .sent, .queued(first: false, _):
+            return
+        case .queued(first: true, let noBuffers):
+            startWaiting(noBuffers: noBuffers)
+        case .failed(let error):
+            throw error
         }
     }
 
@@ -83,7 +103,7 @@ public final class FileDescriptorTransport: HCITransport {
         finish(HCITransportError(.closedByHost, "\(moniker): closed by the host"))
     }
 
-    /// Reads at most this many times per readiness callback, then returns to the loop (poll is level
+    /// Reads at most this many times per readiness callback, then returns to the loop (epoll is level
     /// triggered, so the rest is read on the next turn): a controller that streams advertising reports
     /// must not starve the loop's timers and queued work, where command deadlines and scan limits live.
     static let readsPerTurn = 32
@@ -94,6 +114,7 @@ public final class FileDescriptorTransport: HCITransport {
                 if state.closed { return .stop }
                 let count = state.buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count > 0 {
+                    afterRead(fd)
                     do {
                         return .packets(try state.framer.feed(state.buffer[0..<count]), state.receive)
                     } catch {
@@ -112,7 +133,6 @@ public final class FileDescriptorTransport: HCITransport {
             case .stop:
                 return
             case .packets(let packets, let receive):
-                afterRead(fd)
                 for packet in packets { receive?(.packet(packet)) }
             case .failed(let error):
                 finish(error)
@@ -121,23 +141,144 @@ public final class FileDescriptorTransport: HCITransport {
         }
     }
 
+    /// Writes what is queued, oldest first, until the kernel takes no more or the queue is empty.
+    private func flush() {
+        let outcome: FlushOutcome = state.withLock { state in
+            if state.closed { return .idle }
+            while let head = state.queue.head {
+                switch write(head.bytes, from: head.written, describing: head.description) {
+                case .done:
+                    state.queue.removeHead()
+                case .partial(let written):
+                    state.queue.advanceHead(to: written)
+                    return .waiting(noBuffers: false)
+                case .wouldBlock(let noBuffers):
+                    state.queue.noteNoBuffers(noBuffers)
+                    return .waiting(noBuffers: noBuffers)
+                case .failed(let error):
+                    return .failed(error)
+                }
+            }
+            let timers = [state.stallTimer, state.retryTimer].compactMap { $0 }
+            state.stallTimer = nil
+            state.retryTimer = nil
+            return .drained(state.loop, timers)
+        }
+        switch outcome {
+        case .idle:
+            return
+        case .waiting(let noBuffers):
+            if noBuffers { scheduleRetry() }
+        case .drained(let loop, let timers):
+            for timer in timers { loop?.cancelTimer(timer) }
+            loop?.setWriteInterest(false)
+        case .failed(let error):
+            finish(error)
+        }
+    }
+
+    /// Bytes are queued: turns the write interest on and starts the stall deadline.
+    private func startWaiting(noBuffers: Bool) {
+        let stallDeadline = ContinuousClock.now.advanced(by: writeDeadline)
+        state.withLock { state in
+            guard !state.closed, let loop = state.loop, !state.queue.isEmpty else { return }
+            loop.setWriteInterest(true)
+            if let old = state.stallTimer { loop.cancelTimer(old) }
+            state.stallTimer = loop.schedule(at: stallDeadline) { [self] in stalled() }
+        }
+        if noBuffers { scheduleRetry() }
+    }
+
+    /// ENOBUFS is not signalled by POLLOUT: look again within 5 ms.
+    private func scheduleRetry() {
+        state.withLock { state in
+            guard !state.closed, let loop = state.loop, state.retryTimer == nil else { return }
+            state.retryTimer = loop.schedule(at: .now.advanced(by: .milliseconds(5))) { [self] in retryFlush() }
+        }
+    }
+
+    private func retryFlush() {
+        state.withLock { $0.retryTimer = nil }
+        flush()
+    }
+
+    private func stalled() {
+        let head = state.withLock { state -> String? in
+            state.stallTimer = nil
+            return state.queue.isEmpty || state.closed ? nil : state.queue.describeHead()
+        }
+        guard let head else { return }
+        finish(HCITransportError(.timeout, "\(moniker): writing stalled: the other end took nothing for \(writeDeadline) (\(head))"))
+    }
+
+    private enum WriteResult {
+        case done
+        case partial(written: Int)
+        case wouldBlock(noBuffers: Bool)
+        case failed(HCITransportError)
+    }
+
+    /// One non-blocking write of `bytes[offset...]`; called under the lock.
+    private func write(_ bytes: [UInt8], from offset: Int, describing packet: @autoclosure () -> String) -> WriteResult {
+        var written = offset
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { raw in
+                POSIX.writeNoSignal(fd, raw.baseAddress.map { $0 + written }, bytes.count - written)
+            }
+            if result > 0 {
+                if semantics.wholePacketWrites && result < bytes.count {
+                    return .failed(HCITransportError(.io, "\(moniker): the kernel took \(result) of \(bytes.count) bytes of \(packet())"))
+                }
+                written += result
+                continue
+            }
+            let code = errno
+            if result < 0 && code == EINTR { continue }
+            if result < 0 && (code == EAGAIN || code == EWOULDBLOCK) {
+                return written > offset ? .partial(written: written) : .wouldBlock(noBuffers: false)
+            }
+            if result < 0 && semantics.wholePacketWrites && code == ENOBUFS { return .wouldBlock(noBuffers: true) }
+            return .failed(semantics.describeFailure(code, "write of \(packet())")
+                ?? HCITransportError(code == EPIPE || code == ECONNRESET ? .closedByPeer : .io,
+                                     "\(moniker): write of \(packet()) failed: \(POSIX.describe(code))"))
+        }
+        return .done
+    }
+
     private enum ReadOutcome {
         case stop
         case packets([HCIPacket], (@Sendable (HCITransportEvent) -> Void)?)
         case failed(HCITransportError)
     }
 
+    private enum SendOutcome {
+        case sent
+        case queued(first: Bool, noBuffers: Bool)
+        case failed(HCITransportError)
+    }
+
+    private enum FlushOutcome {
+        case idle
+        case waiting(noBuffers: Bool)
+        case drained(EventLoop?, [UInt64])
+        case failed(HCITransportError)
+    }
+
     private func finish(_ error: HCITransportError) {
-        let ending = state.withLock { state -> (receive: (@Sendable (HCITransportEvent) -> Void)?, loop: EventLoop?)? in
+        let ending = state.withLock { state -> (receive: (@Sendable (HCITransportEvent) -> Void)?, loop: EventLoop?, timers: [UInt64])? in
             if state.closed { return nil }
             state.closed = true
             defer { state.receive = nil }
-            return (state.receive, state.loop)
+            // Out of epoll before the number is free for reuse, then closed while no read or write can start.
+            state.loop?.unwatch()
+            beforeClose(fd)
+            POSIX.closeFD(fd)
+            state.queue = OutgoingQueue()
+            let timers = [state.stallTimer, state.retryTimer].compactMap { $0 }
+            return (state.receive, state.loop, timers)
         }
         guard let ending else { return }
-        ending.loop?.unwatch()
-        beforeClose(fd)
-        POSIX.closeFD(fd)
+        for timer in ending.timers { ending.loop?.cancelTimer(timer) }
         ending.receive?(.closed(error))
     }
 

@@ -3,6 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if os(Linux)
+import CLinuxCalls
+#endif
 
 /// Thin wrappers over the system calls the file-descriptor transports (and the served simulated air) make.
 public enum POSIX {
@@ -23,6 +26,30 @@ public enum POSIX {
     public static func setNonBlocking(_ fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+
+    /// A stream socket of `family` that no program started meanwhile by another thread inherits
+    /// (`SOCK_CLOEXEC`, set atomically where the system has it). -1 and errno on failure.
+    public static func streamSocket(family: Int32) -> Int32 {
+        #if canImport(Glibc)
+        return socket(family, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        #else
+        let fd = socket(family, SOCK_STREAM, 0)
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return fd
+        #endif
+    }
+
+    /// Accepts one connection on a listening socket; the new descriptor is non-blocking and close-on-exec
+    /// from the start (`accept4`). -1 and errno when none is waiting (EAGAIN) or the socket failed.
+    public static func acceptConnection(_ fd: Int32) -> Int32 {
+        #if os(Linux)
+        return hil_accept_cloexec(fd)
+        #else
+        let client = accept(fd, nil, nil)
+        if client >= 0 { setNonBlocking(client) }
+        return client
+        #endif
     }
 
     /// Waits until `fd` is ready for `events` or `deadline` passes; returns false on timeout.

@@ -11,11 +11,7 @@ extension FileDescriptorTransport {
         guard path.utf8.count <= SocketAddress.unixPathLimit else {
             throw HCITransportError(.invalidMoniker, "\(moniker): socket path is \(path.utf8.count) bytes; the limit is \(SocketAddress.unixPathLimit)")
         }
-        #if canImport(Glibc)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_UNIX, SOCK_STREAM, 0)
-        #endif
+        let fd = POSIX.streamSocket(family: AF_UNIX)
         guard fd >= 0 else { throw HCITransportError(.io, "\(moniker): socket() failed: \(POSIX.describe(errno))") }
         let result = address.withSockaddr { connect(fd, $0, $1) } ?? -1
         if result != 0 {
@@ -55,7 +51,7 @@ extension FileDescriptorTransport {
         let deadline = ContinuousClock.now.advanced(by: connectDeadline)
         while let info = entry {
             entry = info.pointee.ai_next
-            let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+            let fd = POSIX.streamSocket(family: info.pointee.ai_family)
             if fd < 0 { lastError = POSIX.describe(errno); continue }
             POSIX.setNonBlocking(fd)
             var result = connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen)

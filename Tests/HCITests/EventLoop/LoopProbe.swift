@@ -1,0 +1,27 @@
+import Foundation
+@testable import HCI
+import Synchronization
+
+/// What a test saw happen on an event loop, in order, and a way to await the loop's own thread: `settle`
+/// runs a closure on the loop and returns once it ran, so everything queued before it has run too.
+final class LoopProbe: Sendable {
+    private let seen = Mutex<[String]>([])
+
+    var events: [String] { seen.withLock { $0 } }
+
+    func note(_ event: String) { seen.withLock { $0.append(event) } }
+
+    /// Waits for a closure enqueued now to run on `loop`: the loop's queue up to here has drained.
+    func settle(_ loop: EventLoop) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.execute { continuation.resume() }
+        }
+    }
+
+    /// Waits on `loop` until `deadline` has passed on the loop's clock: a timer at that deadline fired.
+    func pass(_ deadline: ContinuousClock.Instant, on loop: EventLoop) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.schedule(at: deadline) { continuation.resume() }
+        }
+    }
+}
