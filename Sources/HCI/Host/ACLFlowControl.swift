@@ -7,8 +7,15 @@ struct ACLFlowControl {
         let handle: UInt16
         var fragments: [ACLDataPacket]
         let timeout: Duration
-        let continuation: CheckedContinuation<Result<Void, HCIError>, Never>
+        let started: ContinuousClock.Instant
+        /// Nil once its caller gave up (deadline or cancellation) after the first fragment went out: the
+        /// rest still follow, so the controller never holds a start fragment with no continuation.
+        var continuation: CheckedContinuation<Result<Void, HCIError>, Never>?
         var timer: UInt64 = 0
+        /// Whether the first fragment has gone to the controller.
+        var begun = false
+
+        func finish(_ result: Result<Void, HCIError>) { continuation?.resume(returning: result) }
     }
 
     /// Largest ACL payload per fragment (LE_ACL_Data_Packet_Length).
@@ -43,7 +50,7 @@ struct ACLFlowControl {
         inFlight[handle] = nil
         let failed = queue.filter { $0.handle == handle }
         queue.removeAll { $0.handle == handle }
-        for send in failed { send.continuation.resume(returning: .failure(error)) }
+        for send in failed { send.finish(.failure(error)) }
     }
 
     mutating func dropAll(failing error: HCIError) {
@@ -51,7 +58,7 @@ struct ACLFlowControl {
         inFlight.removeAll()
         let failed = queue
         queue.removeAll()
-        for send in failed { send.continuation.resume(returning: .failure(error)) }
+        for send in failed { send.finish(.failure(error)) }
     }
 
     /// Splits an L2CAP PDU into ACL fragments of at most `maximumLength` bytes.
@@ -70,22 +77,32 @@ struct ACLFlowControl {
 
 extension HCIHost {
     /// Sends one L2CAP PDU on a connection, fragmented to the controller's LE ACL length and paced by its
-    /// buffer credits. Returns once every fragment is handed to the controller, or throws when no credit
-    /// frees up within `timeout`.
+    /// buffer credits. Returns once every fragment is handed to the controller; throws when no credit
+    /// frees up within `timeout`, or at once when the task is cancelled. A PDU whose first fragment went
+    /// out is never left half-sent: its caller hears the error, and the rest follow as credits return.
     public func sendACL(handle: UInt16, pdu: [UInt8], timeout: Duration = .seconds(5)) async throws(HCIError) {
         if let closedReason { throw .transportClosed(closedReason) }
         guard connections[handle] != nil else { throw .unknownConnection(handle: handle) }
         let id = nextWaitID
         nextWaitID += 1
         let fragments = aclFlow.fragments(handle: handle, pdu: pdu)
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, HCIError>, Never>) in
-            var send = ACLFlowControl.Send(id: id, handle: handle, fragments: fragments, timeout: timeout, continuation: continuation)
-            send.timer = loop.schedule(at: .now.advanced(by: timeout)) { [weak self] in
-                guard let self else { return }
-                self.assumeIsolated { host in host.aclTimedOut(id) }
+        let started = ContinuousClock.now
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, HCIError>, Never>) in
+                var send = ACLFlowControl.Send(id: id, handle: handle, fragments: fragments, timeout: timeout, started: started,
+                                               continuation: continuation)
+                send.timer = loop.schedule(at: started.advanced(by: timeout)) { [weak self] in
+                    guard let self else { return }
+                    self.assumeIsolated { host in host.aclGaveUp(id, .aclCreditTimeout(handle: handle, timeout: timeout)) }
+                }
+                aclFlow.queue.append(send)
+                pumpACL()
             }
-            aclFlow.queue.append(send)
-            pumpACL()
+        } onCancel: {
+            onLoop { host in
+                host.aclGaveUp(id, .cancelled(awaited: "a controller buffer for ACL data on handle 0x\(hex4(handle))",
+                                              waited: started.duration(to: .now)))
+            }
         }
         try result.get()
     }
@@ -101,22 +118,31 @@ extension HCIHost {
             } catch {
                 let send = aclFlow.queue.removeFirst()
                 loop.cancelTimer(send.timer)
-                send.continuation.resume(returning: .failure(.transportClosed(error)))
+                send.finish(.failure(.transportClosed(error)))
                 continue
             }
             aclFlow.availableBuffers -= 1
             aclFlow.inFlight[fragment.handle, default: 0] += 1
+            aclFlow.queue[0].begun = true
             if aclFlow.queue[0].fragments.isEmpty {
                 let send = aclFlow.queue.removeFirst()
                 loop.cancelTimer(send.timer)
-                send.continuation.resume(returning: .success(()))
+                send.finish(.success(()))
             }
         }
     }
 
-    func aclTimedOut(_ id: UInt64) {
-        guard let index = aclFlow.queue.firstIndex(where: { $0.id == id }) else { return }
-        let send = aclFlow.queue.remove(at: index)
-        send.continuation.resume(returning: .failure(.aclCreditTimeout(handle: send.handle, timeout: send.timeout)))
+    /// The caller stops waiting (deadline or cancellation). A PDU not yet begun is dropped; one begun keeps
+    /// its place so its remaining fragments follow.
+    func aclGaveUp(_ id: UInt64, _ error: HCIError) {
+        guard let index = aclFlow.queue.firstIndex(where: { $0.id == id }), aclFlow.queue[index].continuation != nil else { return }
+        let send = aclFlow.queue[index]
+        send.finish(.failure(error))
+        if send.begun {
+            aclFlow.queue[index].continuation = nil
+        } else {
+            loop.cancelTimer(send.timer)
+            aclFlow.queue.remove(at: index)
+        }
     }
 }

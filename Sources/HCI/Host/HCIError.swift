@@ -23,6 +23,8 @@ public enum HCIError: Error, Sendable, CustomStringConvertible {
     case unsupported(String)
     /// A connection the operation relied on ended.
     case disconnected(handle: UInt16, reason: HCIStatus)
+    /// The task awaiting `awaited` was cancelled after `waited`; the wait ended at once.
+    case cancelled(awaited: String, waited: Duration)
 
     public var description: String {
         switch self {
@@ -49,6 +51,8 @@ public enum HCIError: Error, Sendable, CustomStringConvertible {
             "unsupported: \(what)"
         case .disconnected(let handle, let reason):
             "connection 0x\(hex4(handle)) ended: \(reason)"
+        case .cancelled(let awaited, let waited):
+            "cancelled after \(formatDuration(waited)) while awaiting \(awaited)"
         }
     }
 }

@@ -4,8 +4,12 @@ struct PendingCommand {
     let packet: HCICommandPacket
     let completion: HCICommandCompletion
     let timeout: Duration
-    let continuation: UnsafeContinuation<Result<[UInt8], HCIError>, Never>
+    let started: ContinuousClock.Instant
+    /// Nil once its caller was cancelled: a sent command stays listed so that its answer is absorbed.
+    var continuation: UnsafeContinuation<Result<[UInt8], HCIError>, Never>?
     var timer: UInt64 = 0
+
+    func finish(_ result: Result<[UInt8], HCIError>) { continuation?.resume(returning: result) }
 }
 
 extension HCIHost {
@@ -14,7 +18,8 @@ extension HCIHost {
     ///
     /// Throws `commandFailed` with the status's spec name on a non-zero status, `commandTimeout` naming
     /// the opcode and the deadline when the controller stays silent, `notPoweredOn` when the adapter is
-    /// not `poweredOn` and the command is neither Reset nor a read.
+    /// not `poweredOn` and the command is neither Reset nor a read, and `cancelled` at once when the
+    /// calling task is cancelled (a command already sent still has its answer absorbed).
     public func send<Command: HCICommand>(_ command: Command, timeout: Duration? = nil) async throws(HCIError) -> Command.Response {
         try await send(command, timeout: timeout, anyState: false)
     }
@@ -45,14 +50,20 @@ extension HCIHost {
         let timeout = timeout ?? defaultCommandTimeout
         let id = nextWaitID
         nextWaitID += 1
-        let result = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<[UInt8], HCIError>, Never>) in
-            var command = PendingCommand(id: id, packet: packet, completion: completion, timeout: timeout, continuation: continuation)
-            command.timer = loop.schedule(at: .now.advanced(by: timeout)) { [weak self] in
-                guard let self else { return }
-                self.assumeIsolated { host in host.commandTimedOut(id) }
+        let started = ContinuousClock.now
+        let result = await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<[UInt8], HCIError>, Never>) in
+                var command = PendingCommand(id: id, packet: packet, completion: completion, timeout: timeout, started: started,
+                                             continuation: continuation)
+                command.timer = loop.schedule(at: started.advanced(by: timeout)) { [weak self] in
+                    guard let self else { return }
+                    self.assumeIsolated { host in host.commandTimedOut(id) }
+                }
+                commandQueue.append(command)
+                pumpCommands()
             }
-            commandQueue.append(command)
-            pumpCommands()
+        } onCancel: {
+            onLoop { host in host.commandCancelled(id) }
         }
         return try result.get()
     }
@@ -73,7 +84,7 @@ extension HCIHost {
                 sentCommands.append(command)
             } catch {
                 loop.cancelTimer(command.timer)
-                command.continuation.resume(returning: .failure(.transportClosed(error)))
+                command.finish(.failure(.transportClosed(error)))
             }
         }
     }
@@ -83,11 +94,26 @@ extension HCIHost {
             let command = sentCommands.remove(at: index)
             // The controller will not answer this one; let the next command go rather than wedge.
             commandCredits = max(commandCredits, 1)
-            command.continuation.resume(returning: .failure(.commandTimeout(opcode: command.packet.opcode, timeout: command.timeout, sent: true)))
+            command.finish(.failure(.commandTimeout(opcode: command.packet.opcode, timeout: command.timeout, sent: true)))
             pumpCommands()
         } else if let index = commandQueue.firstIndex(where: { $0.id == id }) {
             let command = commandQueue.remove(at: index)
-            command.continuation.resume(returning: .failure(.commandTimeout(opcode: command.packet.opcode, timeout: command.timeout, sent: false)))
+            command.finish(.failure(.commandTimeout(opcode: command.packet.opcode, timeout: command.timeout, sent: false)))
+        }
+    }
+
+    /// The caller's task was cancelled: a queued command is dropped; a sent one is answered to nobody.
+    func commandCancelled(_ id: UInt64) {
+        func cancelled(_ command: PendingCommand) -> HCIError {
+            .cancelled(awaited: "Command Complete or Command Status for \(command.packet.opcode)", waited: command.started.duration(to: .now))
+        }
+        if let index = commandQueue.firstIndex(where: { $0.id == id }) {
+            let command = commandQueue.remove(at: index)
+            loop.cancelTimer(command.timer)
+            command.finish(.failure(cancelled(command)))
+        } else if let index = sentCommands.firstIndex(where: { $0.id == id }), sentCommands[index].continuation != nil {
+            sentCommands[index].finish(.failure(cancelled(sentCommands[index])))
+            sentCommands[index].continuation = nil
         }
     }
 
@@ -102,7 +128,7 @@ extension HCIHost {
         }
         let command = sentCommands.remove(at: index)
         loop.cancelTimer(command.timer)
-        command.continuation.resume(returning: result)
+        command.finish(result)
     }
 
     func failAllCommands(_ error: HCIError) {
@@ -113,7 +139,7 @@ extension HCIHost {
         commandQueue.removeAll()
         for command in all {
             loop.cancelTimer(command.timer)
-            command.continuation.resume(returning: .failure(error))
+            command.finish(.failure(error))
         }
     }
 

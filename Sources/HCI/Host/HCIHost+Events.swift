@@ -8,6 +8,7 @@ struct EventWaiter {
     let id: UInt64
     let awaited: String
     let timeout: Duration
+    let started: ContinuousClock.Instant
     let match: @Sendable (HostEvent) -> (any Sendable)?
     var timer: UInt64 = 0
     var result: Result<any Sendable, HCIError>?
@@ -33,8 +34,9 @@ extension HCIHost {
         if !started { try start() }
         let id = nextWaitID
         nextWaitID += 1
-        var waiter = EventWaiter(id: id, awaited: awaited, timeout: timeout, match: { event in match(event) })
-        waiter.timer = loop.schedule(at: .now.advanced(by: timeout)) { [weak self] in
+        let started = ContinuousClock.now
+        var waiter = EventWaiter(id: id, awaited: awaited, timeout: timeout, started: started, match: { event in match(event) })
+        waiter.timer = loop.schedule(at: started.advanced(by: timeout)) { [weak self] in
             guard let self else { return }
             self.assumeIsolated { host in host.waiterTimedOut(id) }
         }
@@ -42,7 +44,7 @@ extension HCIHost {
         return Expectation(id: id)
     }
 
-    /// Awaits an expectation's event (or its timeout, or the transport closing).
+    /// Awaits an expectation's event (or its timeout, the transport closing, or the task's cancellation).
     public func wait<Value: Sendable>(for expectation: Expectation<Value>) async throws(HCIError) -> Value {
         guard let index = eventWaiters.firstIndex(where: { $0.id == expectation.id }) else {
             throw .unsupported("expectation \(expectation.id) was already awaited")
@@ -52,8 +54,13 @@ extension HCIHost {
             eventWaiters.remove(at: index)
             outcome = result
         } else {
-            outcome = await withCheckedContinuation { continuation in
-                eventWaiters[index].continuation = continuation
+            let id = expectation.id
+            outcome = await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    eventWaiters[index].continuation = continuation
+                }
+            } onCancel: {
+                onLoop { host in host.waiterCancelled(id) }
             }
         }
         switch outcome {
@@ -81,6 +88,12 @@ extension HCIHost {
         } else {
             eventWaiters[index].result = result
         }
+    }
+
+    func waiterCancelled(_ id: UInt64) {
+        guard let index = eventWaiters.firstIndex(where: { $0.id == id }), eventWaiters[index].result == nil else { return }
+        let waiter = eventWaiters[index]
+        settle(index, .failure(.cancelled(awaited: waiter.awaited, waited: waiter.started.duration(to: .now))))
     }
 
     func waiterTimedOut(_ id: UInt64) {

@@ -56,6 +56,14 @@ public actor HCIHost {
         try await withTaskExecutorPreference(loop, operation: body)
     }
 
+    /// Runs `body` isolated to the host on its loop soon, from any thread (a timer, a cancellation handler).
+    nonisolated func onLoop(_ body: @escaping @Sendable (isolated HCIHost) -> Void) {
+        loop.execute { [weak self] in
+            guard let self else { return }
+            self.assumeIsolated(body)
+        }
+    }
+
     /// Starts reading from the transport.
     public func start() throws(HCIError) {
         guard !started else { return }

@@ -75,14 +75,24 @@ public actor LEConnection {
         if let disconnectionReason { return disconnectionReason }
         let handle = handle
         var timer: UInt64 = 0
-        let reason: HCIStatus? = await withCheckedContinuation { (continuation: CheckedContinuation<HCIStatus?, Never>) in
-            let waiter = EndWaiter(continuation)
-            endWaiters.append(waiter)
-            timer = host.loop.schedule(at: .now.advanced(by: timeout)) { waiter.resume(nil) }
+        let started = ContinuousClock.now
+        let waiter = Mutex<EndWaiter?>(nil)
+        let reason: HCIStatus? = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<HCIStatus?, Never>) in
+                let end = EndWaiter(continuation)
+                waiter.withLock { $0 = end }
+                endWaiters.append(end)
+                timer = host.loop.schedule(at: started.advanced(by: timeout)) { end.resume(nil) }
+                if Task.isCancelled { end.resume(nil) }   // cancelled before the handler could see the waiter
+            }
+        } onCancel: {
+            waiter.withLock { $0 }?.resume(nil)
         }
         host.loop.cancelTimer(timer)
+        let awaited = "Disconnection Complete for handle 0x\(hex4(handle))"
         guard let reason else {
-            throw .timeout(awaited: "Disconnection Complete for handle 0x\(hex4(handle))", timeout: timeout)
+            if Task.isCancelled { throw .host(.cancelled(awaited: awaited, waited: started.duration(to: .now))) }
+            throw .timeout(awaited: awaited, timeout: timeout)
         }
         return reason
     }

@@ -17,32 +17,42 @@ extension LEDevice {
         let info = try await start()
         let extended = info.supportsExtendedScanning
         var timer: UInt64 = 0
-        var timedOut = false
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<LEConnection, RoleError>, Never>) in
-            pendingConnect = PendingConnect(address: address, continuation: continuation)
-            timer = host.loop.schedule(at: .now.advanced(by: timeout)) { [weak self] in
-                guard let self else { return }
-                self.assumeIsolated { device in
-                    guard let pending = device.pendingConnect, pending.address == address else { return }
-                    device.pendingConnect = nil
-                    pending.fail(.connectTimeout(address: address, timeout: timeout))
+        let started = clock.now
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<LEConnection, RoleError>, Never>) in
+                pendingConnect = PendingConnect(address: address, continuation: continuation)
+                timer = host.loop.schedule(at: started.advanced(by: timeout)) { [weak self] in
+                    guard let self else { return }
+                    self.assumeIsolated { device in device.failPending(address: address, .connectTimeout(address: address, timeout: timeout)) }
+                }
+                Task(executorPreference: host.loop) { [host] in
+                    do throws(HCIError) {
+                        if extended {
+                            try await host.send(LEExtendedCreateConnection(peerAddress: address, peerAddressType: type, connection: parameters))
+                        } else {
+                            try await host.send(LECreateConnection(peerAddress: address, peerAddressType: type, connection: parameters))
+                        }
+                    } catch {
+                        await self.failPending(address: address, .host(error))
+                    }
                 }
             }
-            Task(executorPreference: host.loop) { [host] in
-                do throws(HCIError) {
-                    if extended {
-                        try await host.send(LEExtendedCreateConnection(peerAddress: address, peerAddressType: type, connection: parameters))
-                    } else {
-                        try await host.send(LECreateConnection(peerAddress: address, peerAddressType: type, connection: parameters))
-                    }
-                } catch {
-                    await self.failPending(address: address, .host(error))
+        } onCancel: { [host] in
+            host.loop.execute {
+                self.assumeIsolated { device in
+                    device.failPending(address: address, .host(.cancelled(awaited: "LE Connection Complete from \(address)",
+                                                                          waited: started.duration(to: .now))))
                 }
             }
         }
         host.loop.cancelTimer(timer)
-        if case .failure(.connectTimeout) = result { timedOut = true }
-        if timedOut { await cancelConnect(address: address) }
+        switch result {
+        case .failure(.connectTimeout), .failure(.host(.cancelled)):
+            // The controller is still trying: cancel the attempt, even when this task is cancelled.
+            await uncancelled(on: host.loop) { await self.cancelConnect(address: address) }
+        default:
+            break
+        }
         return try result.get()
     }
 

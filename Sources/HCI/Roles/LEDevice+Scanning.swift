@@ -45,25 +45,35 @@ extension LEDevice {
             throw .host(error)
         }
         if scan?.finished == false {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                scan?.continuation = continuation
-                scan?.timer = host.loop.schedule(at: .now.advanced(by: options.timeout)) { [weak self] in
-                    guard let self else { return }
-                    self.assumeIsolated { $0.finishScan() }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    scan?.continuation = continuation
+                    scan?.timer = host.loop.schedule(at: .now.advanced(by: options.timeout)) { [weak self] in
+                        guard let self else { return }
+                        self.assumeIsolated { $0.finishScan() }
+                    }
                 }
+            } onCancel: { [host] in
+                host.loop.execute { self.assumeIsolated { $0.finishScan() } }
             }
         }
         let session = scan
         scan = nil
-        // Disable whatever happened above; a closed transport has nothing left to disable.
+        // Disable whatever happened above, even when this task was cancelled; a closed transport has
+        // nothing left to disable.
         if await host.closedReason == nil {
-            do {
-                if extended { try await host.send(LESetExtendedScanEnable(false)) } else { try await host.send(LESetScanEnable(false)) }
+            do throws(HCIError) {
+                try await uncancelled(on: host.loop) { [host] () throws(HCIError) in
+                    if extended { try await host.send(LESetExtendedScanEnable(false)) } else { try await host.send(LESetScanEnable(false)) }
+                }
             } catch {
                 throw .host(error)
             }
         } else if let reason = await host.closedReason {
             throw .host(.transportClosed(reason))
+        }
+        if Task.isCancelled, let session {
+            throw .host(.cancelled(awaited: "advertising reports (\(session.order.count) advertisers seen)", waited: session.started.duration(to: clock.now)))
         }
         guard let session else { return ([], 0) }
         let all = session.order.compactMap { session.results[$0] }
