@@ -39,7 +39,9 @@ import Glibc
         defer { close(theirs) }
         let loop = try EventLoop(label: "test-fd-queue")
         defer { loop.shutdown() }
-        let transport = FileDescriptorTransport(moniker: "socketpair", fd: ours)
+        // A long write deadline: this test is about order and a free loop, not about a stalled reader
+        // (a loaded machine may start reading seconds later).
+        let transport = FileDescriptorTransport(moniker: "socketpair", fd: ours, writeDeadline: .seconds(30))
         try transport.start(on: loop) { _ in }
         let count = 200   // about 200 kB, far beyond both socket buffers
         let clock = ContinuousClock()
