@@ -13,7 +13,7 @@ import Simulation
 /// as a powered-off one does, and its peers see Disconnection Complete with Connection Timeout (0x08)
 /// after the link's supervision timeout. A `controllerListens` address hands its connection one of the
 /// rig's named controllers instead (one host at a time), power-cycled when the host leaves. The air runs
-/// on real time whatever the rig's `timeScale` says: it mixes real hosts.
+/// on real time whatever the rig's `timeScale` and `clock` say: it mixes real hosts.
 public actor SimulatedAirServer {
     /// A listening address that claims one of the rig's controllers (`--listen-controller central=unix:PATH`).
     public struct ControllerListen: Sendable, Hashable {
@@ -84,6 +84,8 @@ public actor SimulatedAirServer {
             options.log("hil sim serve: rig \(rig.name): timeScale \(rig.simulation?.timing.timeScale ?? 1) ignored: the served air runs on real time")
             rig.simulation?.timing.timeScale = 1
         }
+        // Its hosts are other processes, whose waits virtual time cannot see.
+        rig.simulation?.timing.clock = .real
         let runtime: SimulatedRigRuntime
         do {
             runtime = try SimulatedRigRuntime(rig: rig)

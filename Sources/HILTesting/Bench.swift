@@ -29,6 +29,10 @@ public actor Bench {
         return Rig.defaultPath() ?? BenchAccessories.packageRigPath
     }
 
+    /// The bench's clock: its simulated world's (virtual time unless the rig says `"clock": "real"`), else
+    /// real time.
+    public var clock: LoopClock { runtime?.world.air.clock ?? .real }
+
     /// Loads the rig, takes the lock, starts the simulated runtime; idempotent.
     public func lease() async throws(BenchError) -> Rig {
         if let rig { return rig }

@@ -9,9 +9,21 @@ import Testing
 
 extension HILCase {
     /// Runs the standard bench procedure around `body` for one accessory (or none).
+    ///
+    /// On a simulated bench on virtual time the whole case runs as a drive of its clock: whenever every
+    /// part of the bench waits, time jumps to the next event.
     public static func run(accessory name: String?, _ body: @Sendable (HILCase) async throws -> Void) async throws {
         let bench = Bench.shared
         let rig = try await bench.lease()
+        let clock = await bench.clock
+        try await clock.drive { () async throws -> Void in
+            try await runLeased(rig: rig, accessory: name, clock: clock, body)
+        }
+    }
+
+    private static func runLeased(rig: Rig, accessory name: String?, clock: LoopClock,
+                                  _ body: @Sendable (HILCase) async throws -> Void) async throws {
+        let bench = Bench.shared
         let accessory = name.flatMap { rig.accessory(named: $0) }
         if let name, accessory == nil { throw BenchError("the rig has no accessory named \(name)") }
         let testID = Test.current.map { String(describing: $0.id) } ?? "unknown"
@@ -56,7 +68,7 @@ extension HILCase {
                 }
                 info = try await central.start()
             }
-            context = HILCase(rig: rig, accessory: accessory, central: central)
+            context = HILCase(rig: rig, accessory: accessory, central: central, clock: clock)
             for step in recoverySteps {
                 context.mark(.recovery, step.description, duration: step.duration, failure: step.result != .recovered)
             }

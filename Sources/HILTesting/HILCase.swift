@@ -17,11 +17,16 @@ public final class HILCase: Sendable {
     /// The central: a fresh host on the adapter, reset; replaced by `resetAdapterUSB()`.
     public var central: LEDevice { centralBox.withLock { $0 } }
     private let centralBox: Mutex<LEDevice>
-    let started = ContinuousClock.now
+    /// The bench's clock: virtual time on a simulated bench (durations are as at real time), else real
+    /// time. Measure transitions on it (`clock.now`, `Task.sleep(for:clock:)`).
+    public let clock: LoopClock
+    let started: ContinuousClock.Instant
     let startDate = Date()
     let state = Mutex<(timeline: [TimelineEvent], measurements: [HILResults.Measurement], properties: [String: String])>(([], [], [:]))
 
-    init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice) {
+    init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice, clock: LoopClock) {
+        self.clock = clock
+        self.started = clock.now
         self.rig = rig
         self.accessory = accessory
         self.centralBox = Mutex(central)
@@ -35,7 +40,6 @@ public final class HILCase: Sendable {
             throw BenchError("the rig names no switch for the adapter's power")
         }
         let old = central
-        let clock = ContinuousClock()
         let start = clock.now
         do {
             let transition = try await powerSwitch.cycle(offTime: offTime)
@@ -55,7 +59,6 @@ public final class HILCase: Sendable {
     public func resetAdapterUSB() async throws -> LEDevice {
         let old = central
         await old.close()
-        let clock = ContinuousClock()
         let start = clock.now
         let done: String
         do {
@@ -71,7 +74,6 @@ public final class HILCase: Sendable {
     /// Closes the old central (if still open), opens and resets a new host on the adapter, and makes it the central.
     func reopenAdapter(replacing old: LEDevice, after what: String) async throws -> LEDevice {
         await old.close()
-        let clock = ContinuousClock()
         let start = clock.now
         let fresh: LEDevice
         do {
@@ -94,7 +96,7 @@ public final class HILCase: Sendable {
     }
 
     /// Seconds since the case started.
-    public var elapsed: Double { (ContinuousClock.now - started) / .seconds(1) }
+    public var elapsed: Double { started.duration(to: clock.now) / .seconds(1) }
 
     /// Records an instant (or, with `duration`, a span ending now) on a timeline lane.
     public func mark(_ lane: TimelineEvent.Lane, _ label: String, duration: Duration? = nil, failure: Bool = false) {
@@ -124,7 +126,6 @@ public final class HILCase: Sendable {
     /// Switches the accessory's power, verified; a switch that cannot be verified is a bench failure.
     public func power(_ on: Bool) async throws {
         let powerSwitch = try await powerSwitch()
-        let clock = ContinuousClock()
         let start = clock.now
         do {
             let transition = on ? try await powerSwitch.on() : try await powerSwitch.off()
@@ -161,7 +162,7 @@ public final class HILCase: Sendable {
     public func discover(_ link: LEConnection) async throws -> GATTServiceTree {
         let budget = rig.budgets.discovery
         return try await step(.discovery) {
-            try await withDeadline(budget, timeout: { RoleError.timeout(awaited: "GATT discovery", timeout: budget) }) {
+            try await withDeadline(budget, clock: clock, timeout: { RoleError.timeout(awaited: "GATT discovery", timeout: budget) }) {
                 try await link.gatt.discoverAll()
             }
         } mark: { tree, took in
@@ -174,7 +175,6 @@ public final class HILCase: Sendable {
     /// `mark` (which may also record measurements) when it succeeds, by the error (a failure) when it throws.
     func step<T>(_ lane: TimelineEvent.Lane, _ body: () async throws -> T,
                  mark label: (T, Duration) -> String) async throws -> T {
-        let clock = ContinuousClock()
         let start = clock.now
         do {
             let value = try await body()

@@ -36,9 +36,12 @@ public final class SimulatedRigRuntime: Sendable {
         self.accessories = accessories
     }
 
-    /// Powers every simulated accessory on and waits until each has booted.
+    /// Powers every simulated accessory on, in the rig's order (so a seeded world replays the same way),
+    /// and waits until each has booted.
     public func powerOnAll() async throws {
-        for accessory in accessories.values { try await accessory.powerOn() }
+        for name in rig.accessories.map(\.name) {
+            if let accessory = accessories[name] { try await accessory.powerOn() }
+        }
     }
 
     /// Opens a transport to `sim:NAME`.
@@ -79,7 +82,7 @@ public struct SimulatedPortSwitch: PowerSwitch {
     let accessory: SimulatedAccessory
 
     public func on() async throws -> PowerTransition {
-        let clock = ContinuousClock()
+        let clock = accessory.controller.air.clock
         let start = clock.now
         try await accessory.powerOn()
         let boots = await accessory.bootCount
@@ -89,7 +92,7 @@ public struct SimulatedPortSwitch: PowerSwitch {
     }
 
     public func off() async throws -> PowerTransition {
-        let clock = ContinuousClock()
+        let clock = accessory.controller.air.clock
         let start = clock.now
         await accessory.powerOff()
         let powered = accessory.controller.isPoweredOn
@@ -104,6 +107,11 @@ public struct SimulatedPortSwitch: PowerSwitch {
     public func state() async throws -> PowerStatus {
         PowerStatus(state: accessory.controller.isPoweredOn ? .on : .off, detail: "simulated")
     }
+
+    /// Off, `offTime` on the world's clock, on.
+    public func cycle(offTime: Duration) async throws -> PowerTransition {
+        try await SimulatedSwitchCycle.cycle(self, offTime: offTime, clock: accessory.controller.air.clock)
+    }
 }
 
 /// A simulated switch port that powers a bare simulated controller (the adapter): off takes it off the
@@ -113,22 +121,44 @@ public struct SimulatedControllerSwitch: PowerSwitch {
     let controller: SimulatedController
 
     public func on() async throws -> PowerTransition {
-        let start = ContinuousClock.now
+        let clock = controller.air.clock
+        let start = clock.now
         await controller.powerOn()
         guard controller.isPoweredOn else { throw PowerSwitchError(.verificationFailed, "\(name) reports on but \(controller.moniker) is not powered") }
         return PowerTransition(switchName: name, action: .on, verification: .verified(evidence: "\(controller.moniker) powered"),
-                               elapsed: ContinuousClock.now - start, steps: ["simulated power on"])
+                               elapsed: start.duration(to: clock.now), steps: ["simulated power on"])
     }
 
     public func off() async throws -> PowerTransition {
-        let start = ContinuousClock.now
+        let clock = controller.air.clock
+        let start = clock.now
         await controller.powerOff()
         guard !controller.isPoweredOn else { throw PowerSwitchError(.verificationFailed, "\(name) reports off but \(controller.moniker) is still powered") }
         return PowerTransition(switchName: name, action: .off, verification: .verified(evidence: "\(controller.moniker) left the air"),
-                               elapsed: ContinuousClock.now - start, steps: ["simulated power off"])
+                               elapsed: start.duration(to: clock.now), steps: ["simulated power off"])
     }
 
     public func state() async throws -> PowerStatus {
         PowerStatus(state: controller.isPoweredOn ? .on : .off, detail: "simulated")
+    }
+
+    /// Off, `offTime` on the world's clock, on.
+    public func cycle(offTime: Duration) async throws -> PowerTransition {
+        try await SimulatedSwitchCycle.cycle(self, offTime: offTime, clock: controller.air.clock)
+    }
+}
+
+/// A simulated switch's power cycle: off, the off time on the world's clock (virtual time, where a real
+/// sleep would let the air run ahead unseen), on.
+enum SimulatedSwitchCycle {
+    static func cycle(_ powerSwitch: some PowerSwitch, offTime: Duration, clock: LoopClock) async throws -> PowerTransition {
+        let start = clock.now
+        let offResult = try await powerSwitch.off()
+        try await Task.sleep(for: offTime, clock: clock)
+        let onResult = try await powerSwitch.on()
+        return PowerTransition(
+            switchName: powerSwitch.name, action: .cycle(offTime: offTime),
+            verification: .combine(off: offResult.verification, on: onResult.verification),
+            elapsed: start.duration(to: clock.now), steps: offResult.steps + ["waited \(offTime.seconds)"] + onResult.steps)
     }
 }

@@ -1,10 +1,12 @@
 import HCI
 
 /// The firmware of a simulated accessory: on every power-on it boots (after its boot delay), opens its
-/// controller, serves its GATT database and advertises — or misbehaves as its faults say.
+/// controller, serves its GATT database and advertises — or misbehaves as its faults say. It runs on the
+/// air's loop, like everything else in the world, so virtual time sees its work.
 public actor SimulatedAccessory {
     public nonisolated let description: SimulatedAccessoryDescription
     public nonisolated let controller: SimulatedController
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { controller.air.loop.asUnownedSerialExecutor() }
     /// How many times it has booted since the world started.
     public private(set) var bootCount = 0
     /// The running firmware, between boot and power-off.
@@ -46,7 +48,7 @@ public actor SimulatedAccessory {
         generation += 1
         let myGeneration = generation
         bootCount += 1
-        try await Task.sleep(for: .milliseconds(Int64(description.bootDelayMilliseconds)))
+        try await Task.sleep(for: .milliseconds(Int64(description.bootDelayMilliseconds)), clock: controller.air.clock)
         guard myGeneration == generation else { return }
         let transport = try controller.openTransport()
         let host = try HCIHost(transport: transport)
@@ -56,12 +58,12 @@ public actor SimulatedAccessory {
         let faults = description.faults
         if let limit = faults.stopsAdvertisingAfterPowerCycles, bootCount > limit { return }
         let incoming = await device.incomingConnections()
-        tasks.append(Task { [weak self] in
+        tasks.append(Task(executorPreference: controller.air.loop) { [weak self] in
             for await link in incoming { await self?.accepted(link) }
         })
         if faults.rebootsOnWrite {
             let writes = await device.attributeWrites()
-            tasks.append(Task { [weak self] in
+            tasks.append(Task(executorPreference: controller.air.loop) { [weak self] in
                 for await _ in writes {
                     await self?.scheduleReboot()
                     return
@@ -79,8 +81,9 @@ public actor SimulatedAccessory {
             await link.setATTInterceptor(SimulatedATTFault.interceptor { _ in late })
         }
         if let after = faults.dropsLinkAfterMilliseconds {
-            tasks.append(Task {
-                try? await Task.sleep(for: .milliseconds(Int64(after)))
+            let clock = controller.air.clock
+            tasks.append(Task(executorPreference: controller.air.loop) {
+                try? await Task.sleep(for: .milliseconds(Int64(after)), clock: clock)
                 _ = try? await link.disconnect(reason: .remoteUserTerminatedConnection)
             })
         }
@@ -89,7 +92,7 @@ public actor SimulatedAccessory {
     /// A firmware reset: the controller restarts (peers time out), then boots again. Runs in its own task:
     /// the power-off cancels the firmware's tasks, including the one that saw the write.
     func scheduleReboot() {
-        Task { [weak self] in
+        Task(executorPreference: controller.air.loop) { [weak self] in
             await self?.powerOff()
             try? await self?.powerOn()
         }

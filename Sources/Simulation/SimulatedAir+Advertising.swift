@@ -51,7 +51,7 @@ extension SimulatedAir {
             return complete(opcode, .invalidHCICommandParameters, model)
         }
         model.advertising.enabled = true
-        let now = ContinuousClock.now
+        let now = loop.now
         model.advertising.started = now
         complete(opcode, .success, model)
         scheduleAdvertisingEvent(model, at: now.advanced(by: randomDuration(upTo: timing.maximumAdvertisingDelay)))
@@ -77,7 +77,7 @@ extension SimulatedAir {
     func advertisingEvent(of name: String, epoch: UInt64) {
         guard let model = models[name], model.epoch == epoch, model.advertising.enabled else { return }
         model.advertising.timer = nil
-        let now = ContinuousClock.now
+        let now = loop.now
         let parameters = model.advertising.parameters
         guard let own = model.ownAddress(parameters.ownAddressType) else { return stopAdvertising(model) }
         let highDuty = parameters.type == .connectableDirectedHighDuty
@@ -88,7 +88,7 @@ extension SimulatedAir {
                                          peerAddressType: parameters.peerAddressType, link: nil, for: model), to: model)
             return
         }
-        for scanner in models.values where scanner !== model && scanner.scanning.enabled {
+        for scanner in modelsInOrder where scanner !== model && scanner.scanning.enabled {
             hear(model, own: own, by: scanner)
         }
         if let initiator = initiator(for: model, own: own) {

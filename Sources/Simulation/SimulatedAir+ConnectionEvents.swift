@@ -89,7 +89,7 @@ extension SimulatedAir {
     /// are there to carry it.
     func scheduleConnectionEvent(_ link: SimulatedLink) {
         guard link.eventTimer == nil, link.lost == nil, link.hasWork else { return }
-        let next = link.nextEvent(atOrAfter: .now)
+        let next = link.nextEvent(atOrAfter: loop.now)
         let id = link.id
         let counter = next.counter
         link.eventTimer = loop.schedule(at: next.at) { [weak self] in

@@ -28,7 +28,7 @@ extension SimulatedAir {
             command: LECreateConnection(peerAddress: peer, peerAddressType: peerAddressType, ownAddressType: own,
                                         connection: connection, scanInterval: scanInterval, scanWindow: scanWindow,
                                         useFilterAcceptList: filterPolicy == 1),
-            issued: .now)
+            issued: loop.now)
         commandStatus(opcode, .success, model)
     }
 
@@ -68,7 +68,7 @@ extension SimulatedAir {
         else { return nil }
         let directed = parameters.type != .connectableUndirected
         var best: ControllerModel?
-        for candidate in models.values where candidate !== advertiser {
+        for candidate in modelsInOrder where candidate !== advertiser {
             guard let initiation = candidate.initiation, !initiation.command.useFilterAcceptList,
                   initiation.command.peerAddress == own.address, initiation.command.peerAddressType.isRandom == own.type.isRandom,
                   let initiatorAddress = candidate.ownAddress(initiation.command.ownAddressType)

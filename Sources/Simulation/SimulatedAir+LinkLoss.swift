@@ -37,7 +37,7 @@ extension SimulatedAir {
         if let timer = link.eventTimer { loop.cancelTimer(timer) }
         link.eventTimer = nil
         // The survivor last heard its peer now; it gives up at the first event a supervision timeout later.
-        let deadline = link.nextEvent(atOrAfter: ContinuousClock.now.advanced(by: link.supervisionTimeout)).at
+        let deadline = link.nextEvent(atOrAfter: loop.now.advanced(by: link.supervisionTimeout)).at
         let id = link.id
         link.supervisionTimer = loop.schedule(at: deadline) { [weak self] in
             self?.assumeIsolated { air in air.supervisionTimedOut(id) }

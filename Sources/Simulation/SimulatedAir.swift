@@ -31,6 +31,9 @@ public actor SimulatedAir {
 
     /// The loop all simulation runs on.
     public nonisolated let loop: EventLoop
+    /// The world's clock: the hosts of its controllers keep their deadlines on it, and measurements of the
+    /// bench read it.
+    public nonisolated var clock: LoopClock { loop.clock }
     public nonisolated let timing: SimulationTiming
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
@@ -42,9 +45,9 @@ public actor SimulatedAir {
     var random: SplitMix64
     private nonisolated let stopped = Mutex(false)
 
-    /// Creates an air on a new event loop thread.
+    /// Creates an air on a new event loop thread, on real time or a new virtual time as `timing.clock` says.
     public init(timing: SimulationTiming = .realTime) throws(EventLoopError) {
-        self.loop = try EventLoop(label: "sim-air")
+        self.loop = try EventLoop(label: "sim-air", clock: timing.clock == .virtual ? VirtualTime().clock : .real)
         self.timing = timing
         var system = SystemRandomNumberGenerator()
         self.random = SplitMix64(seed: timing.seed ?? system.next())
@@ -172,6 +175,10 @@ public actor SimulatedAir {
     }
 
     // MARK: Randomness
+
+    /// The powered controllers in name order: wherever the air draws random numbers per controller, a
+    /// seeded world must draw them in the same order every run (a dictionary's order differs per instance).
+    var modelsInOrder: [ControllerModel] { models.keys.sorted().compactMap { models[$0] } }
 
     /// A uniform random duration in 0…`maximum`.
     func randomDuration(upTo maximum: Duration) -> Duration {

@@ -30,6 +30,9 @@ public final class SimulatedTransport: HCITransport {
         self.session = session
     }
 
+    /// The world's clock: a host on this transport keeps its deadlines on the air's time.
+    public var clock: LoopClock { controller.air.clock }
+
     /// Whether neither side has closed it.
     public var isOpen: Bool { state.withLock { $0.closeReason == nil } }
 

@@ -82,7 +82,7 @@ public final class SimulatedWorld: Sendable {
             throw HCITransportError(.notFound, "sim:\(name): cannot reset the adapter of '\(name)': it is switched off")
         }
         await controller.powerOff(why: "the adapter was reset (USB reset)")
-        try? await Task.sleep(for: description.timing.usbResetDelay)
+        try? await Task.sleep(for: description.timing.usbResetDelay, clock: air.clock)
         await controller.powerOn()
     }
 

@@ -29,7 +29,7 @@ extension SimulatedWorldDescription {
                 powerSwitch = try PowerSwitch(reading: value, controllers: controllers.map(\.name))
             }
             let timing = try fields.value("timing").map { (value: RigValue) throws(RigError) -> SimulationTiming in try SimulationTiming(reading: value) }
-            return SimulatedWorldDescription(controllers: controllers, powerSwitch: powerSwitch, timing: timing ?? .realTime)
+            return SimulatedWorldDescription(controllers: controllers, powerSwitch: powerSwitch, timing: timing ?? .rigDefault)
         }
         let problems = self.problems
         guard problems.isEmpty else { throw value.problem(problems.joined(separator: "; ")) }
@@ -133,11 +133,16 @@ extension SimulatedWorldDescription.PowerSwitch {
 }
 
 extension SimulationTiming {
-    /// Reads `simulation.timing`; every field optional, each within its range (nothing is clamped).
+    /// Reads `simulation.timing`; every field optional, each within its range (nothing is clamped). A rig's
+    /// simulated bench runs on virtual time unless `"clock": "real"` says otherwise.
     public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(keys: ["timeScale", "maximumAdvertisingDelayMilliseconds", "usbResetDelayMilliseconds", "rssiJitter",
+        self = try value.object(keys: ["clock", "timeScale", "maximumAdvertisingDelayMilliseconds", "usbResetDelayMilliseconds", "rssiJitter",
                                        "connectionUpdateInstantEvents", "seed"]) { fields throws(RigError) -> Self in
-            let d = Self()
+            let d = Self.rigDefault
+            let clock = try fields.optionalString("clock", "\"virtual\" or \"real\"") ?? d.clock.rawValue
+            guard let kind = Clock(rawValue: clock) else {
+                throw RigError(at: fields.path("clock"), "must be \"virtual\" or \"real\", not \"\(clock)\"")
+            }
             return Self(
                 timeScale: try fields.number("timeScale", in: 0.001...1000, default: d.timeScale),
                 maximumAdvertisingDelayMilliseconds: try fields.number("maximumAdvertisingDelayMilliseconds", in: 0...10,
@@ -147,7 +152,15 @@ extension SimulationTiming {
                 rssiJitter: try fields.integer("rssiJitter", in: 0...40, "a number of dB from 0 to 40", default: d.rssiJitter),
                 connectionUpdateInstantEvents: try fields.integer("connectionUpdateInstantEvents", in: 6...32767,
                     "a number of connection events from 6 to 32767 (Core v5.4 Vol 6 Part B §5.1.1)", default: d.connectionUpdateInstantEvents),
-                seed: try fields.value("seed")?.unsigned64())
+                seed: try fields.value("seed")?.unsigned64(),
+                clock: kind)
         }
+    }
+
+    /// The timing of a rig's simulated bench that names none: the defaults, on virtual time.
+    public static var rigDefault: SimulationTiming {
+        var timing = SimulationTiming()
+        timing.clock = .virtual
+        return timing
     }
 }

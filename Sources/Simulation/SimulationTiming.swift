@@ -9,6 +9,18 @@
 /// timeout in 4.2 ms) for benchmarks and soak runs; the event loop fires timers to the nanosecond on Linux
 /// (timerfd), so scaled durations stay as scaled (elsewhere they round up to whole milliseconds).
 public struct SimulationTiming: Sendable, Hashable {
+    /// Which time the world runs on.
+    public enum Clock: String, Sendable, Hashable, CaseIterable {
+        /// Virtual time (`VirtualTime`): while a drive is under way, time jumps to the next event whenever
+        /// every loop of the world waits, so a run takes as long as its computation. Durations measured on
+        /// the world's clock are as at real time. The default of a rig's simulated bench.
+        case virtual
+        /// Real time, for a world that mixes in real parts (the served air, whose hosts are other processes).
+        case real
+    }
+
+    /// Which time the world runs on; `.real` unless asked (a rig's simulated bench asks for `.virtual`).
+    public var clock: Clock
     /// Multiplies advertising, connection and supervision durations (and advDelay). 1 = real time;
     /// 0.001…1000 (a rig file outside that range is refused).
     public var timeScale: Double
@@ -28,7 +40,8 @@ public struct SimulationTiming: Sendable, Hashable {
     public var seed: UInt64?
 
     public init(timeScale: Double = 1, maximumAdvertisingDelayMilliseconds: Double = 10, usbResetDelayMilliseconds: Double = 50,
-                rssiJitter: Int = 2, connectionUpdateInstantEvents: Int = 6, seed: UInt64? = nil) {
+                rssiJitter: Int = 2, connectionUpdateInstantEvents: Int = 6, seed: UInt64? = nil, clock: Clock = .real) {
+        self.clock = clock
         self.timeScale = timeScale
         self.maximumAdvertisingDelayMilliseconds = maximumAdvertisingDelayMilliseconds
         self.usbResetDelayMilliseconds = usbResetDelayMilliseconds

@@ -6,19 +6,27 @@ import Simulation
 /// second, and resident memory at checkpoints (VmRSS now, VmHWM peak) to show it stays flat as cycles
 /// accumulate (no growing tables, no leaked timers or links).
 ///
-/// `hil-benchmark sim-cycles [--cycles 10000] [--checkpoints 1000,2000,5000,10000] [--time-scale 0.01]`
+/// `hil-benchmark sim-cycles [--cycles 10000] [--checkpoints 1000,2000,5000,10000] [--clock virtual|real] [--time-scale 1]`
+///
+/// On virtual time (the default) the air jumps to its next event whenever both hosts wait, so the rate is
+/// the computation's; on real time with a time scale (0.01 shrinks every air duration a hundredfold) it is
+/// bounded by the scaled radio.
 enum SimulationCycleBenchmark {
     static func run(_ options: BenchmarkOptions) async throws {
         let cycles = max(1, options.int("cycles", default: 10_000))
         let checkpoints = Set(options.string("checkpoints", default: "1000,2000,5000,10000")
             .split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 && $0 <= cycles } + [cycles])
-        let timeScale = Double(options.string("time-scale", default: "0.01")) ?? 0.01
+        let timeScale = Double(options.string("time-scale", default: "1")) ?? 1
+        let clockName = options.string("clock", default: "virtual")
+        guard let clockKind = SimulationTiming.Clock(rawValue: clockName) else {
+            throw BenchmarkError("--clock must be virtual or real, not '\(clockName)'")
+        }
         let description = SimulatedWorldDescription(
             controllers: [
                 .init(name: "central", address: BDAddress(0x00_5A_1D_00_00_01), leBufferLength: 27, leBufferCount: 4),
                 .init(name: "peripheral", address: BDAddress(0x00_5A_1D_00_00_02), leBufferLength: 27, leBufferCount: 4),
             ],
-            timing: SimulationTiming(timeScale: timeScale, seed: 1))
+            timing: SimulationTiming(timeScale: timeScale, seed: 1, clock: clockKind))
         let world = try SimulatedWorld(description)
         let central = try HCIHost(transport: world.openTransport(named: "central"))
         let peripheral = try HCIHost(transport: world.openTransport(named: "peripheral"))
@@ -27,7 +35,7 @@ enum SimulationCycleBenchmark {
         try await peripheral.send(LESetAdvertisingParameters(intervalMin: 0x0020, intervalMax: 0x0020))
         guard let target = await peripheral.controllerInfo?.address else { throw BenchmarkError("the peripheral did not initialize") }
 
-        print("simulated bench: connect / ACL both ways (100-byte PDUs, 27-byte buffers) / disconnect, \(cycles) cycles, time scale \(timeScale)")
+        print("simulated bench: connect / ACL both ways (100-byte PDUs, 27-byte buffers) / disconnect, \(cycles) cycles, \(clockName) time, time scale \(timeScale)")
         print("  (advertising 20 ms, connection interval 30 ms, supervision 420 ms, before scaling)")
         print("  cycles   cycles/s (segment)   VmRSS MiB   VmHWM MiB   air links/timers   host connections")
         let clock = ContinuousClock()
@@ -35,7 +43,11 @@ enum SimulationCycleBenchmark {
         var segmentCycles = 0
         var rssAtCheckpoint: [Int: Double] = [:]
         for cycle in 1...cycles {
-            try await central.run { try await Self.cycle(cycle, central: central, peripheral: peripheral, target: target) }
+            if clockKind == .virtual {
+                try await world.air.clock.drive { try await Self.cycle(cycle, central: central, peripheral: peripheral, target: target) }
+            } else {
+                try await central.run { try await Self.cycle(cycle, central: central, peripheral: peripheral, target: target) }
+            }
             segmentCycles += 1
             if checkpoints.contains(cycle) {
                 let elapsed = segmentStart.duration(to: clock.now)
@@ -48,6 +60,10 @@ enum SimulationCycleBenchmark {
                 segmentStart = clock.now
                 segmentCycles = 0
             }
+        }
+        if let virtual = world.air.clock.virtual {
+            let jumps = virtual.jumps
+            print("  virtual time: \(jumps.count) jumps skipped \(format(jumps.skipped / .seconds(1), 1)) s of waiting for the radio")
         }
         let sorted = rssAtCheckpoint.keys.sorted()
         if let first = sorted.first, let last = sorted.last, first != last, let a = rssAtCheckpoint[first], let b = rssAtCheckpoint[last] {

@@ -23,9 +23,14 @@ struct ServedAirFixture {
         let directory = URL(fileURLWithPath: "/tmp/hil-serve-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let log = LogLines()
+        // HIL_TEST_SERVE_LOG=1 also prints the server's lines, to diagnose a failure in a stress loop.
+        let echo = ProcessInfo.processInfo.environment["HIL_TEST_SERVE_LOG"] == "1"
         let options = SimulatedAirServer.Options(listen: [.unix(path: directory.appendingPathComponent("air").path)],
                                                  control: .unix(path: directory.appendingPathComponent("ctl").path),
-                                                 powerFollows: powerFollows, sysfs: sysfs, log: { log.append($0) })
+                                                 powerFollows: powerFollows, sysfs: sysfs, log: { line in
+                                                     log.append(line)
+                                                     if echo { FileHandle.standardError.write(Data("[\(directory.lastPathComponent)] \(line)\n".utf8)) }
+                                                 })
         let server = try await SimulatedAirServer.start(rig: rig, options: options)
         return ServedAirFixture(server: server, rig: rig, directory: directory, log: log)
     }

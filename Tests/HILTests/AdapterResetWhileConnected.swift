@@ -13,7 +13,7 @@ extension StandardSuites {
                 let link = try await bench.connect(to: try await bench.findAccessory(timeout: bench.rig.budgets.advertisingAfterPowerOn))
                 let host = bench.central.host
                 let events = await host.events()
-                let clock = ContinuousClock()
+                let clock = bench.clock
                 let start = clock.now
                 try await host.initialize()
                 bench.mark(.adapter, "HCI Reset", duration: start.duration(to: clock.now))

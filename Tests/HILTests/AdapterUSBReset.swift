@@ -12,7 +12,7 @@ extension StandardSuites {
             try await HILCase.run(accessory: accessory) { bench in
                 let link = try await bench.connect(to: try await bench.findAccessory(timeout: bench.rig.budgets.advertisingAfterPowerOn))
                 let oldHost = bench.central.host
-                let clock = ContinuousClock()
+                let clock = bench.clock
                 let start = clock.now
                 let central = try await bench.resetAdapterUSB()
                 #expect(await oldHost.state == .poweredOff)

@@ -10,7 +10,7 @@ extension StandardSuites {
             try await HILCase.run(accessory: accessory) { bench in
                 try await bench.power(false)
                 try await bench.power(true)
-                let clock = ContinuousClock()
+                let clock = bench.clock
                 let start = clock.now
                 let found = try await bench.findAccessory(timeout: bench.rig.budgets.advertisingAfterPowerOn)
                 let took = start.duration(to: clock.now)

@@ -20,9 +20,9 @@ extension StandardSuites {
                     bench.mark(.discovery, "subscribed to \(characteristic.uuid)")
                 }
                 let supervision = Duration.milliseconds(Int64(await link.supervisionTimeout) * 10)
-                let watch = ContinuousClock.now
+                let watch = bench.clock.now
                 let lost = try? await link.waitForDisconnection(timeout: supervision + bench.rig.budgets.linkLossMargin)
-                bench.mark(.connection, "link watched for a supervision timeout", duration: ContinuousClock.now - watch)
+                bench.mark(.connection, "link watched for a supervision timeout", duration: watch.duration(to: bench.clock.now))
                 if let lost {
                     bench.mark(.connection, "link lost after subscribing: \(lost)", failure: true)
                     Issue.record("the link dropped after subscribing: \(lost)")

@@ -13,7 +13,7 @@ extension StandardSuites {
                 let found = try await bench.findAccessory(timeout: bench.rig.budgets.advertisingAfterPowerOn)
                 let link = try await bench.connect(to: found)
                 let supervision = Duration.milliseconds(Int64(await link.supervisionTimeout) * 10)
-                let clock = ContinuousClock()
+                let clock = bench.clock
                 let cut = clock.now
                 try await bench.power(false)
                 let limit = supervision + bench.rig.budgets.linkLossMargin

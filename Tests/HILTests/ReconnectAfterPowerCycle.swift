@@ -14,7 +14,7 @@ extension StandardSuites {
                 try await before.disconnect()
                 try await bench.power(false)
                 try await bench.power(true)
-                let clock = ContinuousClock()
+                let clock = bench.clock
                 let start = clock.now
                 let after = try await bench.connect(to: try await bench.findAccessory(timeout: bench.rig.budgets.reconnect))
                 let took = start.duration(to: clock.now)

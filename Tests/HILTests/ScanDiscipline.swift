@@ -9,7 +9,7 @@ extension StandardSuites {
         func scanStopsAtTheFirstMatch(accessory: String) async throws {
             try await HILCase.run(accessory: accessory) { bench in
                 let limit = bench.rig.budgets.advertisingAfterPowerOn * 3
-                let clock = ContinuousClock()
+                let clock = bench.clock
                 let start = clock.now
                 _ = try await bench.findAccessory(timeout: limit)
                 let took = start.duration(to: clock.now)
@@ -21,7 +21,7 @@ extension StandardSuites {
         @Test func scanForNobodyEndsAtItsLimit() async throws {
             try await HILCase.run(accessory: nil) { bench in
                 let limit = Duration.milliseconds(400)
-                let clock = ContinuousClock()
+                let clock = bench.clock
                 let start = clock.now
                 let results = try await bench.central.scan(ScanOptions(filter: ScanFilter(name: "HIL-Nobody-\(UInt32.random(in: 0...UInt32.max))"), timeout: limit))
                 let took = start.duration(to: clock.now)

@@ -16,7 +16,7 @@ extension StandardSuites {
                 var connects: [Double] = []
                 var discoveries: [Double] = []
                 var failures: [String] = []
-                let clock = ContinuousClock()
+                let clock = bench.clock
                 for index in 0..<total {
                     do {
                         let scanStart = clock.now

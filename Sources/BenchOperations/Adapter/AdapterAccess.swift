@@ -96,6 +96,7 @@ public struct AdapterAccess: Sendable {
         let usbReset: (@Sendable () async throws -> String)? = canResetUSB ? { @Sendable in try await access.resetUSB() } : nil
         return RecoveryLadder.standard(adapter: moniker, slot: slot,
                                        openHost: { try await access.openHost(capturePath: capturePath, commandTimeout: resetTimeout) },
-                                       usbReset: usbReset, powerSwitch: powerSwitch, resetTimeout: resetTimeout, offTime: offTime)
+                                       usbReset: usbReset, powerSwitch: powerSwitch, resetTimeout: resetTimeout, offTime: offTime,
+                                       clock: runtime?.world.air.clock ?? .real)
     }
 }

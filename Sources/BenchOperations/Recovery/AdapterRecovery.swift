@@ -29,7 +29,7 @@ extension RecoveryLadder {
                                 usbReset: (@Sendable () async throws -> String)?,
                                 powerSwitch: (any PowerSwitch)?,
                                 resetTimeout: Duration = .seconds(2), offTime: Duration = .seconds(2),
-                                settle: Duration = .milliseconds(300)) -> RecoveryLadder {
+                                settle: Duration = .milliseconds(300), clock: LoopClock = .real) -> RecoveryLadder {
         /// Opens a fresh host and initializes it: the proof that the adapter answers again.
         @Sendable func reopen(after action: String) async -> Attempt {
             do {
@@ -62,12 +62,12 @@ extension RecoveryLadder {
             await slot.close()
             let done: String
             do { done = try await usbReset() } catch { return .failed("USB reset failed: \(error)") }
-            try? await Task.sleep(for: settle)
+            try? await Task.sleep(for: settle, clock: clock)
             return await reopen(after: done)
         })
         rungs.append(Rung(name: "close and reopen") {
             await slot.close()
-            try? await Task.sleep(for: settle)
+            try? await Task.sleep(for: settle, clock: clock)
             return await reopen(after: "closed")
         })
         rungs.append(Rung(name: "power-cycle hub port", deadline: .seconds(60)) {
@@ -77,10 +77,10 @@ extension RecoveryLadder {
             do { transition = try await powerSwitch.cycle(offTime: offTime) } catch {
                 return .failed("power-cycling \(powerSwitch.name) failed: \(error)")
             }
-            try? await Task.sleep(for: settle)
+            try? await Task.sleep(for: settle, clock: clock)
             return await reopen(after: "\(powerSwitch.name) cycled (\(transition.verification))")
         })
-        return RecoveryLadder(adapter: adapter, rungs: rungs)
+        return RecoveryLadder(adapter: adapter, rungs: rungs, clock: clock)
     }
 }
 

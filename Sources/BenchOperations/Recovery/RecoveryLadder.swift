@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import HCI
 
 /// The recovery lab engineers do by hand, in order of cost: HCI Reset → USB reset → close and reopen →
 /// power-cycle the adapter's own hub port → declare the bench broken. The runner climbs it between tests
@@ -30,20 +31,22 @@ public struct RecoveryLadder: Sendable {
     /// Names the adapter in `BenchBroken`.
     public var adapter: String
     public var rungs: [Rung]
+    /// The clock rung deadlines and step times are on: the bench's (virtual time on a simulated bench).
+    public var clock: LoopClock
 
-    public init(adapter: String, rungs: [Rung]) {
+    public init(adapter: String, rungs: [Rung], clock: LoopClock = .real) {
         self.adapter = adapter
         self.rungs = rungs
+        self.clock = clock
     }
 
     /// Tries the rungs in order; stops at the first that recovers.
     public func climb() async -> RecoveryOutcome {
-        let clock = ContinuousClock()
         let start = clock.now
         var steps: [RecoveryStep] = []
         for rung in rungs {
             let began = clock.now
-            let attempt = await Self.run(rung)
+            let attempt = await Self.run(rung, clock: clock)
             let step: RecoveryStep
             switch attempt {
             case .recovered(let text):
@@ -61,12 +64,12 @@ public struct RecoveryLadder: Sendable {
 
     /// Runs a rung's action against its deadline. An action that overruns is left to finish on its own
     /// (its result is ignored) and the rung counts as failed, so a hung call never hangs the ladder.
-    static func run(_ rung: Rung) async -> Attempt {
+    static func run(_ rung: Rung, clock: LoopClock) async -> Attempt {
         await withCheckedContinuation { (continuation: CheckedContinuation<Attempt, Never>) in
             let once = ResumeOnce(continuation)
-            let work = Task { once.resume(await rung.action()) }
-            Task {
-                try? await Task.sleep(for: rung.deadline)
+            let work = Task(executorPreference: clock.taskExecutor) { once.resume(await rung.action()) }
+            Task(executorPreference: clock.taskExecutor) {
+                try? await Task.sleep(for: rung.deadline, clock: clock)
                 if once.resume(.failed("did not finish within \(RecoveryStep.seconds(rung.deadline)) s")) { work.cancel() }
             }
         }

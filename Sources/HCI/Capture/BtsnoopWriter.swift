@@ -56,26 +56,34 @@ public final class BtsnoopWriter: Sendable {
     }
 }
 
-/// Wraps a transport so that every packet in both directions lands in a btsnoop file.
+/// Wraps a transport so that every packet in both directions lands in a btsnoop file, stamped on the
+/// transport's clock (a simulated bench's virtual time maps onto the wall clock from the moment of wrapping,
+/// so a capture's timestamps are what they would have been at real time).
 public final class CapturingTransport: HCITransport {
     public let base: any HCITransport
     public let writer: BtsnoopWriter
     public var moniker: String { base.moniker }
+    public var clock: LoopClock { base.clock }
+    private let origin: (date: Date, instant: ContinuousClock.Instant)
 
     public init(_ base: any HCITransport, writer: BtsnoopWriter) {
         self.base = base
         self.writer = writer
+        self.origin = (Date(), base.clock.now)
     }
 
+    /// Now on the wall clock, as the transport's clock tells it.
+    private var stamp: Date { origin.date.addingTimeInterval(origin.instant.duration(to: clock.now) / .seconds(1)) }
+
     public func start(on loop: EventLoop, receive: @escaping @Sendable (HCITransportEvent) -> Void) throws(HCITransportError) {
-        try base.start(on: loop) { [writer] event in
-            if case .packet(let packet) = event { writer.write(packet, received: true) }
+        try base.start(on: loop) { [self] event in
+            if case .packet(let packet) = event { writer.write(packet, received: true, at: stamp) }
             receive(event)
         }
     }
 
     public func send(_ packet: HCIPacket) throws(HCITransportError) {
-        writer.write(packet, received: false)
+        writer.write(packet, received: false, at: stamp)
         try base.send(packet)
     }
 

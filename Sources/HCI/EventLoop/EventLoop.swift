@@ -15,8 +15,9 @@ import Darwin
 ///
 /// Work (jobs and closures) runs in the order it was enqueued, at most `workBudget` items between two
 /// looks at the descriptor and the timers, so neither a busy queue nor a busy transport can starve a
-/// deadline. Timers fire at their `ContinuousClock` deadline to the nanosecond (a timerfd on Linux), in
-/// deadline order.
+/// deadline. Timers fire at their deadline on the loop's `clock` to the nanosecond (a timerfd on Linux),
+/// in deadline order. On a simulated bench's virtual time (`VirtualTime`) the loop tells the clock when it
+/// is idle, and the clock wakes it when one of its deadlines comes due.
 public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     private enum Work {
         case job(UnownedJob)
@@ -52,16 +53,24 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     private let threadID = Mutex<pthread_t?>(nil)
     private let finished = DispatchSemaphore(value: 0)
     private let label: String
+    /// The clock the loop's deadlines are on.
+    public let clock: LoopClock
+    /// This loop's membership of its virtual time (0 on real time).
+    private let memberID: UInt64
 
-    /// Starts the loop's thread.
-    public init(label: String) throws(EventLoopError) {
+    /// Starts the loop's thread, its deadlines on `clock`.
+    public init(label: String, clock: LoopClock = .real) throws(EventLoopError) {
         self.label = label
-        self.poller = try LoopPoller()
+        self.clock = clock
+        let poller = try LoopPoller()
+        self.poller = poller
+        self.memberID = clock.virtual?.join(label: label, wake: { poller.wake() }) ?? 0
         let started = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
             threadID.withLock { $0 = pthread_self() }
             started.signal()
             run()
+            clock.virtual?.leave(memberID)
             finished.signal()
         }
         thread.name = label
@@ -103,19 +112,34 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     private func add(_ item: Work) {
         let wasEmpty = state.withLock { state in
             state.work.append(item)
+            clock.virtual?.markBusy(memberID)
             return state.work.count == 1
         }
         if wasEmpty && !inLoop { poller.wake() }
     }
 
-    /// Calls `action` on the loop's thread at `deadline` unless cancelled first. Returns the timer's ID.
+    /// Now, on the loop's clock.
+    public var now: ContinuousClock.Instant { clock.now }
+
+    /// Calls `action` on the loop's thread after `delay` on the loop's clock. Returns the timer's ID.
+    @discardableResult
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+        schedule(at: clock.now.advanced(by: delay), action)
+    }
+
+    /// Calls `action` on the loop's thread at `deadline` (an instant of the loop's clock) unless cancelled
+    /// first. Returns the timer's ID.
     @discardableResult
     public func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+        let outside = !inLoop
         let (id, isFirst) = state.withLock { state in
             let id = state.nextTimerID
             state.nextTimerID += 1
             state.timers.insert(TimerHeap.Timer(id: id, deadline: deadline, action: action))
-            return (id, state.timers.nextDeadline == deadline)
+            let isFirst = state.timers.nextDeadline == deadline
+            // An idle loop on virtual time must tell the clock its new deadline before time may move on.
+            if isFirst && outside { clock.virtual?.markBusy(memberID) }
+            return (id, isFirst)
         }
         // Only a new earliest deadline changes how long the loop may sleep.
         if isFirst && !inLoop { poller.wake() }
@@ -200,13 +224,23 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
                 case .closure(let body): body()
                 }
             }
-            let (watched, deadline, idle, stop) = state.withLock { state in
-                (state.watched, state.timers.nextDeadline, state.work.isEmpty, state.stopping)
+            let (watched, timeout, busy, stop) = state.withLock { state -> (Watch?, Duration?, Bool, Bool) in
+                let pending = next < batch.count || !state.work.isEmpty
+                let busy = pending || state.stopping || state.watched?.alwaysReady == true
+                let deadline = state.timers.nextDeadline
+                guard let virtual = clock.virtual else {
+                    return (state.watched, deadline.map { ContinuousClock.now.duration(to: $0) }, busy, state.stopping && !pending)
+                }
+                if busy { return (state.watched, nil, true, state.stopping && !pending) }
+                // Under this loop's lock: work queued from now on marks the loop busy after this report.
+                switch virtual.idle(memberID, deadline: deadline) {
+                case .fireNow: return (state.watched, nil, true, false)
+                case .sleepUntilWoken: return (state.watched, nil, false, false)
+                case .sleep(let limit): return (state.watched, limit, false, false)
+                }
             }
-            let pending = next < batch.count || !idle
-            if stop && !pending { break }
-            let busy = pending || stop || watched?.alwaysReady == true
-            var ready = poller.wait(watching: watched?.interest, until: deadline, block: !busy)
+            if stop { break }
+            var ready = poller.wait(watching: watched?.interest, timeout: timeout, block: !busy)
             if let watched, watched.alwaysReady { ready = watched.interest.writable ? [.readable, .writable] : .readable }
             // A watch replaced or removed while the loop waited hears nothing more.
             if let watched, !ready.isEmpty, state.withLock({ $0.watched?.generation == watched.generation }) {
@@ -218,7 +252,7 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     }
 
     private func fireDueTimers() {
-        let now = ContinuousClock.now
+        let now = clock.now
         let due = state.withLock { $0.timers.popDue(at: now) }
         for timer in due { timer.action() }
     }

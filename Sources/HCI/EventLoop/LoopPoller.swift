@@ -96,15 +96,14 @@ struct LoopPoller: Sendable {
         epoll_event(events: EPOLLIN.rawValue | (interest.writable ? EPOLLOUT.rawValue : 0), data: epoll_data_t(u64: interest.generation))
     }
 
-    /// Blocks until a wake-up, the watched descriptor is ready, or `deadline` passes (nil: no deadline);
+    /// Blocks until a wake-up, the watched descriptor is ready, or `timeout` passes (nil: no limit);
     /// with `block` false it only looks. Returns the readiness of the watch with `watching`'s generation
     /// (an event of an older watch may still be in the batch and is dropped). An error or hang-up counts as
     /// both readable and writable, so that the next read or write reports it.
-    mutating func wait(watching: WatchInterest?, until deadline: ContinuousClock.Instant?, block: Bool) -> Readiness {
+    mutating func wait(watching: WatchInterest?, timeout limit: Duration?, block: Bool) -> Readiness {
         var timeout: Int32 = block ? -1 : 0
-        if block, let deadline {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            if remaining <= .zero { timeout = 0 } else { arm(remaining) }
+        if block, let limit {
+            if limit <= .zero { timeout = 0 } else { arm(limit) }
         } else if timerArmed {
             arm(nil)
         }
@@ -162,10 +161,9 @@ struct LoopPoller: Sendable {
     func modify(_ interest: WatchInterest) {}
     func unregister(_ interest: WatchInterest) {}
 
-    mutating func wait(watching watched: WatchInterest?, until deadline: ContinuousClock.Instant?, block: Bool) -> Readiness {
+    mutating func wait(watching watched: WatchInterest?, timeout limit: Duration?, block: Bool) -> Readiness {
         var timeout: Int32 = block ? -1 : 0
-        if block, let deadline {
-            let remaining = ContinuousClock.now.duration(to: deadline)
+        if block, let remaining = limit {
             timeout = remaining <= .zero ? 0 : Int32(clamping: remaining.components.seconds * 1000
                 + (remaining.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
         }

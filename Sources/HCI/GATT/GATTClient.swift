@@ -5,7 +5,7 @@
 /// L2CAP or the host:
 ///
 /// ```swift
-/// let client = GATTClient(send: { pdu in try await attChannel.send(pdu) })
+/// let client = GATTClient(loop: host.loop, send: { pdu in try await attChannel.send(pdu) })
 /// // for every PDU arriving on the ATT channel:   await client.receive(pdu)
 /// // when the connection ends:                    await client.bearerClosed("0x13 Remote User Terminated Connection")
 /// let tree = try await client.discoverAll()
@@ -60,6 +60,11 @@ public actor GATTClient {
         case command(CheckedContinuation<Result<Void, ATTError>, Never>, ATTPDU)
     }
 
+    /// The loop the client runs on (its serial executor: the host's, so that a response is handled where
+    /// it arrived) and whose clock its transaction deadlines run on.
+    public nonisolated let loop: EventLoop
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+    nonisolated var clock: LoopClock { loop.clock }
     var queue: [Transaction] = []
     var outstanding: Transaction?
     var nextID: UInt64 = 1
@@ -68,10 +73,12 @@ public actor GATTClient {
     var streams: [UInt64: (handle: UInt16?, continuation: AsyncStream<GATTNotification>.Continuation)] = [:]
 
     /// A client whose PDUs go out through `send`. `transactionTimeout` defaults to
-    /// the 30 s of §3.3.3; `preferredMTU` is offered in Exchange MTU (23…517).
+    /// the 30 s of §3.3.3, on `loop`'s clock (virtual time on a simulated bench); `preferredMTU` is offered
+    /// in Exchange MTU (23…517). The client runs on `loop`.
     public init(transactionTimeout: Duration = GATTClient.defaultTransactionTimeout,
-                preferredMTU: Int = ATTServer.maximumSupportedMTU, send: @escaping Send) {
+                preferredMTU: Int = ATTServer.maximumSupportedMTU, loop: EventLoop, send: @escaping Send) {
         self.send = send
+        self.loop = loop
         self.transactionTimeout = transactionTimeout
         self.preferredMTU = min(0xFFFF, max(ATTServer.defaultMTU, preferredMTU))
     }
@@ -153,7 +160,7 @@ public actor GATTClient {
                 startNextIfIdle()
             }
         } onCancel: {
-            Task { [weak self] in await self?.cancelQueued(id) }
+            Task(executorPreference: loop) { [weak self] in await self?.cancelQueued(id) }
         }
         return try result.get()
     }
@@ -161,11 +168,12 @@ public actor GATTClient {
     private func startNextIfIdle() {
         guard outstanding == nil, closedReason == nil, !queue.isEmpty else { return }
         var next = queue.removeFirst()
-        next.started = .now
+        next.started = clock.now
         let id = next.id
         let timeout = transactionTimeout
-        next.timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+        let clock = clock
+        next.timer = Task(executorPreference: loop) { [weak self] in
+            try? await Task.sleep(for: timeout, clock: clock)
             guard !Task.isCancelled else { return }
             await self?.timerFired(id)
         }
@@ -199,7 +207,7 @@ public actor GATTClient {
 
     private func timerFired(_ id: UInt64) {
         guard let current = outstanding, current.id == id else { return }
-        let elapsed = current.started.map { $0.duration(to: .now) } ?? transactionTimeout
+        let elapsed = current.started.map { $0.duration(to: clock.now) } ?? transactionTimeout
         let request = current.request
         finish(id, .failure(.timeout(request: request, after: elapsed, receivedInstead: current.receivedInstead)))
         let reason = "ATT transaction timeout: \(request) got no response within \(formatDuration(elapsed))"
@@ -216,7 +224,7 @@ public actor GATTClient {
         guard closedReason == nil else { return }
         closedReason = reason
         if let current = outstanding {
-            let elapsed = current.started.map { $0.duration(to: .now) }
+            let elapsed = current.started.map { $0.duration(to: clock.now) }
             finish(current.id, .failure(error(current, elapsed)))
         }
         let waiting = queue
@@ -243,7 +251,9 @@ public actor GATTClient {
         outbox.append((bytes, purpose))
         guard !pumping else { return }
         pumping = true
-        Task { await self.pump() }
+        // On the loop: `send` is a nonisolated closure, which would otherwise run on the global pool, out
+        // of virtual time's sight.
+        Task(executorPreference: loop) { await self.pump() }
     }
 
     private func pump() async {
@@ -311,8 +321,9 @@ public actor GATTClient {
         let id = nextID
         nextID += 1
         streams[id] = (handle, continuation)
+        let loop = loop
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeStream(id) }
+            Task(executorPreference: loop) { await self?.removeStream(id) }
         }
         return stream
     }

@@ -86,7 +86,7 @@ extension HCIHost {
         let id = nextWaitID
         nextWaitID += 1
         let fragments = aclFlow.fragments(handle: handle, pdu: pdu)
-        let started = ContinuousClock.now
+        let started = loop.now
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, HCIError>, Never>) in
                 var send = ACLFlowControl.Send(id: id, handle: handle, fragments: fragments, timeout: timeout, started: started,
@@ -101,7 +101,7 @@ extension HCIHost {
         } onCancel: {
             onLoop { host in
                 host.aclGaveUp(id, .cancelled(awaited: "a controller buffer for ACL data on handle 0x\(hex4(handle))",
-                                              waited: started.duration(to: .now)))
+                                              waited: started.duration(to: host.loop.now)))
             }
         }
         try result.get()

@@ -50,7 +50,7 @@ extension HCIHost {
         let timeout = timeout ?? defaultCommandTimeout
         let id = nextWaitID
         nextWaitID += 1
-        let started = ContinuousClock.now
+        let started = loop.now
         let result = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<[UInt8], HCIError>, Never>) in
                 var command = PendingCommand(id: id, packet: packet, completion: completion, timeout: timeout, started: started,
@@ -105,7 +105,7 @@ extension HCIHost {
     /// The caller's task was cancelled: a queued command is dropped; a sent one is answered to nobody.
     func commandCancelled(_ id: UInt64) {
         func cancelled(_ command: PendingCommand) -> HCIError {
-            .cancelled(awaited: "Command Complete or Command Status for \(command.packet.opcode)", waited: command.started.duration(to: .now))
+            .cancelled(awaited: "Command Complete or Command Status for \(command.packet.opcode)", waited: command.started.duration(to: loop.now))
         }
         if let index = commandQueue.firstIndex(where: { $0.id == id }) {
             let command = commandQueue.remove(at: index)

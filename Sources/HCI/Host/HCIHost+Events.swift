@@ -34,7 +34,7 @@ extension HCIHost {
         if !started { try start() }
         let id = nextWaitID
         nextWaitID += 1
-        let started = ContinuousClock.now
+        let started = loop.now
         var waiter = EventWaiter(id: id, awaited: awaited, timeout: timeout, started: started, match: { event in match(event) })
         waiter.timer = loop.schedule(at: started.advanced(by: timeout)) { [weak self] in
             guard let self else { return }
@@ -57,7 +57,17 @@ extension HCIHost {
             let id = expectation.id
             outcome = await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
-                    eventWaiters[index].continuation = continuation
+                    // Looked up again: the await may hop executors, and the event may be settled meanwhile.
+                    guard let current = eventWaiters.firstIndex(where: { $0.id == id }) else {
+                        continuation.resume(returning: .failure(.unsupported("expectation \(id) was discarded while awaited")))
+                        return
+                    }
+                    if let result = eventWaiters[current].result {
+                        eventWaiters.remove(at: current)
+                        continuation.resume(returning: result)
+                    } else {
+                        eventWaiters[current].continuation = continuation
+                    }
                 }
             } onCancel: {
                 onLoop { host in host.waiterCancelled(id) }
@@ -93,7 +103,7 @@ extension HCIHost {
     func waiterCancelled(_ id: UInt64) {
         guard let index = eventWaiters.firstIndex(where: { $0.id == id }), eventWaiters[index].result == nil else { return }
         let waiter = eventWaiters[index]
-        settle(index, .failure(.cancelled(awaited: waiter.awaited, waited: waiter.started.duration(to: .now))))
+        settle(index, .failure(.cancelled(awaited: waiter.awaited, waited: waiter.started.duration(to: loop.now))))
     }
 
     func waiterTimedOut(_ id: UInt64) {
@@ -216,7 +226,7 @@ extension HCIHost {
             connections[complete.handle] = HCIConnection(
                 handle: complete.handle, role: complete.role, peerAddress: complete.peerAddress,
                 peerAddressType: complete.peerAddressType, interval: complete.interval, latency: complete.latency,
-                supervisionTimeout: complete.supervisionTimeout, established: .now)
+                supervisionTimeout: complete.supervisionTimeout, established: loop.now)
             aclFlow.open(handle: complete.handle)
         case .le(.connectionUpdateComplete(let status, let handle, let interval, let latency, let timeout)) where status == .success:
             connections[handle]?.interval = interval

@@ -41,7 +41,7 @@ public actor HCIHost {
 
     /// Creates a host on a new event loop. Call `start()` (or `initialize()`) next.
     public init(transport: any HCITransport, commandTimeout: Duration = .seconds(2)) throws(EventLoopError) {
-        self.loop = try EventLoop(label: "hci-host \(transport.moniker)")
+        self.loop = try EventLoop(label: "hci-host \(transport.moniker)", clock: transport.clock)
         self.transport = transport
         self.defaultCommandTimeout = commandTimeout
     }
@@ -100,7 +100,7 @@ public actor HCIHost {
         subscribers[id] = continuation
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            Task { await self.removeSubscriber(id) }
+            Task(executorPreference: loop) { await self.removeSubscriber(id) }
         }
         return stream
     }

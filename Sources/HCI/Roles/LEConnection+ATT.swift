@@ -1,5 +1,3 @@
-import Synchronization
-
 extension LEConnection {
     /// Routes a PDU on the ATT channel (CID 0x0004): requests, commands and confirmations from the peer
     /// go to this link's ATT server (the device's GATT database); responses, notifications and
@@ -24,7 +22,7 @@ extension LEConnection {
             case .confirmationReceived:
                 let waiters = confirmationWaiters
                 confirmationWaiters.removeAll()
-                for waiter in waiters { waiter.resume() }
+                for waiter in waiters { waiter.resolve(true) }
             case .subscriptionChanged(let valueHandle, let configuration):
                 // A CCCD write is a write too (reported against the value handle it configures).
                 device?.valueWritten(connection: self.handle, attribute: valueHandle,
@@ -37,7 +35,7 @@ extension LEConnection {
         if let delay = reply.delay {
             // A server that answers late (its responseDelay, or an interceptor's delay).
             Task(executorPreference: host.loop) {
-                try? await Task.sleep(for: delay)
+                try? await Task.sleep(for: delay, clock: self.host.loop.clock)
                 try? await self.send(channel: L2CAPChannelID.att, response)
             }
         } else {
@@ -55,7 +53,7 @@ extension LEConnection {
         Task(executorPreference: host.loop) { await gatt.bearerClosed(why) }
         let waiters = confirmationWaiters
         confirmationWaiters.removeAll()
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.resolve(true) }
     }
 
     /// Sends a Handle Value Notification to the peer if it subscribed to notifications of `valueHandle`;
@@ -78,17 +76,17 @@ extension LEConnection {
         guard var server = attServer, server.configuration(ofValue: valueHandle).contains(.indication) else { return false }
         let pdu = server.indication(handle: valueHandle, value: value)
         attServer = server
+        // Registered before the indication goes out: a fast peer's confirmation is not missed.
+        let waiter = OneShot<Bool>()
+        confirmationWaiters.append(waiter)
         do {
             try await send(channel: L2CAPChannelID.att, pdu)
         } catch {
+            confirmationWaiters.removeAll { $0 === waiter }
             throw .host(error)
         }
-        var timer: UInt64 = 0
-        let confirmed: Bool = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let waiter = ConfirmationWaiter(continuation)
-            confirmationWaiters.append(waiter)
-            timer = host.loop.schedule(at: .now.advanced(by: timeout)) { waiter.resume(false) }
-        }
+        let timer = host.loop.schedule(after: timeout) { waiter.resolve(false) }
+        let confirmed = await waiter.value
         host.loop.cancelTimer(timer)
         guard confirmed, isConnected else {
             throw isConnected ? .timeout(awaited: "Handle Value Confirmation for handle 0x\(hex4(valueHandle))", timeout: timeout)
@@ -110,16 +108,3 @@ extension LEConnection {
 }
 
 /// Resumes an indication's waiter once: with true on confirmation, false on deadline or disconnection.
-final class ConfirmationWaiter: Sendable {
-    private let state: Mutex<CheckedContinuation<Bool, Never>?>
-
-    init(_ continuation: CheckedContinuation<Bool, Never>) { state = Mutex(continuation) }
-
-    func resume(_ value: Bool = true) {
-        let continuation = state.withLock { state -> CheckedContinuation<Bool, Never>? in
-            defer { state = nil }
-            return state
-        }
-        continuation?.resume(returning: value)
-    }
-}

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One LE link (Core v5.4 Vol 6 Part B): its handle, role, peer and parameters; its L2CAP fixed
 /// channels (ATT, LE signaling, SMP); and how it ended.
@@ -22,7 +21,7 @@ public actor LEConnection {
     /// A note on how it ended when the host, not the controller, ended it (a Reset, a closed transport).
     public internal(set) var endedNote: String?
 
-    var endWaiters: [EndWaiter] = []
+    var endWaiters: [OneShot<HCIStatus?>] = []
     var nextSignalingIdentifier: UInt8 = 1
     var pendingParameterUpdate: (identifier: UInt8, continuation: CheckedContinuation<Result<Void, RoleError>, Never>)?
     var parameterUpdateWaiters: [CheckedContinuation<Result<Void, RoleError>, Never>] = []
@@ -30,7 +29,7 @@ public actor LEConnection {
     public nonisolated let gatt: GATTClient
     /// The server half of the bearer, serving the device's GATT database to the peer.
     var attServer: ATTServer?
-    var confirmationWaiters: [ConfirmationWaiter] = []
+    var confirmationWaiters: [OneShot<Bool>] = []
     weak var device: LEDevice?
     /// Anything odd on this link's channels (malformed frames, unknown channels).
     public internal(set) var anomalies: [String] = []
@@ -41,12 +40,12 @@ public actor LEConnection {
         peerAddress = complete.peerAddress
         peerAddressType = complete.peerAddressType
         host = device.host
-        established = .now
+        established = host.loop.now
         interval = complete.interval
         latency = complete.latency
         supervisionTimeout = complete.supervisionTimeout
         let (host, handle) = (device.host, complete.handle)
-        gatt = GATTClient(transactionTimeout: device.attTransactionTimeout) { pdu in
+        gatt = GATTClient(transactionTimeout: device.attTransactionTimeout, loop: device.host.loop) { pdu in
             try await host.sendACL(handle: handle, pdu: L2CAPFrame(channel: L2CAPChannelID.att, payload: pdu).encoded)
         }
         attServer = device.database.map { ATTServer(database: $0) }
@@ -74,24 +73,19 @@ public actor LEConnection {
     public func waitForDisconnection(timeout: Duration) async throws(RoleError) -> HCIStatus {
         if let disconnectionReason { return disconnectionReason }
         let handle = handle
-        var timer: UInt64 = 0
-        let started = ContinuousClock.now
-        let waiter = Mutex<EndWaiter?>(nil)
-        let reason: HCIStatus? = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<HCIStatus?, Never>) in
-                let end = EndWaiter(continuation)
-                waiter.withLock { $0 = end }
-                endWaiters.append(end)
-                timer = host.loop.schedule(at: started.advanced(by: timeout)) { end.resume(nil) }
-                if Task.isCancelled { end.resume(nil) }   // cancelled before the handler could see the waiter
-            }
+        let started = host.loop.now
+        let end = OneShot<HCIStatus?>()
+        endWaiters.append(end)
+        let timer = host.loop.schedule(at: started.advanced(by: timeout)) { end.resolve(nil) }
+        let reason = await withTaskCancellationHandler {
+            await end.value
         } onCancel: {
-            waiter.withLock { $0 }?.resume(nil)
+            end.resolve(nil)
         }
         host.loop.cancelTimer(timer)
         let awaited = "Disconnection Complete for handle 0x\(hex4(handle))"
         guard let reason else {
-            if Task.isCancelled { throw .host(.cancelled(awaited: awaited, waited: started.duration(to: .now))) }
+            if Task.isCancelled { throw .host(.cancelled(awaited: awaited, waited: started.duration(to: host.loop.now))) }
             throw .timeout(awaited: awaited, timeout: timeout)
         }
         return reason
@@ -103,7 +97,7 @@ public actor LEConnection {
         endedNote = note
         let waiters = endWaiters
         endWaiters.removeAll()
-        for waiter in waiters { waiter.resume(reason) }
+        for waiter in waiters { waiter.resolve(reason) }
         pendingParameterUpdate?.continuation.resume(returning: .failure(.disconnected(handle: handle, reason: reason)))
         pendingParameterUpdate = nil
         for waiter in parameterUpdateWaiters { waiter.resume(returning: .failure(.disconnected(handle: handle, reason: reason))) }
@@ -150,17 +144,3 @@ public actor LEConnection {
 }
 
 /// Resumes a continuation once, from whichever of the event or the deadline comes first.
-final class EndWaiter: Sendable {
-    private let state: Mutex<CheckedContinuation<HCIStatus?, Never>?>
-
-    init(_ continuation: CheckedContinuation<HCIStatus?, Never>) { state = Mutex(continuation) }
-
-    func resume(_ value: HCIStatus?) {
-        let continuation = state.withLock { state -> CheckedContinuation<HCIStatus?, Never>? in
-            defer { state = nil }
-            return state
-        }
-        continuation?.resume(returning: value)
-    }
-
-}

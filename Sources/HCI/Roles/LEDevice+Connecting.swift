@@ -41,7 +41,7 @@ extension LEDevice {
             host.loop.execute {
                 self.assumeIsolated { device in
                     device.failPending(address: address, .host(.cancelled(awaited: "LE Connection Complete from \(address)",
-                                                                          waited: started.duration(to: .now))))
+                                                                          waited: started.duration(to: host.loop.now))))
                 }
             }
         }

@@ -15,7 +15,7 @@ extension LEDevice {
         writeObservers[id] = continuation
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            Task { await self.removeWriteObserver(id) }
+            Task(executorPreference: host.loop) { await self.removeWriteObserver(id) }
         }
         return stream
     }

@@ -47,8 +47,10 @@ extension LEDevice {
         if scan?.finished == false {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    // Looked at again: the await may hop executors, and the scan may have ended meanwhile.
+                    guard scan?.finished == false else { continuation.resume(); return }
                     scan?.continuation = continuation
-                    scan?.timer = host.loop.schedule(at: .now.advanced(by: options.timeout)) { [weak self] in
+                    scan?.timer = host.loop.schedule(after: options.timeout) { [weak self] in
                         guard let self else { return }
                         self.assumeIsolated { $0.finishScan() }
                     }

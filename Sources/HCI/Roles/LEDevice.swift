@@ -18,7 +18,8 @@ public actor LEDevice {
     var lastAdvertisement: Advertisement?
     /// Whether to advertise again when a peripheral link ends (what an accessory does).
     public var readvertiseAfterDisconnection = true
-    let clock = ContinuousClock()
+    /// The host loop's clock (virtual time on a simulated bench).
+    nonisolated var clock: LoopClock { host.loop.clock }
 
     /// The GATT database served to peers on every link (nil: requests are answered Request Not Supported).
     public nonisolated let database: GATTDatabase?

@@ -8,10 +8,18 @@ public protocol HCITransport: AnyObject, Sendable {
     var moniker: String { get }
     /// Begins delivering packets.
     func start(on loop: EventLoop, receive: @escaping @Sendable (HCITransportEvent) -> Void) throws(HCITransportError)
-    /// Writes one packet, or throws if it cannot be written within the transport's write deadline.
+    /// Writes one packet (a transport may queue what it cannot write at once), or throws when it cannot:
+    /// the transport is closed, the write failed, or too much is already waiting.
     func send(_ packet: HCIPacket) throws(HCITransportError)
     /// Ends the transport; a `.closed` event follows unless one was already delivered.
     func close()
+    /// The clock a host on this transport keeps its deadlines on: real time, except for a simulated
+    /// controller on virtual time.
+    var clock: LoopClock { get }
+}
+
+extension HCITransport {
+    public var clock: LoopClock { .real }
 }
 
 /// What a transport delivers to its host.

@@ -28,9 +28,10 @@ actor ATTLoopback {
 
     /// A loopback and its client.
     static func connect(_ database: GATTDatabase, timeout: Duration = .seconds(30), clientMTU: Int = 517,
-                        serverMTU: Int = 517) async -> (ATTLoopback, GATTClient) {
+                        serverMTU: Int = 517) async throws -> (ATTLoopback, GATTClient) {
         let loopback = ATTLoopback(database: database, maximumMTU: serverMTU)
-        let client = GATTClient(transactionTimeout: timeout, preferredMTU: clientMTU) { [loopback] bytes in
+        let loop = try EventLoop(label: "att-loopback-client")
+        let client = GATTClient(transactionTimeout: timeout, preferredMTU: clientMTU, loop: loop) { [loopback] bytes in
             await loopback.toServer(bytes)
         }
         await loopback.attach(client)

@@ -7,7 +7,7 @@ import Testing
 struct GATTClientPagingTests {
     @Test("A service group ending at 0xFFFF ends discovery without another request")
     func groupEndingAtLastHandle() async throws {
-        let (loopback, client) = await ATTLoopback.connect(try GATTFixtures.standard())
+        let (loopback, client) = try await ATTLoopback.connect(try GATTFixtures.standard())
         await loopback.set(rewrite: { request, response in
             switch request {
             case .readByGroupTypeRequest: attHex("11 06 0100 FFFF 0018")
@@ -24,7 +24,7 @@ struct GATTClientPagingTests {
 
     @Test("A page that repeats a handle already taken fails, naming the request, instead of asking again")
     func pageThatDoesNotAdvance() async throws {
-        let (loopback, client) = await ATTLoopback.connect(try GATTFixtures.standard())
+        let (loopback, client) = try await ATTLoopback.connect(try GATTFixtures.standard())
         await loopback.set(rewrite: { request, response in
             switch request {
             case .readByGroupTypeRequest: attHex("11 06 0100 0500 0018")   // always the first service
@@ -49,7 +49,7 @@ struct GATTClientPagingTests {
 
     @Test("Read By Type pages stop at the end of the range; an entry past it fails")
     func readByTypeRange() async throws {
-        let (loopback, client) = await ATTLoopback.connect(try GATTFixtures.standard())
+        let (loopback, client) = try await ATTLoopback.connect(try GATTFixtures.standard())
         await loopback.set(rewrite: { request, response in
             guard case .readByTypeRequest(let start, _, _) = request else { return response }
             return start == 0x10 ? attHex("09 03 1000 01") : attHex("09 03 1200 02")   // 0x0012 is past 0x0011

@@ -11,7 +11,7 @@ struct GATTClientTests {
     func discoverLarge(mtu: Int) async throws {
         let database = try GATTFixtures.large()
         #expect(database.attributeCount >= 100)
-        let (loopback, client) = await ATTLoopback.connect(database, clientMTU: mtu)
+        let (loopback, client) = try await ATTLoopback.connect(database, clientMTU: mtu)
         let tree = try await client.discoverAll()
         #expect(tree == database.serviceTree)
         #expect(tree.databaseHash == database.hash)
@@ -24,7 +24,7 @@ struct GATTClientTests {
     @Test("discoverAll with values: the printable tree shows names, handles, properties and values")
     func discoverWithValues() async throws {
         let database = try GATTFixtures.standard()
-        let (_, client) = await ATTLoopback.connect(database)
+        let (_, client) = try await ATTLoopback.connect(database)
         let tree = try await client.discoverAll(readValues: true)
         #expect(tree.withoutValues == database.serviceTree)
         let text = tree.description
@@ -41,7 +41,7 @@ struct GATTClientTests {
     @Test("A server that refuses Exchange MTU is still discovered at ATT_MTU 23")
     func mtuRefused() async throws {
         let database = try GATTFixtures.standard()
-        let (loopback, client) = await ATTLoopback.connect(database)
+        let (loopback, client) = try await ATTLoopback.connect(database)
         await loopback.configureServer { server in
             server.interceptor = { pdu in
                 guard case .exchangeMTURequest = pdu else { return nil }
@@ -54,7 +54,7 @@ struct GATTClientTests {
 
     @Test("Primary service discovery by UUID, 16- and 128-bit; an absent UUID finds nothing")
     func discoverByUUID() async throws {
-        let (_, client) = await ATTLoopback.connect(try GATTFixtures.standard())
+        let (_, client) = try await ATTLoopback.connect(try GATTFixtures.standard())
         #expect(try await client.discoverPrimaryServices(uuid: .battery)
                 == [GATTServiceTree.Service(handle: 0x17, endHandle: 0x1A, uuid: .battery)])
         #expect(try await client.discoverPrimaryServices(uuid: GATTFixtures.customService).map(\.handle) == [0x25])
@@ -64,7 +64,7 @@ struct GATTClientTests {
     @Test("Included services: a 128-bit included service's UUID is read from its declaration")
     func includes() async throws {
         let database = try GATTFixtures.large()
-        let (loopback, client) = await ATTLoopback.connect(database)
+        let (loopback, client) = try await ATTLoopback.connect(database)
         let services = try await client.discoverPrimaryServices()
         let vendor = try #require(services.first { $0.uuid == BluetoothUUID(UInt16(0xFE00)) })
         let includes = try await client.discoverIncludedServices(of: vendor)
@@ -77,7 +77,7 @@ struct GATTClientTests {
     @Test("Long read through Read Blob; a value of exactly ATT_MTU – 1 octets")
     func longRead() async throws {
         let database = try GATTFixtures.standard()
-        let (loopback, client) = await ATTLoopback.connect(database)
+        let (loopback, client) = try await ATTLoopback.connect(database)
         #expect(try await client.read(handle: 0x27) == GATTFixtures.longValue)
         #expect(await loopback.sent.filter { if case .readBlobRequest = $0 { true } else { false } }.count == 4)
         database.setValue(Array(0..<22), at: 0x27)
@@ -87,7 +87,7 @@ struct GATTClientTests {
     @Test("Long write through Prepare/Execute Write; short writes use Write Request")
     func longWrite() async throws {
         let database = try GATTFixtures.standard()
-        let (loopback, client) = await ATTLoopback.connect(database)
+        let (loopback, client) = try await ATTLoopback.connect(database)
         let value = (0..<300).map { UInt8(truncatingIfNeeded: $0 * 7) }
         try await client.write(handle: 0x27, value: value)
         #expect(database.value(at: 0x27) == value)
@@ -102,7 +102,7 @@ struct GATTClientTests {
     @Test("A long write the server refuses is cancelled and surfaces the error")
     func longWriteRefused() async throws {
         let database = try GATTFixtures.standard()
-        let (loopback, client) = await ATTLoopback.connect(database)
+        let (loopback, client) = try await ATTLoopback.connect(database)
         do {
             try await client.write(handle: 0x2A, value: Array(repeating: 1, count: 30))
             Issue.record("a 30-octet write to a 4-octet characteristic succeeded")
@@ -122,7 +122,7 @@ struct GATTClientTests {
     @Test("Write Without Response, Read Using Characteristic UUID, Read Multiple (Variable)")
     func otherReadsAndWrites() async throws {
         let database = try GATTFixtures.standard()
-        let (_, client) = await ATTLoopback.connect(database)
+        let (_, client) = try await ATTLoopback.connect(database)
         try await client.writeWithoutResponse(handle: 0x27, value: [4, 5, 6])
         #expect(try await client.read(handle: 0x27) == [4, 5, 6])
         #expect(try await client.read(uuid: .batteryLevel) == [ATTPDU.HandleValue(handle: 0x19, value: [90])])
@@ -137,14 +137,14 @@ struct GATTClientTests {
 
     @Test("A database without a hash: readDatabaseHash is nil")
     func noHash() async throws {
-        let (_, client) = await ATTLoopback.connect(try GATTDatabase(services: [.battery(level: 3)]))
+        let (_, client) = try await ATTLoopback.connect(try GATTDatabase(services: [.battery(level: 3)]))
         #expect(try await client.readDatabaseHash() == nil)
         #expect(try await client.discoverAll().databaseHash == nil)
     }
 
     @Test("An Error Response names the request, the handle and the code")
     func errorResponse() async throws {
-        let (_, client) = await ATTLoopback.connect(try GATTFixtures.standard())
+        let (_, client) = try await ATTLoopback.connect(try GATTFixtures.standard())
         do {
             _ = try await client.read(handle: 0x2C)
             Issue.record("read of an encrypted characteristic succeeded")
@@ -159,7 +159,7 @@ struct GATTClientTests {
     @Test("200 notifications arrive in order, on the characteristic's stream and the all-handles stream")
     func notificationsInOrder() async throws {
         let database = try GATTFixtures.standard()
-        let (loopback, client) = await ATTLoopback.connect(database)
+        let (loopback, client) = try await ATTLoopback.connect(database)
         let tree = try await client.discoverAll()
         let battery = try #require(tree.characteristic(.batteryLevel))
         let stream = try await client.subscribe(to: battery)
@@ -178,7 +178,7 @@ struct GATTClientTests {
 
     @Test("Indications are delivered and confirmed automatically, one after another")
     func indications() async throws {
-        let (loopback, client) = await ATTLoopback.connect(try GATTFixtures.standard())
+        let (loopback, client) = try await ATTLoopback.connect(try GATTFixtures.standard())
         let tree = try await client.discoverAll()
         let temperature = try #require(tree.characteristic(BluetoothUUID(UInt16(0x2A1C))))
         let stream = try await client.subscribe(to: temperature)
@@ -195,7 +195,7 @@ struct GATTClientTests {
 
     @Test("A Multiple Handle Value Notification is split per handle, in order")
     func multipleNotification() async throws {
-        let (loopback, client) = await ATTLoopback.connect(try GATTFixtures.standard())
+        let (loopback, client) = try await ATTLoopback.connect(try GATTFixtures.standard())
         let stream = await client.notifications()
         await loopback.inject(attHex("23 1900 0100 5A 1D00 0200 0046"))
         #expect(try await attCollect(stream, count: 2) == [
@@ -207,7 +207,7 @@ struct GATTClientTests {
 
     @Test("Concurrent requests are queued: one outstanding at a time, answered in order")
     func queued() async throws {
-        let (loopback, client) = await ATTLoopback.connect(try GATTFixtures.standard())
+        let (loopback, client) = try await ATTLoopback.connect(try GATTFixtures.standard())
         await loopback.set(responseDelay: .milliseconds(2))
         let values = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
             for index in 0..<20 {
@@ -224,7 +224,7 @@ struct GATTClientTests {
 
     @Test("No response: the request times out after its deadline, the bearer closes, queued requests fail")
     func timeout() async throws {
-        let (loopback, client) = await ATTLoopback.connect(try GATTFixtures.standard(), timeout: .milliseconds(200))
+        let (loopback, client) = try await ATTLoopback.connect(try GATTFixtures.standard(), timeout: .milliseconds(200))
         await loopback.set(dropResponses: true)
         let clock = ContinuousClock()
         let start = clock.now
@@ -259,7 +259,7 @@ struct GATTClientTests {
 
     @Test("The timeout names what came instead of the response")
     func timeoutNamesWhatCame() async throws {
-        let (loopback, client) = await ATTLoopback.connect(try GATTFixtures.standard(), timeout: .milliseconds(150))
+        let (loopback, client) = try await ATTLoopback.connect(try GATTFixtures.standard(), timeout: .milliseconds(150))
         await loopback.set(dropResponses: true)
         let task = Task { try await client.read(handle: 0x19) }
         try await attEventually("the request reached the server") { await loopback.sent.count == 1 }
@@ -273,7 +273,7 @@ struct GATTClientTests {
 
     @Test("A disconnection mid-discovery fails the pending request at once with its reason")
     func disconnectMidDiscovery() async throws {
-        let (loopback, client) = await ATTLoopback.connect(try GATTFixtures.large())
+        let (loopback, client) = try await ATTLoopback.connect(try GATTFixtures.large())
         await loopback.set(responsesLeft: 6)
         let clock = ContinuousClock()
         let discovery = Task { try await client.discoverAll() }
@@ -300,7 +300,7 @@ struct GATTClientTests {
 
     @Test("Notification streams end when the bearer closes")
     func streamsEnd() async throws {
-        let (loopback, client) = await ATTLoopback.connect(try GATTFixtures.standard())
+        let (loopback, client) = try await ATTLoopback.connect(try GATTFixtures.standard())
         let stream = await client.notifications(handle: 0x19)
         await loopback.notify(handle: 0x19, value: [1])
         await client.bearerClosed("0x08 Connection Timeout")
@@ -311,7 +311,7 @@ struct GATTClientTests {
 
     @Test("A malformed response or one of the wrong type is an error; the bearer keeps working")
     func malformedResponses() async throws {
-        let (loopback, client) = await ATTLoopback.connect(try GATTFixtures.standard())
+        let (loopback, client) = try await ATTLoopback.connect(try GATTFixtures.standard())
         await loopback.set(rewrite: { request, response in
             switch request {
             case .readByGroupTypeRequest: attHex("11 06 0100 05")               // a list cut mid-entry
@@ -360,7 +360,7 @@ struct GATTClientTests {
 
     @Test("A server's Exchange MTU Request and unknown requests reaching the client are answered")
     func serverBoundPDUs() async throws {
-        let (loopback, client) = await ATTLoopback.connect(try GATTFixtures.standard(), clientMTU: 185)
+        let (loopback, client) = try await ATTLoopback.connect(try GATTFixtures.standard(), clientMTU: 185)
         await loopback.inject(attHex("02 F7 00"))
         try await attEventually("the MTU response") { await loopback.sent.contains(.exchangeMTUResponse(serverRxMTU: 185)) }
         #expect(await client.mtu == 185)
@@ -373,7 +373,7 @@ struct GATTClientTests {
 
     @Test("Cancelling a caller whose request is still queued fails only that request")
     func cancelQueued() async throws {
-        let (loopback, client) = await ATTLoopback.connect(try GATTFixtures.standard())
+        let (loopback, client) = try await ATTLoopback.connect(try GATTFixtures.standard())
         await loopback.set(responseDelay: .milliseconds(100))
         let first = Task { try await client.read(handle: 0x19) }
         try await attEventually("the first request") { await loopback.sent.count == 1 }

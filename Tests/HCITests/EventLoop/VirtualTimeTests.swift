@@ -1,0 +1,108 @@
+import Foundation
+@testable import HCI
+import Synchronization
+import Testing
+
+/// Virtual time: during a drive it stands still while anything computes and jumps to the next deadline
+/// when every loop waits; timers fire at their deadlines exactly, in order; outside a drive it flows at the
+/// rate of real time.
+@Suite(.timeLimit(.minutes(1))) struct VirtualTimeTests {
+    @Test func aTenSecondTimerFiresAtOnceInRealTimeAndExactlyOnTheClock() async throws {
+        let time = VirtualTime()
+        let loop = try EventLoop(label: "test-virtual", clock: time.clock)
+        defer { loop.shutdown() }
+        let real = ContinuousClock()
+        let realStart = real.now
+        let (start, fired) = await time.drive { () async -> (ContinuousClock.Instant, ContinuousClock.Instant) in
+            let start = time.now
+            let fired = await withCheckedContinuation { (continuation: CheckedContinuation<ContinuousClock.Instant, Never>) in
+                loop.schedule(at: start + .seconds(10)) { continuation.resume(returning: time.now) }
+            }
+            return (start, fired)
+        }
+        #expect(start.duration(to: fired) == .seconds(10), "the timer fired \(start.duration(to: fired)) after it was set")
+        #expect(realStart.duration(to: real.now) < .seconds(2), "10 s of virtual time took \(realStart.duration(to: real.now)) of real time")
+        #expect(time.jumps.count >= 1)
+    }
+
+    @Test func timersOnSeveralLoopsFireInDeadlineOrderEachAtItsDeadline() async throws {
+        let time = VirtualTime()
+        let loops = try (0..<3).map { try EventLoop(label: "test-virtual-\($0)", clock: time.clock) }
+        defer { for loop in loops { loop.shutdown() } }
+        let fired = Firings()
+        let start = time.now
+        let plan: [(loop: Int, after: Duration)] = [(0, .milliseconds(300)), (1, .milliseconds(100)), (2, .milliseconds(200)),
+                                                   (0, .milliseconds(50)), (1, .seconds(2))]
+        await time.drive {
+            await withTaskGroup(of: Void.self) { group in
+                for (index, entry) in plan.enumerated() {
+                    group.addTask {
+                        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                            let deadline = start + entry.after
+                            loops[entry.loop].schedule(at: deadline) {
+                                fired.append("\(index)", late: deadline.duration(to: time.now))
+                                continuation.resume()
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let order = fired.all
+        #expect(order.map(\.name) == ["3", "1", "2", "0", "4"])
+        #expect(order.allSatisfy { $0.late == .zero }, "fired away from their deadlines: \(order)")
+    }
+
+    @Test func timeStandsStillWhileTheDriveComputes() async throws {
+        let time = VirtualTime()
+        let loop = try EventLoop(label: "test-virtual-busy", clock: time.clock)
+        defer { loop.shutdown() }
+        // A timer is pending, so time would have somewhere to jump to.
+        loop.schedule(at: time.now + .milliseconds(5)) {}
+        let elapsed = await time.drive { () async -> Duration in
+            let before = time.now
+            let until = ContinuousClock.now + .milliseconds(50)
+            var spins = 0
+            while ContinuousClock.now < until { spins += 1 }
+            return before.duration(to: time.now)
+        }
+        #expect(elapsed == .zero, "virtual time moved \(elapsed) while the drive computed")
+    }
+
+    @Test func sleepingOnTheClockTakesExactlyItsDurationAndCancellationEndsIt() async throws {
+        let time = VirtualTime()
+        let clock = time.clock
+        let slept = try await clock.drive { () async throws -> Duration in
+            let before = clock.now
+            try await Task.sleep(for: .seconds(3), clock: clock)
+            return before.duration(to: clock.now)
+        }
+        #expect(slept == .seconds(3))
+        // Cancelled: the sleep ends at once with CancellationError.
+        let sleeper = Task { try await Task.sleep(for: .seconds(3600), clock: clock) }
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+    }
+
+    @Test func outsideADriveTimeFlowsAtTheRateOfRealTime() async throws {
+        let time = VirtualTime()
+        let loop = try EventLoop(label: "test-virtual-flow", clock: time.clock)
+        defer { loop.shutdown() }
+        let real = ContinuousClock()
+        let realStart = real.now
+        let start = time.now
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.schedule(at: start + .milliseconds(100)) { continuation.resume() }
+        }
+        let realElapsed = realStart.duration(to: real.now)
+        #expect(realElapsed >= .milliseconds(100), "a 100 ms timer fired after \(realElapsed) of real time outside a drive")
+        #expect(time.jumps.count == 0)
+    }
+}
+
+/// Timers that fired, with how far from their deadlines, from any thread.
+final class Firings: Sendable {
+    private let state = Mutex<[(name: String, late: Duration)]>([])
+    var all: [(name: String, late: Duration)] { state.withLock { $0 } }
+    func append(_ name: String, late: Duration) { state.withLock { $0.append((name, late)) } }
+}

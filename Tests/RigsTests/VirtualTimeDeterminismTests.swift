@@ -1,0 +1,74 @@
+import Foundation
+@testable import HCI
+@testable import Rigs
+import Simulation
+import Testing
+import TestSupport
+
+/// The simulated bench on virtual time is a replay: the same rig and seed give the same packets, in the
+/// same order, at the same offsets from the start — two runs, two captures, compared record by record.
+@Suite(.timeLimit(.minutes(1))) struct VirtualTimeDeterminismTests {
+    /// One btsnoop record: direction flags, bytes, and microseconds since the capture's first record.
+    struct Record: Equatable, CustomStringConvertible {
+        let flags: UInt32
+        let offset: Int64
+        let bytes: [UInt8]
+        var description: String { "\(flags == 0 ? "→" : "←") +\(offset) µs \(bytes.prefix(8).map { String(format: "%02x", $0) }.joined())" }
+    }
+
+    /// The records of a btsnoop file (the format of RFC 1761 that `BtsnoopWriter` writes).
+    static func records(_ path: String) throws -> [Record] {
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        func word(_ at: Int) -> UInt32 { data[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        func long(_ at: Int) -> Int64 { Int64(bitPattern: data[at..<at + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }) }
+        var records: [Record] = []
+        var at = 16
+        var first: Int64?
+        while at + 24 <= data.count {
+            let length = Int(word(at + 4))
+            let stamp = long(at + 16)
+            first = first ?? stamp
+            records.append(Record(flags: word(at + 8), offset: stamp - (first ?? stamp), bytes: Array(data[at + 24..<min(data.count, at + 24 + length)])))
+            at += 24 + length
+        }
+        return records
+    }
+
+    /// Power on, find the thermometer, connect, discover, disconnect — captured on the central's side.
+    static func run(seed: UInt64) async throws -> [Record] {
+        var rig = try Rig.load(path: repositoryRoot.appendingPathComponent("rigs/simulated.json").path)
+        rig.simulation?.timing.seed = seed
+        let runtime = try SimulatedRigRuntime(rig: rig)
+        #expect(runtime.world.air.clock.isVirtual, "a rig's simulated bench runs on virtual time by default")
+        let directory = try TemporaryDirectory.make("hil-replay")
+        defer { TemporaryDirectory.remove(directory) }
+        let path = directory.appendingPathComponent("central.btsnoop").path
+        let thermometer = try #require(rig.accessory(named: "thermometer"))
+        try await runtime.world.air.clock.drive { () async throws -> Void in
+            try await runtime.powerOnAll()
+            let transport = CapturingTransport(try runtime.openTransport(named: "central"), writer: try BtsnoopWriter(path: path))
+            let central = LEDevice(host: try HCIHost(transport: transport))
+            try await central.start()
+            let link = try await central.connect(matching: thermometer.match, scanTimeout: .seconds(2), parameters: rig.connectionParameters)
+            _ = try await link.gatt.discoverAll()
+            _ = try await link.disconnect()
+            await central.close()
+            transport.writer.close()
+        }
+        await runtime.shutdown()
+        return try records(path)
+    }
+
+    @Test func theSameRigAndSeedGiveTheSameCaptureTwice() async throws {
+        let first = try await Self.run(seed: 42)
+        let second = try await Self.run(seed: 42)
+        #expect(first.count > 40, "a connect and a discovery take more than \(first.count) packets")
+        #expect(first.count == second.count)
+        // Timestamps go through the wall clock's Date (a Double), which may round a microsecond either way.
+        for (index, pair) in zip(first, second).enumerated()
+        where pair.0.flags != pair.1.flags || pair.0.bytes != pair.1.bytes || abs(pair.0.offset - pair.1.offset) > 1 {
+            Issue.record("record \(index) differs: \(pair.0) vs \(pair.1)")
+            break
+        }
+    }
+}
