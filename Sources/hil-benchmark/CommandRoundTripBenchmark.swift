@@ -6,12 +6,15 @@ import Glibc
 import BenchOperations
 
 /// HCI command round trip (Read BD_ADDR) through our host against a controller on a Unix socket, beside
-/// a raw blocking-socket loop doing the same in the same run.
+/// a raw blocking-socket loop doing the same in the same run. With `--samples PREFIX` it also writes every
+/// sample in µs, one a line, to PREFIX.raw and PREFIX.host, so scripts/bench-hci can pool them with
+/// Bumble's (scripts/peers/bumble-hci-roundtrip.py) from interleaved runs.
 enum CommandRoundTripBenchmark {
     static func run(_ options: BenchmarkOptions) async throws {
         let path = options.string("socket", default: "/tmp/bt-server-le")
         let count = options.int("count", default: 5000)
         let rounds = options.int("rounds", default: 3)
+        guard count >= rounds, rounds > 0 else { throw BenchmarkError("--count and --rounds must be positive and count >= rounds") }
         var hostSamples: [Double] = []
         var rawSamples: [Double] = []
         // Interleave rounds so drift on the machine hits both alike.
@@ -25,6 +28,20 @@ enum CommandRoundTripBenchmark {
         print("  raw socket loop: median \(format(raw.median)) µs, p99 \(format(raw.p99)) µs")
         print("  HCIHost        : median \(format(host.median)) µs, p99 \(format(host.p99)) µs")
         print("  ratio host/raw : median \(format(host.median / raw.median, 2))×, p99 \(format(host.p99 / raw.p99, 2))×")
+        let prefix = options.string("samples", default: "")
+        if !prefix.isEmpty {
+            try writeSamples(rawSamples, to: prefix + ".raw")
+            try writeSamples(hostSamples, to: prefix + ".host")
+        }
+    }
+
+    static func writeSamples(_ samples: [Double], to path: String) throws {
+        let text = samples.map { format($0, 3) + "\n" }.joined()
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw BenchmarkError("cannot write \(path): \(error)")
+        }
     }
 
     static func hostLoop(path: String, count: Int) async throws -> [Double] {

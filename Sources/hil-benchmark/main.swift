@@ -12,7 +12,7 @@ do {
     case "transports": try await TransportBenchmark.run(options)
     case "sim-cycles": try await SimulationCycleBenchmark.run(options)
     default:
-        FileHandle.standardError.write(Data("usage: hil-benchmark command-roundtrip [--socket PATH] [--count N] | gatt-discovery [--name N] [--count N] | sim-cycles [--cycles N] | transports …\n".utf8))
+        FileHandle.standardError.write(Data("usage: hil-benchmark command-roundtrip [--socket PATH] [--count N] [--rounds N] [--samples PREFIX] | gatt-discovery [--moniker M] [--name N] [--count N] | sim-cycles [--cycles N] | transports …\n".utf8))
         exit(3)
     }
 } catch {

@@ -5,10 +5,15 @@ Attaches to a controller (btvirt's Unix socket, Rootcanal's TCP port, ...), serv
 (Battery, Device Information, Heart Rate) and advertises a name until killed. Prints one line
 `READY <address>` on stdout once advertising, so a test knows when to start.
 
-    bumble-accessory.py unix:/tmp/bt-server-le --name HIL-Bumble --address F0:F1:F2:F3:F4:F5
+With --att-log FILE it counts the ATT PDUs each connection's central sends it (by PDU name) and appends
+them to FILE as one JSON object per connection when the connection ends: scripts/bench-gatt uses it to
+check, from the accessory's side, that two centrals did the same work.
+
+    bumble-accessory.py unix:/tmp/bt-server-le --name HIL-Bumble --address F0:F1:F2:F3:F4:F5 [--att-log FILE]
 """
 import argparse
 import asyncio
+import json
 import signal
 import sys
 
@@ -21,6 +26,29 @@ from bumble.profiles.heart_rate_service import HeartRateService
 from bumble.transport import open_transport
 
 
+def count_att_pdus(device: Device, path: str) -> None:
+    """Counts the ATT PDUs that reach the GATT server, per bearer, and appends each connection's counts to
+    `path` when it ends."""
+    counts = {}
+    server = device.gatt_server
+    forward = server.on_gatt_pdu
+
+    def on_gatt_pdu(bearer, att_pdu):
+        per_bearer = counts.setdefault(id(bearer), {})
+        per_bearer[att_pdu.name] = per_bearer.get(att_pdu.name, 0) + 1
+        forward(bearer, att_pdu)
+
+    server.on_gatt_pdu = on_gatt_pdu
+
+    def on_connection(connection):
+        def on_disconnection(_reason):
+            with open(path, "a") as log:
+                log.write(json.dumps(counts.pop(id(connection), {}), sort_keys=True) + "\n")
+        connection.on("disconnection", on_disconnection)
+
+    device.on("connection", on_connection)
+
+
 async def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("transport")
@@ -28,6 +56,7 @@ async def main() -> int:
     parser.add_argument("--address", default="F0:F1:F2:F3:F4:F5")
     parser.add_argument("--battery", type=int, default=87)
     parser.add_argument("--interval", type=float, default=50.0, help="advertising interval in ms")
+    parser.add_argument("--att-log", help="append each connection's count of received ATT PDUs (JSON) to this file")
     args = parser.parse_args()
 
     transport = await open_transport(args.transport)
@@ -42,6 +71,8 @@ async def main() -> int:
                 body_sensor_location=HeartRateService.BodySensorLocation.WRIST,
             ),
         ])
+        if args.att_log:
+            count_att_pdus(device, args.att_log)
         await device.power_on()
         advertising = AdvertisingData([
             (AdvertisingData.FLAGS, bytes([0x06])),
