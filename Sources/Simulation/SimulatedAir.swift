@@ -46,8 +46,15 @@ public actor SimulatedAir {
     private nonisolated let stopped = Mutex(false)
 
     /// Creates an air on a new event loop thread, on real time or a new virtual time as `timing.clock` says.
+    /// On virtual time the loop is the whole world's (hosts on its controllers share it) and drives run on it.
     public init(timing: SimulationTiming = .realTime) throws(EventLoopError) {
-        self.loop = try EventLoop(label: "sim-air", clock: timing.clock == .virtual ? VirtualTime().clock : .real)
+        if timing.clock == .virtual {
+            let time = VirtualTime()
+            self.loop = try EventLoop(label: "sim-air", clock: time.clock)
+            time.drive(on: loop)
+        } else {
+            self.loop = try EventLoop(label: "sim-air")
+        }
         self.timing = timing
         var system = SystemRandomNumberGenerator()
         self.random = SplitMix64(seed: timing.seed ?? system.next())

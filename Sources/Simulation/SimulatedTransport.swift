@@ -33,6 +33,9 @@ public final class SimulatedTransport: HCITransport {
     /// The world's clock: a host on this transport keeps its deadlines on the air's time.
     public var clock: LoopClock { controller.air.clock }
 
+    /// On virtual time, the air's loop: the whole world runs on one thread.
+    public var sharedLoop: EventLoop? { controller.air.clock.isVirtual ? controller.air.loop : nil }
+
     /// Whether neither side has closed it.
     public var isOpen: Bool { state.withLock { $0.closeReason == nil } }
 

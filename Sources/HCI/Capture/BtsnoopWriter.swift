@@ -64,6 +64,7 @@ public final class CapturingTransport: HCITransport {
     public let writer: BtsnoopWriter
     public var moniker: String { base.moniker }
     public var clock: LoopClock { base.clock }
+    public var sharedLoop: EventLoop? { base.sharedLoop }
     private let origin: (date: Date, instant: ContinuousClock.Instant)
 
     public init(_ base: any HCITransport, writer: BtsnoopWriter) {

@@ -132,6 +132,12 @@ public final class VirtualTime: Sendable {
         }
     }
 
+    /// Makes `loop` (a loop on this clock) the one drives and sleeps run on, unless one was chosen already:
+    /// a world that runs on one loop has its drives there too.
+    public func drive(on loop: EventLoop) {
+        timerLoopBox.withLock { box in if box == nil { box = loop } }
+    }
+
     /// The loop drives run on, for tasks of the bench's own (nil when no loop thread could be started).
     var driveExecutor: EventLoop? { try? timerLoop() }
 

@@ -39,16 +39,26 @@ public actor HCIHost {
     var reassembler = ACLReassembler()
     var started = false
 
-    /// Creates a host on a new event loop. Call `start()` (or `initialize()`) next.
+    /// Whether the host started its loop (and so ends it), rather than sharing its transport's.
+    private nonisolated let ownsLoop: Bool
+
+    /// Creates a host on a new event loop, or on its transport's shared loop (a simulated world on virtual
+    /// time runs on one thread). Call `start()` (or `initialize()`) next.
     public init(transport: any HCITransport, commandTimeout: Duration = .seconds(2)) throws(EventLoopError) {
-        self.loop = try EventLoop(label: "hci-host \(transport.moniker)", clock: transport.clock)
+        if let shared = transport.sharedLoop {
+            self.loop = shared
+            self.ownsLoop = false
+        } else {
+            self.loop = try EventLoop(label: "hci-host \(transport.moniker)", clock: transport.clock)
+            self.ownsLoop = true
+        }
         self.transport = transport
         self.defaultCommandTimeout = commandTimeout
     }
 
     deinit {
         transport.close()
-        loop.shutdown()
+        if ownsLoop { loop.shutdown() }
     }
 
     /// Runs `body` with the host's loop as the preferred task executor (see the type's documentation).

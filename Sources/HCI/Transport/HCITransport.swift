@@ -16,10 +16,15 @@ public protocol HCITransport: AnyObject, Sendable {
     /// The clock a host on this transport keeps its deadlines on: real time, except for a simulated
     /// controller on virtual time.
     var clock: LoopClock { get }
+    /// The loop a host on this transport should share instead of starting its own (nil: its own): a
+    /// simulated world on virtual time runs hosts, air and accessories on one thread, so handing a packet
+    /// over costs a queue append, not a wake-up of another thread.
+    var sharedLoop: EventLoop? { get }
 }
 
 extension HCITransport {
     public var clock: LoopClock { .real }
+    public var sharedLoop: EventLoop? { nil }
 }
 
 /// What a transport delivers to its host.
