@@ -45,7 +45,7 @@ enum CommandRoundTripBenchmark {
     }
 
     static func hostLoop(path: String, count: Int) async throws -> [Double] {
-        let host = try ControllerOpener.openHost(moniker: "unix:\(path)")
+        let host = try await ControllerOpener.openHost(moniker: "unix:\(path)")
         try await host.initialize()
         let samples = try await host.run { try await host.measureRoundTrips(count: count) }
         await host.close()

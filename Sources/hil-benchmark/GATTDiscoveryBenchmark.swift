@@ -35,7 +35,7 @@ enum GATTDiscoveryBenchmark {
         let name = options.string("name", default: "HIL-Bench")
         let count = options.int("count", default: 50)
         guard count > 0 else { throw BenchmarkError("--count must be positive") }
-        let host = try ControllerOpener.openHost(moniker: moniker)
+        let host = try await ControllerOpener.openHost(moniker: moniker)
         let central = LEDevice(host: host)
         var connectTimes: [Double] = []
         var gattTimes: [Double] = []

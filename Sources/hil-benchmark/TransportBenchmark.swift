@@ -18,8 +18,8 @@ enum TransportBenchmark {
         let aclSize = max(8, options.int("acl-size", default: 100))
         let label = options.string("label", default: a)
 
-        let peripheralHost = try ControllerOpener.openHost(moniker: a)
-        let centralHost = try ControllerOpener.openHost(moniker: b)
+        let peripheralHost = try await ControllerOpener.openHost(moniker: a)
+        let centralHost = try await ControllerOpener.openHost(moniker: b)
         defer { Task { await peripheralHost.close(); await centralHost.close() } }
         let peripheral = LEDevice(host: peripheralHost)
         let central = LEDevice(host: centralHost)

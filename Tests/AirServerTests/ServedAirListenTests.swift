@@ -10,7 +10,10 @@ import TestSupport
     static func rig() throws -> Rig { try Rig.load(path: repositoryRoot.appendingPathComponent("rigs/simulated.json").path) }
 
     @Test func aHostJoinsOverLoopbackTCP() async throws {
-        let server = try await SimulatedAirServer.start(rig: try Self.rig(), options: .init(listen: [.tcp(host: "127.0.0.1", port: 0)], log: { _ in }))
+        let echo = ProcessInfo.processInfo.environment["HIL_TEST_SERVE_LOG"] == "1"
+        let server = try await SimulatedAirServer.start(rig: try Self.rig(), options: .init(listen: [.tcp(host: "127.0.0.1", port: 0)], log: { line in
+            if echo { FileHandle.standardError.write(Data("[tcp] \(line)\n".utf8)) }
+        }))
         guard case .tcp(_, let port) = try #require(server.addresses.first) else { Issue.record("not tcp"); return }
         #expect(server.readyLine == "serving 3 controllers' air on tcp:127.0.0.1:\(port) (no control socket)")
         let transport = try FileDescriptorTransport.tcp(host: "127.0.0.1", port: port, moniker: "tcp-client:127.0.0.1:\(port)")

@@ -43,8 +43,9 @@ import Testing
             let (central, peripheral) = (hosts[0], hosts[1])
             let target = try #require(await peripheral.controllerInfo?.address)
             let onCentral = try await HostScenarios.expectConnectionComplete(central, "the central")
+            // Its Command Status has come: the attempt is pending, with nobody advertising.
             try await central.send(LECreateConnection(peerAddress: target, peerAddressType: .public))
-            try await Task.sleep(for: .milliseconds(50))
+            #expect(await central.connections.isEmpty)
             let start = ContinuousClock.now
             try await HostScenarios.advertise(peripheral, name: "HIL-Late", interval: 0x0020)
             let complete = try await central.wait(for: onCentral)

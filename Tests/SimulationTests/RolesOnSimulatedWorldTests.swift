@@ -1,6 +1,7 @@
 import HCI
 import Simulation
 import Testing
+import TestSupport
 
 /// The roles the harness runs — `LEDevice` central and peripheral, GATT over ATT over L2CAP — on
 /// simulated controllers: an accessory on the simulated world is our own peripheral role on `sim:NAME`.
@@ -32,15 +33,12 @@ import Testing
 
         /// Advertises, connects by name, and returns both ends of the link.
         func connect() async throws -> (central: LEConnection, peripheral: LEConnection) {
+            let incoming = await accessory.incomingConnections()
             try await accessory.startAdvertising(Advertisement(name: "HIL-Accessory", interval: 32))
             let link = try await central.connect(matching: ScanFilter(name: "HIL-Accessory"), scanTimeout: .seconds(2), timeout: .seconds(2))
-            // Both sides complete at the same advertising event; give the accessory a bounded moment to route it.
-            let deadline = ContinuousClock.now.advanced(by: .seconds(1))
-            while ContinuousClock.now < deadline {
-                if let peripheral = await accessory.connections.values.first { return (link, peripheral) }
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            throw TestFailure("the accessory saw no connection within 1 s")
+            // Both sides complete at the same advertising event; the accessory's side arrives on its own stream.
+            let peripheral = try await TestSupport.first(of: incoming, within: .seconds(1), "the accessory's connection")
+            return (link, peripheral)
         }
     }
 

@@ -41,8 +41,7 @@ public struct AdapterAccess: Sendable {
             return try ControllerOpener.makeHost(transport: try runtime.openTransport(named: name), moniker: moniker,
                                                  capturePath: capturePath, commandTimeout: commandTimeout)
         }
-        let moniker = self.moniker
-        return try await offPool { try ControllerOpener.openHost(moniker: moniker, capturePath: capturePath, commandTimeout: commandTimeout) }
+        return try await ControllerOpener.openHost(moniker: moniker, capturePath: capturePath, commandTimeout: commandTimeout)
     }
 
     /// Whether `resetUSB()` can work: a simulated adapter, a `usb:` adapter, or an `hci-socket:` adapter on USB.

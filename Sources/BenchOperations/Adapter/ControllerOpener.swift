@@ -5,9 +5,23 @@ import HCIUSB
 /// Opens a host on the controller a moniker names, optionally capturing every packet to btsnoop.
 public enum ControllerOpener {
     /// Parses `moniker`, opens its transport, wraps it in a btsnoop capture when `capturePath` is given,
-    /// and returns a started host. Errors say which moniker and what went wrong.
+    /// and returns a host (not yet reset). Errors say which moniker and what went wrong. The open itself
+    /// blocks (a TCP connect within its deadline, an HCI socket bind that retries, libusb) and so runs on a
+    /// thread of its own, never on Swift's cooperative pool.
     public static func openHost(moniker text: String, capturePath: String? = nil,
-                                commandTimeout: Duration = .seconds(2)) throws(HCITransportError) -> HCIHost {
+                                commandTimeout: Duration = .seconds(2)) async throws(HCITransportError) -> HCIHost {
+        do {
+            return try await offPool { try openHostBlocking(moniker: text, capturePath: capturePath, commandTimeout: commandTimeout) }
+        } catch let error as HCITransportError {
+            throw error
+        } catch {
+            throw HCITransportError(.io, "\(text): \(error)")
+        }
+    }
+
+    /// `openHost`, blocking the calling thread: for a thread of the caller's own.
+    static func openHostBlocking(moniker text: String, capturePath: String? = nil,
+                                 commandTimeout: Duration = .seconds(2)) throws(HCITransportError) -> HCIHost {
         let moniker = try TransportMoniker(parsing: text)
         let transport: any HCITransport
         switch moniker {

@@ -150,6 +150,9 @@ extension HCIHost {
         publish(.anomaly("transport closed: \(error)"))
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
+        let ending = listeners
+        listeners.removeAll()
+        for id in ending.keys.sorted() { ending[id]?(nil) }
     }
 
     func handle(_ packet: HCIPacket) {

@@ -1,3 +1,6 @@
+/// Hears host events synchronously on the host's loop; `nil` when the transport has ended.
+public typealias HostListener = @Sendable (HostEvent?) -> Void
+
 /// The host side of one controller (Core v5.4 Vol 4 Part E): command flow control, opcode-matched
 /// completions with deadlines, event subscriptions, the connection table and LE ACL flow control.
 ///
@@ -34,6 +37,7 @@ public actor HCIHost {
     var nextWaitID: UInt64 = 1
     var eventWaiters: [EventWaiter] = []
     var subscribers: [UInt64: AsyncStream<HostEvent>.Continuation] = [:]
+    var listeners: [UInt64: HostListener] = [:]
     var recentEvents: [HCIEvent] = []
     var aclFlow = ACLFlowControl()
     var reassembler = ACLReassembler()
@@ -117,7 +121,24 @@ public actor HCIHost {
 
     func removeSubscriber(_ id: UInt64) { subscribers[id] = nil }
 
+    /// Calls `listener` on the host's loop with every host event as the host handles it, in order, before
+    /// any caller the event resumes runs — and with `nil` once when the transport ends. For the roles on
+    /// top (LEDevice), whose view must never lag the host's. Returns an ID for `stopListening`.
+    public func listen(_ listener: @escaping HostListener) -> UInt64 {
+        let id = nextWaitID
+        nextWaitID += 1
+        if closedReason != nil {
+            listener(nil)
+            return id
+        }
+        listeners[id] = listener
+        return id
+    }
+
+    public func stopListening(_ id: UInt64) { listeners[id] = nil }
+
     func publish(_ event: HostEvent) {
+        for id in listeners.keys.sorted() { listeners[id]?(event) }
         for continuation in subscribers.values { continuation.yield(event) }
     }
 

@@ -9,7 +9,15 @@ public actor LEDevice {
 
     /// Open links by handle.
     public internal(set) var connections: [UInt16: LEConnection] = [:]
-    var dispatcher: Task<Void, Never>?
+    /// The host listener's ID, once events are routed here.
+    var listening: UInt64?
+    /// Work an event leaves that must await (an L2CAP PDU's handling, advertising again), done in order
+    /// by one task on the host's loop.
+    var followUps: AsyncStream<FollowUp>.Continuation?
+    var followUpWorker: Task<Void, Never>?
+    /// Follow-ups queued and not yet done: while any are, a link's end is queued behind them too, so a PDU
+    /// that arrived before a Disconnection Complete is handled before the link counts as ended.
+    var pendingFollowUps = 0
     var scan: ScanSession?
     var pendingConnect: PendingConnect?
     var incomingContinuation: AsyncStream<LEConnection>.Continuation?
@@ -37,14 +45,20 @@ public actor LEDevice {
     /// Initializes the controller (HCI Reset and reads) unless it already is, and starts routing events.
     @discardableResult
     public func start() async throws(RoleError) -> ControllerInfo {
-        if dispatcher == nil {
-            let events = await host.events()
-            dispatcher = Task(executorPreference: host.loop) { [weak self] in
-                for await event in events {
+        if listening == nil {
+            let (stream, continuation) = AsyncStream<FollowUp>.makeStream()
+            followUps = continuation
+            followUpWorker = Task(executorPreference: host.loop) { [weak self] in
+                for await followUp in stream {
                     guard let self else { return }
-                    await self.dispatch(event)
+                    await self.perform(followUp)
                 }
-                await self?.hostEnded()
+            }
+            listening = await host.listen { [weak self] event in
+                guard let self else { return }
+                self.assumeIsolated { device in
+                    if let event { device.dispatch(event) } else { device.hostEnded() }
+                }
             }
         }
         if let info = await host.controllerInfo, await host.state == .poweredOn { return info }
@@ -55,11 +69,15 @@ public actor LEDevice {
         }
     }
 
-    /// Stops routing and closes the host's transport.
+    /// Closes the host's transport (its links end, every wait fails with the reason), then stops routing.
     public func close() async {
-        dispatcher?.cancel()
-        dispatcher = nil
         await host.close()
+        if let listening { await host.stopListening(listening) }
+        listening = nil
+        followUps?.finish()
+        followUps = nil
+        followUpWorker?.cancel()
+        followUpWorker = nil
     }
 
     /// Connections that peers make to this device while it advertises, as they complete.
@@ -70,25 +88,34 @@ public actor LEDevice {
         return stream
     }
 
-    func dispatch(_ event: HostEvent) async {
+    /// What an event leaves to do that must await.
+    enum FollowUp: Sendable {
+        case pdu(LEConnection, [UInt8])
+        case ended(LEConnection, HCIStatus, note: String?)
+        case readvertise
+    }
+
+    /// Routes one host event, on the host's loop, as the host handles it: tables, scan results, connection
+    /// state and waiters are up to date before any caller the event resumes runs.
+    func dispatch(_ event: HostEvent) {
         switch event {
         case .hci(.le(.advertisingReports(let reports))):
             for report in reports { scanReport(report) }
         case .hci(.le(.connectionComplete(let complete))):
-            await connectionCompleted(complete)
+            connectionCompleted(complete)
         case .hci(.disconnectionComplete(let complete)) where complete.status == .success:
             if let connection = connections.removeValue(forKey: complete.handle) {
-                await connection.ended(reason: complete.reason)
-                if connection.role == .peripheral { await readvertiseIfWanted() }
+                end(connection, reason: complete.reason, note: nil)
+                if connection.role == .peripheral { followUp(.readvertise) }
             }
         case .hci(.le(.connectionUpdateComplete(let status, let handle, let interval, let latency, let timeout))):
-            await connections[handle]?.parametersUpdated(status: status, interval: interval, latency: latency, timeout: timeout)
+            connections[handle]?.assumeIsolated { $0.parametersUpdated(status: status, interval: interval, latency: latency, timeout: timeout) }
         case .aclPDU(let handle, let pdu):
-            await connections[handle]?.received(pdu: pdu)
+            if let connection = connections[handle] { followUp(.pdu(connection, pdu)) }
         case .connectionsCleared(let handles, let why):
             for handle in handles {
                 if let connection = connections.removeValue(forKey: handle) {
-                    await connection.ended(reason: .connectionTerminatedByLocalHost, note: why)
+                    end(connection, reason: .connectionTerminatedByLocalHost, note: why)
                 }
             }
             advertising = nil
@@ -97,16 +124,46 @@ public actor LEDevice {
         }
     }
 
-    func hostEnded() async {
-        for connection in connections.values { await connection.ended(reason: .connectionTerminatedByLocalHost, note: "transport closed") }
-        connections.removeAll()
-        finishScan()
-        pendingConnect?.fail(.host(.transportClosed(await host.closedReason ?? HCITransportError(.closedByHost, "closed"))))
-        pendingConnect = nil
-        incomingContinuation?.finish()
+    /// A link ended: at once, unless PDUs that came before are still being handled (then after them).
+    func end(_ connection: LEConnection, reason: HCIStatus, note: String?) {
+        if pendingFollowUps == 0 {
+            connection.assumeIsolated { $0.ended(reason: reason, note: note) }
+        } else {
+            followUp(.ended(connection, reason, note: note))
+        }
     }
 
-    func connectionCompleted(_ complete: LEConnectionComplete) async {
+    func followUp(_ work: FollowUp) {
+        guard let followUps else { return }
+        pendingFollowUps += 1
+        followUps.yield(work)
+    }
+
+    func perform(_ work: FollowUp) async {
+        switch work {
+        case .pdu(let connection, let pdu): await connection.received(pdu: pdu)
+        case .ended(let connection, let reason, let note): await connection.ended(reason: reason, note: note)
+        case .readvertise: await readvertiseIfWanted()
+        }
+        pendingFollowUps -= 1
+    }
+
+    func hostEnded() {
+        for connection in connections.values {
+            end(connection, reason: .connectionTerminatedByLocalHost, note: "transport closed")
+        }
+        connections.removeAll()
+        finishScan()
+        let reason = host.assumeIsolated { $0.closedReason } ?? HCITransportError(.closedByHost, "closed")
+        pendingConnect?.fail(.host(.transportClosed(reason)))
+        pendingConnect = nil
+        incomingContinuation?.finish()
+        listening = nil
+        followUps?.finish()
+        followUps = nil
+    }
+
+    func connectionCompleted(_ complete: LEConnectionComplete) {
         if complete.status != .success {
             if complete.role == .central || pendingConnect != nil {
                 pendingConnect?.completed(.failure(.connectionFailed(address: pendingConnect?.address ?? complete.peerAddress, status: complete.status)))

@@ -279,7 +279,7 @@ struct GATTClientTests {
         let discovery = Task { try await client.discoverAll() }
         try await attEventually("the seventh request") { await loopback.sent.count >= 7 }
         let queued = Task { try await client.read(handle: 3) }
-        try await Task.sleep(for: .milliseconds(20))
+        try await attEventually("the read queued behind discovery") { await client.queue.count == 1 }
         let start = clock.now
         await client.bearerClosed("0x13 Remote User Terminated Connection")
         let result = await discovery.result
@@ -374,11 +374,13 @@ struct GATTClientTests {
     @Test("Cancelling a caller whose request is still queued fails only that request")
     func cancelQueued() async throws {
         let (loopback, client) = try await ATTLoopback.connect(try GATTFixtures.standard())
-        await loopback.set(responseDelay: .milliseconds(100))
+        // Long enough that the first request is still outstanding when the second is cancelled, however
+        // loaded the machine.
+        await loopback.set(responseDelay: .seconds(1))
         let first = Task { try await client.read(handle: 0x19) }
         try await attEventually("the first request") { await loopback.sent.count == 1 }
         let second = Task { try await client.read(handle: 0x20) }
-        try await Task.sleep(for: .milliseconds(10))
+        try await attEventually("the second read queued") { await client.queue.count == 1 }
         second.cancel()
         guard case .failure(let error as ATTError) = await second.result, case .cancelled = error else {
             Issue.record("the cancelled request did not fail with .cancelled"); return

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HCI
 
 /// The host actor against a scripted controller on a real socket pair: completions, deadlines,
@@ -125,10 +126,11 @@ import Testing
         try await host.initialize()
         // Grant zero credits, then send: nothing may go out until a credit arrives.
         controller.write(ScriptedController.event(0x0E, [0x00, 0x00, 0x00]))
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await eventually(within: .seconds(2)) { await host.commandCredits == 0 })
         let sentBefore = controller.commands.count
         async let address = host.send(ReadBDADDR())
-        try await Task.sleep(for: .milliseconds(100))
+        // Queued, not sent: the host holds it until a credit comes.
+        #expect(await eventually(within: .seconds(2)) { await host.commandQueue.count == 1 })
         #expect(controller.commands.count == sentBefore)
         controller.write(ScriptedController.event(0x0E, [0x01, 0x00, 0x00]))
         #expect(try await address.description == "00:AA:01:00:00:42")
@@ -140,7 +142,7 @@ import Testing
         let host = try controller.makeHost()
         try await host.initialize()
         controller.write(ScriptedController.event(0x0E, [0x00, 0x00, 0x00]))
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await eventually(within: .seconds(2)) { await host.commandCredits == 0 })
         do {
             _ = try await host.send(ReadBDADDR(), timeout: .milliseconds(100))
             Issue.record("sent without credit")
@@ -230,13 +232,15 @@ import Testing
         // 60-byte L2CAP PDU, 27-byte buffers × 2: three fragments, the third only after a completion.
         let pdu = [0x38, 0x00, 0x04, 0x00] + [UInt8](repeating: 0xAB, count: 56)
         async let sent: Void = host.sendACL(handle: 0x40, pdu: pdu)
-        try await Task.sleep(for: .milliseconds(100))
-        var acl = controller.packets.compactMap { if case .aclData(let p) = $0 { p } else { nil } }
-        #expect(acl.count == 2)
+        let fragments = { controller.packets.compactMap { if case .aclData(let p) = $0 { p } else { nil } } }
+        // Two buffers: two fragments go, the third waits in the host for a completion.
+        #expect(await eventually(within: .seconds(2)) { fragments().count == 2 })
+        #expect(await host.aclFlow.queue.first?.fragments.count == 1)
+        #expect(fragments().count == 2)
         controller.write(ScriptedController.event(0x13, [0x01, 0x40, 0x00, 0x01, 0x00]))
         try await sent
-        try await Task.sleep(for: .milliseconds(50))
-        acl = controller.packets.compactMap { if case .aclData(let p) = $0 { p } else { nil } }
+        #expect(await eventually(within: .seconds(2)) { fragments().count == 3 })
+        let acl = fragments()
         #expect(acl.map(\.data.count) == [27, 27, 6])
         #expect(acl.map(\.boundary) == [.firstNonFlushable, .continuing, .continuing])
         #expect(acl.flatMap(\.data) == pdu)
@@ -257,7 +261,7 @@ import Testing
             return nil
         }
         try await host.send(LECreateConnection(peerAddress: peer, peerAddressType: .public))
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await eventually(within: .seconds(2)) { await host.connections[0x0040] != nil })
         controller.write(hexBytes("02 40 20 05 00 05 00 04 00 0a"))   // start: L2CAP length 5, ATT CID, 1 byte
         controller.write(hexBytes("02 40 10 04 00 01 02 03 04"))       // continuation: 4 more
         #expect(try await host.wait(for: pduArrived) == hexBytes("05 00 04 00 0a 01 02 03 04"))

@@ -53,11 +53,10 @@ import Testing
             #expect(local == .remoteUserTerminatedConnection) // btvirt echoes; a real controller says 0x16
             #expect(try await peripheralLink.waitForDisconnection(timeout: .seconds(2)) == .remoteUserTerminatedConnection)
             #expect(await central.connections.isEmpty)
-            // The accessory advertises again after the link ends.
-            try await Task.sleep(for: .milliseconds(50))
-            #expect(await accessory.currentAdvertisement?.name == "HIL-Accessory")
+            // The accessory advertises again after the link ends: the central hears it.
             let again = try await central.find(ScanFilter(name: "HIL-Accessory"), timeout: .seconds(2))
             #expect(again.isConnectable)
+            #expect(await accessory.currentAdvertisement?.name == "HIL-Accessory")
         }
     }
 
