@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "LibUSBTests", dependencies: ["LibUSB", "CLibUSB"]),
         .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "HCI", "LibUSB"]),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI", "CBlueZ"]),
-        .testTarget(name: "hilTests", dependencies: ["hil", "HCI", "TestSupport"]),
+        .testTarget(name: "hilTests", dependencies: ["hil", "HCI", "DeviceControl", "TestSupport"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCI"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "RigFormat", "HCI"]),
