@@ -37,29 +37,44 @@ public struct ChildProcess: Sendable {
     public let pid: pid_t
     public let argv: [String]
     public let events: AsyncStream<ChildEvent>
+    /// The write end of the child's standard input, when `spawn` was asked for one (else it reads
+    /// /dev/null). The caller owns it: closing it is the child's end of input.
+    public let input: Int32?
 
     /// Starts `argv[0]` (looked up in PATH) with `argv`. Throws `.invalidInput` for an empty argv and
-    /// `.notFound`/`.deviceFailure` when it cannot be started.
-    public static func spawn(_ argv: [String], environment: [String: String]? = nil) throws -> ChildProcess {
+    /// `.notFound`/`.deviceFailure` when it cannot be started. With `standardInput` the child reads a pipe
+    /// whose write end is `input`.
+    public static func spawn(_ argv: [String], environment: [String: String]? = nil, standardInput: Bool = false) throws -> ChildProcess {
         guard let program = argv.first, !program.isEmpty else {
             throw PowerSwitchError(.invalidInput, "an empty command line cannot be run")
         }
+        var inPipe: [Int32] = [-1, -1]
+        if standardInput, closeOnExecPipe(&inPipe) != 0 {
+            throw PowerSwitchError(.deviceFailure, "cannot create pipes for `\(program)`: \(String(cString: strerror(errno)))")
+        }
+        func closeInput() { for fd in inPipe where fd >= 0 { close(fd) } }
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         // Close-on-exec from the start: a child another thread starts meanwhile must not inherit them (it
         // would hold this child's output open past its end).
         guard closeOnExecPipe(&outPipe) == 0 else {
+            closeInput()
             throw PowerSwitchError(.deviceFailure, "cannot create pipes for `\(program)`: \(String(cString: strerror(errno)))")
         }
         guard closeOnExecPipe(&errPipe) == 0 else {
             let code = errno
             close(outPipe[0])
             close(outPipe[1])
+            closeInput()
             throw PowerSwitchError(.deviceFailure, "cannot create pipes for `\(program)`: \(String(cString: strerror(code)))")
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if standardInput {
+            posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         var attributes = posix_spawnattr_t()
@@ -90,9 +105,11 @@ public struct ChildProcess: Sendable {
         }
         close(outPipe[1])
         close(errPipe[1])
+        if standardInput { close(inPipe[0]) }
         guard code == 0 else {
             close(outPipe[0])
             close(errPipe[0])
+            if standardInput { close(inPipe[1]) }
             let kind: PowerSwitchError.Kind = code == ENOENT || code == EACCES ? .notFound : .deviceFailure
             throw PowerSwitchError(kind, "cannot start `\(argv.joined(separator: " "))`: \(String(cString: strerror(code)))")
         }
@@ -104,7 +121,7 @@ public struct ChildProcess: Sendable {
         }
         thread.name = "DeviceControl.child.\(pid)"
         thread.start()
-        return ChildProcess(pid: pid, argv: argv, events: stream)
+        return ChildProcess(pid: pid, argv: argv, events: stream, input: standardInput ? inPipe[1] : nil)
     }
 
     private static func closeOnExecPipe(_ fds: inout [Int32]) -> Int32 {

@@ -110,13 +110,15 @@ import Glibc
             spins.add(1, ordering: .relaxed)
             if !stop.load(ordering: .relaxed) { loop.execute(spin) }
         }
-        loop.execute(spin)
-        let start = ContinuousClock.now
         let spinsWhenFired = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-            loop.schedule(at: start + .milliseconds(5)) {
-                let count = spins.load(ordering: .relaxed)
-                stop.store(true, ordering: .relaxed)
-                continuation.resume(returning: count)
+            // Scheduled from the loop as the spinning begins (so a loaded machine cannot fire it before).
+            loop.execute {
+                loop.schedule(at: ContinuousClock.now + .milliseconds(5)) {
+                    let count = spins.load(ordering: .relaxed)
+                    stop.store(true, ordering: .relaxed)
+                    continuation.resume(returning: count)
+                }
+                spin()
             }
         }
         // The closure was still re-enqueueing itself when the timer fired: the timer was not starved.
