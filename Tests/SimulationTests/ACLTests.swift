@@ -58,9 +58,13 @@ import Testing
     @Test func aDisconnectReturnsTheBuffersOfUnsentData() async throws {
         try await ConnectedPair.with { pair in
             // Disconnect first (LL_TERMINATE_IND goes at the next event), then queue data behind it.
+            let ended = try await pair.central.expect("Disconnection Complete", timeout: .seconds(2)) { event -> Bool? in
+                if case .hci(.disconnectionComplete) = event { return true }
+                return nil
+            }
             try await pair.peripheral.send(Disconnect(handle: pair.peripheralHandle))
             try? await pair.central.sendACL(handle: pair.centralHandle, pdu: HostScenarios.pdu(90))
-            try await Task.sleep(for: .milliseconds(120))
+            _ = try await pair.central.wait(for: ended)
             #expect(await pair.world.air.statistics().aclBuffersInUse == 0)
             #expect(await pair.central.connections.isEmpty)
         }

@@ -57,7 +57,7 @@ import TestSupport
                 return nil
             }
         }
-        try await Task.sleep(for: .milliseconds(20))
+        #expect(await eventually(within: .seconds(2)) { await host.eventWaiters.contains { $0.continuation != nil } })
         let start = clock.now
         waiting.cancel()
         let outcome = await waiting.result
@@ -109,7 +109,7 @@ import TestSupport
         try await host.sendACL(handle: 0x40, pdu: [0x01, 0x00, 0x04, 0x00, 0x01])
         try await host.sendACL(handle: 0x40, pdu: [0x01, 0x00, 0x04, 0x00, 0x02])
         let third = Task { try await host.sendACL(handle: 0x40, pdu: [0x01, 0x00, 0x04, 0x00, 0x03], timeout: .seconds(30)) }
-        try await Task.sleep(for: .milliseconds(20))
+        #expect(await eventually(within: .seconds(2)) { await host.aclFlow.queue.count == 1 })
         third.cancel()
         guard case .failure(let error) = await third.result, case .cancelled = error as? HCIError else {
             Issue.record("the waiting PDU was not cancelled")
