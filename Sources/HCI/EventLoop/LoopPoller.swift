@@ -29,7 +29,10 @@ struct LoopPoller: Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
     private let timerFD: Int32
-    private var timerArmed = false
+    /// When the timerfd is armed to expire (real time), nil when it is not armed.
+    private var armedExpiry: ContinuousClock.Instant?
+    /// Where epoll_wait puts what it found (kept, so a wait allocates nothing).
+    private var found = [epoll_event](repeating: epoll_event(), count: 3)
 
     init() throws(EventLoopError) {
         func fail(_ call: String) -> EventLoopError {
@@ -103,19 +106,28 @@ struct LoopPoller: Sendable {
     mutating func wait(watching: WatchInterest?, timeout limit: Duration?, block: Bool) -> Readiness {
         var timeout: Int32 = block ? -1 : 0
         if block, let limit {
-            if limit <= .zero { timeout = 0 } else { arm(limit) }
-        } else if timerArmed {
-            arm(nil)
+            if limit <= .zero {
+                timeout = 0
+            } else {
+                // An armed expiry no later than needed stands (an early wake only looks again): deadlines
+                // mostly move later, so most waits make no timerfd_settime call at all.
+                let now = ContinuousClock.now
+                let expiry = now.advanced(by: limit)
+                if let armed = armedExpiry, armed > now, armed <= expiry {} else { arm(limit, expiring: expiry) }
+            }
         }
-        var events = [epoll_event](repeating: epoll_event(), count: 3)
-        let count = epoll_wait(epollFD, &events, Int32(events.count), timeout)
+        let epoll = epollFD
+        let count = found.withUnsafeMutableBufferPointer { buffer in
+            epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeout)
+        }
         var ready: Readiness = []
-        for event in events.prefix(Int(max(count, 0))) {
+        for event in found.prefix(Int(max(count, 0))) {
             var drained: UInt64 = 0
             let data = event.data.u64
             if data & Self.internalTag != 0 {
                 let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: data))
                 _ = read(fd, &drained, MemoryLayout<UInt64>.size)
+                if fd == timerFD { armedExpiry = nil }
                 continue
             }
             guard let watching, data == watching.generation else { continue }
@@ -126,17 +138,15 @@ struct LoopPoller: Sendable {
         return ready
     }
 
-    /// Arms the timerfd to expire after `remaining` (nil: disarms it).
-    private mutating func arm(_ remaining: Duration?) {
+    /// Arms the timerfd to expire after `remaining` (at `expiry`).
+    private mutating func arm(_ remaining: Duration, expiring expiry: ContinuousClock.Instant) {
         var spec = itimerspec()
-        if let remaining {
-            let (seconds, attoseconds) = remaining.components
-            spec.it_value.tv_sec = Int(clamping: seconds)
-            // At least 1 ns: an all-zero it_value would disarm the timer instead.
-            spec.it_value.tv_nsec = max(Int(attoseconds / 1_000_000_000), seconds == 0 ? 1 : 0)
-        }
+        let (seconds, attoseconds) = remaining.components
+        spec.it_value.tv_sec = Int(clamping: seconds)
+        // At least 1 ns: an all-zero it_value would disarm the timer instead.
+        spec.it_value.tv_nsec = max(Int(attoseconds / 1_000_000_000), seconds == 0 ? 1 : 0)
         _ = timerfd_settime(timerFD, 0, &spec, nil)
-        timerArmed = remaining != nil
+        armedExpiry = expiry
     }
 }
 #else

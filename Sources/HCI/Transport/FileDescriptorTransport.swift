@@ -120,7 +120,9 @@ public final class FileDescriptorTransport: HCITransport {
                 if count > 0 {
                     afterRead(fd)
                     do {
-                        return .packets(try state.framer.feed(state.buffer[0..<count]), state.receive)
+                        // A read that did not fill the buffer drained the socket (epoll says when more comes):
+                        // no second read just to hear EAGAIN.
+                        return .packets(try state.framer.feed(state.buffer[0..<count]), state.receive, drained: count < state.buffer.count)
                     } catch {
                         return .failed(HCITransportError(.framing, "\(moniker): \(error)"))
                     }
@@ -136,8 +138,9 @@ public final class FileDescriptorTransport: HCITransport {
             switch outcome {
             case .stop:
                 return
-            case .packets(let packets, let receive):
+            case .packets(let packets, let receive, let drained):
                 for packet in packets { receive?(.packet(packet)) }
+                if drained { return }
             case .failed(let error):
                 finish(error)
                 return
@@ -262,7 +265,7 @@ public final class FileDescriptorTransport: HCITransport {
 
     private enum ReadOutcome {
         case stop
-        case packets([HCIPacket], (@Sendable (HCITransportEvent) -> Void)?)
+        case packets([HCIPacket], (@Sendable (HCITransportEvent) -> Void)?, drained: Bool)
         case failed(HCITransportError)
     }
 

@@ -56,7 +56,9 @@ import Testing
             // The accessory advertises again after the link ends: the central hears it.
             let again = try await central.find(ScanFilter(name: "HIL-Accessory"), timeout: .seconds(2))
             #expect(again.isConnectable)
-            #expect(await accessory.currentAdvertisement?.name == "HIL-Accessory")
+            // Its own view follows once its LE Set Advertising Enable is answered (the air may carry the
+            // first report before that answer reaches the accessory's host).
+            #expect(await eventually(within: .seconds(2)) { await accessory.currentAdvertisement?.name == "HIL-Accessory" })
         }
     }
 
