@@ -110,7 +110,7 @@ public struct SimulatedPortSwitch: PowerSwitch {
 
     /// Off, `offTime` on the world's clock, on.
     public func cycle(offTime: Duration) async throws -> PowerTransition {
-        try await SimulatedSwitchCycle.cycle(self, offTime: offTime, clock: accessory.controller.air.clock)
+        try await cycle(offTime: offTime, clock: accessory.controller.air.clock)
     }
 }
 
@@ -144,21 +144,7 @@ public struct SimulatedControllerSwitch: PowerSwitch {
 
     /// Off, `offTime` on the world's clock, on.
     public func cycle(offTime: Duration) async throws -> PowerTransition {
-        try await SimulatedSwitchCycle.cycle(self, offTime: offTime, clock: controller.air.clock)
+        try await cycle(offTime: offTime, clock: controller.air.clock)
     }
 }
 
-/// A simulated switch's power cycle: off, the off time on the world's clock (virtual time, where a real
-/// sleep would let the air run ahead unseen), on.
-enum SimulatedSwitchCycle {
-    static func cycle(_ powerSwitch: some PowerSwitch, offTime: Duration, clock: LoopClock) async throws -> PowerTransition {
-        let start = clock.now
-        let offResult = try await powerSwitch.off()
-        try await Task.sleep(for: offTime, clock: clock)
-        let onResult = try await powerSwitch.on()
-        return PowerTransition(
-            switchName: powerSwitch.name, action: .cycle(offTime: offTime),
-            verification: .combine(off: offResult.verification, on: onResult.verification),
-            elapsed: start.duration(to: clock.now), steps: offResult.steps + ["waited \(offTime.seconds)"] + onResult.steps)
-    }
-}

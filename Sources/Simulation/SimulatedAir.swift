@@ -38,7 +38,13 @@ public actor SimulatedAir {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     /// Powered controllers by name.
-    var models: [String: ControllerModel] = [:]
+    var models: [String: ControllerModel] = [:] {
+        didSet { modelsInOrder = models.keys.sorted().compactMap { models[$0] } }
+    }
+    /// The powered controllers in name order, kept as controllers come and go: wherever the air draws
+    /// random numbers per controller, a seeded world must draw them in the same order every run (a
+    /// dictionary's order differs per instance).
+    private(set) var modelsInOrder: [ControllerModel] = []
     /// Links by ID.
     var links: [UInt64: SimulatedLink] = [:]
     var nextLinkID: UInt64 = 1
@@ -182,10 +188,6 @@ public actor SimulatedAir {
     }
 
     // MARK: Randomness
-
-    /// The powered controllers in name order: wherever the air draws random numbers per controller, a
-    /// seeded world must draw them in the same order every run (a dictionary's order differs per instance).
-    var modelsInOrder: [ControllerModel] { models.keys.sorted().compactMap { models[$0] } }
 
     /// A uniform random duration in 0…`maximum`.
     func randomDuration(upTo maximum: Duration) -> Duration {

@@ -23,14 +23,19 @@ public protocol PowerSwitch: Sendable {
 extension PowerSwitch {
     /// The plain composition: off, wait, on. Switches that can remember what disappeared override it.
     public func cycle(offTime: Duration) async throws -> PowerTransition {
-        let clock = ContinuousClock()
+        try await cycle(offTime: offTime, clock: ContinuousClock())
+    }
+
+    /// Off, `offTime` on `clock` (a simulated bench's virtual time, where a real sleep would let the world
+    /// run ahead unseen), on; the elapsed time measured on `clock` too.
+    public func cycle<C: Clock>(offTime: Duration, clock: C) async throws -> PowerTransition where C.Duration == Duration {
         let start = clock.now
         let offResult = try await off()
-        try await Task.sleep(for: offTime)
+        try await Task.sleep(for: offTime, clock: clock)
         let onResult = try await on()
         return PowerTransition(
             switchName: name, action: .cycle(offTime: offTime),
             verification: .combine(off: offResult.verification, on: onResult.verification),
-            elapsed: clock.now - start, steps: offResult.steps + ["waited \(offTime.seconds)"] + onResult.steps)
+            elapsed: start.duration(to: clock.now), steps: offResult.steps + ["waited \(offTime.seconds)"] + onResult.steps)
     }
 }

@@ -110,12 +110,14 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     }
 
     private func add(_ item: Work) {
+        let outside = !inLoop
         let wasEmpty = state.withLock { state in
             state.work.append(item)
-            clock.virtual?.markBusy(memberID)
+            // Work from the loop's own thread comes while it runs: it is busy already.
+            if outside { clock.virtual?.markBusy(memberID) }
             return state.work.count == 1
         }
-        if wasEmpty && !inLoop { poller.wake() }
+        if wasEmpty && outside { poller.wake() }
     }
 
     /// Now, on the loop's clock.

@@ -152,7 +152,7 @@ extension HCIHost {
         subscribers.removeAll()
         let ending = listeners
         listeners.removeAll()
-        for id in ending.keys.sorted() { ending[id]?(nil) }
+        for entry in ending { entry.listener(nil) }
     }
 
     func handle(_ packet: HCIPacket) {

@@ -37,7 +37,8 @@ public actor HCIHost {
     var nextWaitID: UInt64 = 1
     var eventWaiters: [EventWaiter] = []
     var subscribers: [UInt64: AsyncStream<HostEvent>.Continuation] = [:]
-    var listeners: [UInt64: HostListener] = [:]
+    /// In the order they began to listen.
+    var listeners: [(id: UInt64, listener: HostListener)] = []
     var recentEvents: [HCIEvent] = []
     var aclFlow = ACLFlowControl()
     var reassembler = ACLReassembler()
@@ -131,14 +132,14 @@ public actor HCIHost {
             listener(nil)
             return id
         }
-        listeners[id] = listener
+        listeners.append((id, listener))
         return id
     }
 
-    public func stopListening(_ id: UInt64) { listeners[id] = nil }
+    public func stopListening(_ id: UInt64) { listeners.removeAll { $0.id == id } }
 
     func publish(_ event: HostEvent) {
-        for id in listeners.keys.sorted() { listeners[id]?(event) }
+        for entry in listeners { entry.listener(event) }
         for continuation in subscribers.values { continuation.yield(event) }
     }
 

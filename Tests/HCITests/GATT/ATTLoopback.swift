@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import HCI
 
 /// A GATTClient and an ATTServer connected in memory: the client's `send` hands
@@ -117,23 +118,5 @@ struct ATTTestTimeout: Error, CustomStringConvertible {
 /// The first `count` elements of `stream`, or an error naming how many came within `timeout`.
 func attCollect<Element: Sendable>(_ stream: AsyncStream<Element>, count: Int,
                                    timeout: Duration = .seconds(5)) async throws -> [Element] {
-    try await withThrowingTaskGroup(of: [Element]?.self) { group in
-        group.addTask {
-            var result: [Element] = []
-            for await element in stream {
-                result.append(element)
-                if result.count == count { break }
-            }
-            return result
-        }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let result = first else {
-            throw ATTTestTimeout(description: "\(count) elements did not arrive within \(formatDuration(timeout))")
-        }
-        return result
-    }
+    try await TestSupport.collect(stream, count: count, within: timeout)
 }

@@ -20,6 +20,20 @@ import TestSupport
         }
     }
 
+    /// A host on `controller()`, initialized and connected (handle 0x0040).
+    static func connectedHost() async throws -> (ScriptedController, HCIHost) {
+        let controller = try Self.controller()
+        let host = try controller.makeHost()
+        try await host.initialize()
+        let connected = try await host.expect("LE Connection Complete", timeout: .seconds(2)) { event -> Bool? in
+            if case .hci(.le(.connectionComplete)) = event { return true }
+            return nil
+        }
+        try await host.send(LECreateConnection(peerAddress: try #require(BDAddress("00:AA:01:01:00:42")), peerAddressType: .public))
+        _ = try await host.wait(for: connected)
+        return (controller, host)
+    }
+
     @Test func aCancelledCommandEndsAtOnceAndItsLateAnswerIsAbsorbed() async throws {
         let controller = try Self.controller()
         let host = try controller.makeHost(commandTimeout: .seconds(20))
@@ -71,15 +85,7 @@ import TestSupport
     }
 
     @Test func anACLPDUWhoseDeadlinePassesMidwayStillSendsItsRemainingFragments() async throws {
-        let controller = try Self.controller()
-        let host = try controller.makeHost()
-        try await host.initialize()
-        let connected = try await host.expect("LE Connection Complete", timeout: .seconds(2)) { event -> Bool? in
-            if case .hci(.le(.connectionComplete)) = event { return true }
-            return nil
-        }
-        try await host.send(LECreateConnection(peerAddress: try #require(BDAddress("00:AA:01:01:00:42")), peerAddressType: .public))
-        _ = try await host.wait(for: connected)
+        let (controller, host) = try await Self.connectedHost()
         // 27-byte buffers × 2: fragments 1 and 2 go at once, fragment 3 waits for a credit past the deadline.
         let pdu = [0x38, 0x00, 0x04, 0x00] + [UInt8](repeating: 0xAB, count: 56)
         await #expect { try await host.sendACL(handle: 0x40, pdu: pdu, timeout: .milliseconds(100)) } throws: { error in
@@ -96,15 +102,7 @@ import TestSupport
     }
 
     @Test func aPDUNotYetBegunIsDroppedWhenItsCallerIsCancelled() async throws {
-        let controller = try Self.controller()
-        let host = try controller.makeHost()
-        try await host.initialize()
-        let connected = try await host.expect("LE Connection Complete", timeout: .seconds(2)) { event -> Bool? in
-            if case .hci(.le(.connectionComplete)) = event { return true }
-            return nil
-        }
-        try await host.send(LECreateConnection(peerAddress: try #require(BDAddress("00:AA:01:01:00:42")), peerAddressType: .public))
-        _ = try await host.wait(for: connected)
+        let (controller, host) = try await Self.connectedHost()
         // Two PDUs of one fragment take both buffers; the third waits and is cancelled.
         try await host.sendACL(handle: 0x40, pdu: [0x01, 0x00, 0x04, 0x00, 0x01])
         try await host.sendACL(handle: 0x40, pdu: [0x01, 0x00, 0x04, 0x00, 0x02])
