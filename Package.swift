@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "hil", targets: ["hil"]),
         .library(name: "HCI", targets: ["HCI"]),
+        .library(name: "BluetoothCrypto", targets: ["BluetoothCrypto"]),
         .library(name: "RigFormat", targets: ["RigFormat"]),
         .library(name: "DeviceControl", targets: ["DeviceControl"]),
         .library(name: "Simulation", targets: ["Simulation"]),
@@ -35,13 +36,23 @@ let package = Package(
             name: "CBlueZ",
             providers: [.apt(["libbluetooth-dev"])]
         ),
+        // OpenSSL's libcrypto: AES, CMAC, P-256 ECDH and the random generator behind BluetoothCrypto.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
 
         // The rig file reader: JSON with line and column, strict fields, one error type (RigError).
         .target(name: "RigFormat"),
         // SplitMix64, the seeded generator that makes simulated airs, fuzz inputs and random tests replayable.
         .target(name: "SeededRandom"),
+        // The Bluetooth LE security toolbox (Core v5.4 Vol 3 Part H §2.2) over libcrypto: AES-128, AES-CMAC,
+        // P-256 key pairs and DHKeys, c1, s1, f4, f5, f6, g2, h6, h7, ah; values held as bytes, no C handles kept.
+        .target(name: "BluetoothCrypto", dependencies: ["CCrypto"]),
         // Host stack: packets, transports, host actor, btsnoop.
-        .target(name: "HCI", dependencies: [.target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
+        .target(name: "HCI", dependencies: ["BluetoothCrypto",
+                                            .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // The Swift wrapper over libusb that DeviceControl and HCIUSB share: context, error names, device
         // list, descriptors.
         .target(name: "LibUSB", dependencies: ["CLibUSB"]),
@@ -78,6 +89,7 @@ let package = Package(
 
         // Peers and helpers shared by the test targets (btvirt with its cross-process lock, child processes).
         .target(name: "TestSupport", dependencies: ["HCI", "DeviceControl", "HILResults"], path: "Tests/TestSupport"),
+        .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "TestSupport", "SeededRandom", "DeviceControl"]),
         .testTarget(name: "RigFormatTests", dependencies: ["RigFormat"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl", "RigFormat"]),
