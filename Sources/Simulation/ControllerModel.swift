@@ -114,6 +114,7 @@ final class ControllerModel {
         case .readRemoteVersionComplete: return eventMask & (1 << 11) != 0
         case .hardwareError: return eventMask & (1 << 15) != 0
         case .dataBufferOverflow: return eventMask & (1 << 25) != 0
+        case .encryptionKeyRefreshComplete: return eventMask & (1 << 47) != 0
         case .unknown(let code, _): return code >= 1 && code <= 64 && eventMask & (1 << UInt64(code - 1)) != 0
         }
     }

@@ -8,6 +8,7 @@ extension LEMetaEvent {
         case .advertisingReports: LEMetaEvent.Subevent.advertisingReport
         case .connectionUpdateComplete: LEMetaEvent.Subevent.connectionUpdateComplete
         case .readRemoteFeaturesComplete: LEMetaEvent.Subevent.readRemoteFeaturesComplete
+        case .longTermKeyRequest: LEMetaEvent.Subevent.longTermKeyRequest
         case .dataLengthChange: LEMetaEvent.Subevent.dataLengthChange
         case .phyUpdateComplete: LEMetaEvent.Subevent.phyUpdateComplete
         case .scanTimeout: LEMetaEvent.Subevent.scanTimeout

@@ -21,6 +21,9 @@ struct ParameterReader {
         return value
     }
 
+    /// `count` octets as they stand (keys and blocks, least significant octet first).
+    mutating func bytes(_ count: Int) -> [UInt8] { (0..<max(0, count)).map { _ in u8() } }
+
     mutating func address() -> BDAddress {
         BDAddress(littleEndian: (0..<6).map { _ in u8() }) ?? .zero
     }

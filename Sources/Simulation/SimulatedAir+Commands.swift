@@ -109,6 +109,17 @@ extension SimulatedAir {
         case .leReadRemoteFeatures: remoteRequest(.features, opcode: opcode, p, model)
         case .readRemoteVersionInformation: remoteRequest(.version, opcode: opcode, p, model)
 
+        // Encryption
+        case .leEncrypt:
+            guard p.count == 32 else { return complete(opcode, .invalidHCICommandParameters, model) }
+            guard let encrypted = simulatedLEEncrypt(key: Array(p[0..<16]), plaintext: Array(p[16..<32])) else {
+                return complete(opcode, .unsupportedFeatureOrParameterValue, model)
+            }
+            complete(opcode, .success, model, encrypted)
+        case .leEnableEncryption: enableEncryption(p, model)
+        case .leLongTermKeyRequestReply: longTermKeyReply(p, model, negative: false)
+        case .leLongTermKeyRequestNegativeReply: longTermKeyReply(p, model, negative: true)
+
         default:
             complete(opcode, .unknownHCICommand, model)
         }

@@ -1,7 +1,7 @@
 import HCI
 
-/// Connection events: ACL data, LL_TERMINATE_IND, connection updates and remote-information procedures
-/// ride the next event of their link (at `anchor + n × interval`), central first, then peripheral.
+/// Connection events: ACL data, LL_TERMINATE_IND, connection updates, remote-information procedures and
+/// encryption ride the next event of their link (at `anchor + n × interval`), central first, then peripheral.
 extension SimulatedAir {
     /// Disconnect reasons the Core spec allows the host to give (Vol 4 Part E §7.1.6).
     static let disconnectReasons: Set<UInt8> = [0x05, 0x13, 0x14, 0x15, 0x1A, 0x29, 0x3B]
@@ -127,16 +127,18 @@ extension SimulatedAir {
                 index += 1
             }
         }
+        guard advanceEncryption(link, at: counter) else { return }
         scheduleConnectionEvent(link)
     }
 
     /// One side's turn in a connection event: its queued data reaches the peer's host (Number Of
-    /// Completed Packets back to its own host), then its LL_TERMINATE_IND if it is disconnecting.
+    /// Completed Packets back to its own host) unless encryption is starting, then its LL_TERMINATE_IND
+    /// if it is disconnecting.
     func transmit(_ link: SimulatedLink, from role: LEConnectionComplete.Role, event counter: Int) {
         let sender = link[role]
         guard !sender.ended else { return }
         let receiver = link[role.other]
-        if !sender.queue.isEmpty {
+        if !sender.queue.isEmpty, link.dataFlows {
             link[role].queue.removeAll(keepingCapacity: true)
             if !receiver.ended, let receiverModel = models[receiver.controller] {
                 for packet in sender.queue {

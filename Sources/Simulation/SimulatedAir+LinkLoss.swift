@@ -36,6 +36,7 @@ extension SimulatedAir {
         link.lost = role
         if let timer = link.eventTimer { loop.cancelTimer(timer) }
         link.eventTimer = nil
+        endEncryption(link) // its peer's silence ends the link at the supervision timeout, not the LL response timeout
         // The survivor last heard its peer now; it gives up at the first event a supervision timeout later.
         let deadline = link.nextEvent(atOrAfter: loop.now.advanced(by: link.supervisionTimeout)).at
         let id = link.id
@@ -61,6 +62,8 @@ extension SimulatedAir {
         if let timer = link.supervisionTimer { loop.cancelTimer(timer) }
         link.eventTimer = nil
         link.supervisionTimer = nil
+        endEncryption(link)
+        link.longTermKey = nil
         for role in [LEConnectionComplete.Role.central, .peripheral] where !link[role].ended {
             let end = link[role]
             link[role].ended = true

@@ -17,7 +17,7 @@ public actor SimulatedAir {
         public var controllers: Int
         /// Links on the air (including ones waiting for a supervision timeout).
         public var links: Int
-        /// Timers the air has armed (advertising, connection events, supervision timeouts).
+        /// Timers the air has armed (advertising, connection events, supervision timeouts, LL response timeouts).
         public var armedTimers: Int
         /// Connection handles in use, over all controllers.
         public var handles: Int
@@ -93,6 +93,7 @@ public actor SimulatedAir {
         }
         for link in links.values {
             stats.armedTimers += (link.eventTimer == nil ? 0 : 1) + (link.supervisionTimer == nil ? 0 : 1)
+                + (link.encryption?.responseTimer == nil ? 0 : 1)
         }
         return stats
     }

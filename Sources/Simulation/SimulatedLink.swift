@@ -4,7 +4,8 @@ import HCI
 ///
 /// Connection events are computed, not ticked: event *n* is at `anchor + n × interval`, and the air arms a
 /// timer only for the next event that has something to carry (data, a terminate, an update instant, a
-/// procedure answer), so an idle link costs nothing.
+/// procedure answer), so an idle link costs nothing. Encryption (`encryption`, `longTermKey`) is the
+/// link's: it ends with the link.
 final class SimulatedLink {
     /// One side of the link.
     struct End {
@@ -62,6 +63,10 @@ final class SimulatedLink {
     var termination: Termination?
     var update: Update?
     var requests: [Request] = []
+    /// The LE encryption start or key refresh under way.
+    var encryption: Encryption?
+    /// The Long Term Key the link is encrypted with; nil while it is not encrypted.
+    var longTermKey: [UInt8]?
     var eventTimer: UInt64?
     /// Armed when one side is gone: the other side's supervision timeout.
     var supervisionTimer: UInt64?
@@ -86,9 +91,16 @@ final class SimulatedLink {
         set { if role == .central { central = newValue } else { peripheral = newValue } }
     }
 
+    /// Whether the link is encrypted (Core v5.4 Vol 6 Part B §5.1.3).
+    var isEncrypted: Bool { longTermKey != nil }
+
+    /// Whether ACL data may ride the next event: not while encryption is being started (§5.1.3.1).
+    var dataFlows: Bool { encryption?.pausesData != true }
+
     /// Whether an event has anything to carry.
     var hasWork: Bool {
-        !central.queue.isEmpty || !peripheral.queue.isEmpty || termination != nil || update != nil || !requests.isEmpty
+        (dataFlows && (!central.queue.isEmpty || !peripheral.queue.isEmpty)) || termination != nil || update != nil
+            || !requests.isEmpty || encryption?.needsEvent == true
     }
 
     /// The first connection event after `lastEvent` at or after `instant`.

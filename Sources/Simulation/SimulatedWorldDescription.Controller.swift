@@ -49,8 +49,9 @@ extension SimulatedWorldDescription {
             self.leFeatures = leFeatures
         }
 
-        /// Peripheral-initiated Features Exchange (bit 3): what this controller's link layer does.
-        public static let defaultLEFeatures = LEFeatures(bit: 3)
+        /// LE Encryption (bit 0) and Peripheral-initiated Features Exchange (bit 3): what this controller's
+        /// link layer does.
+        public static let defaultLEFeatures: LEFeatures = [.leEncryption, .peripheralInitiatedFeaturesExchange]
 
         /// What is wrong with this controller's description, if anything.
         var problems: [String] {

@@ -13,8 +13,8 @@ enum SupportedCommands {
         (24, 6),                                 // Write LE Host Support
         (25, 0), (25, 1), (25, 2), (25, 4), (25, 5), (25, 6), (25, 7), // LE Set Event Mask … LE Set Advertising Data
         (26, 0), (26, 1), (26, 2), (26, 3), (26, 4), (26, 5), (26, 6), // LE Set Scan Response Data … LE Read FAL Size
-        (27, 2), (27, 5), (27, 7),               // LE Connection Update, LE Read Remote Features, LE Rand
-        (28, 3),                                 // LE Read Supported States
+        (27, 2), (27, 5), (27, 6), (27, 7),      // LE Connection Update, LE Read Remote Features, LE Encrypt, LE Rand
+        (28, 0), (28, 1), (28, 2), (28, 3),      // LE Enable Encryption, LE LTK Request (Negative) Reply, LE Read Supported States
         (36, 6),                                 // LE Read Maximum Advertising Data Length
     ]
 

@@ -146,7 +146,7 @@ enum Harness {
             touched &+= entries.count
         case .hardwareError, .dataBufferOverflow:
             break
-        case .encryptionChange(let status, _, _):
+        case .encryptionChange(let status, _, _), .encryptionKeyRefreshComplete(let status, _):
             touched &+= status.description.count
         case .readRemoteVersionComplete(let version):
             touched &+= version.status.description.count &+ version.version.description.count
@@ -178,7 +178,7 @@ enum Harness {
             touched &+= status.description.count
         case .readRemoteFeaturesComplete(let status, _, let features):
             touched &+= status.description.count &+ features.rawValue.nonzeroBitCount
-        case .dataLengthChange, .scanTimeout, .channelSelectionAlgorithm:
+        case .dataLengthChange, .scanTimeout, .channelSelectionAlgorithm, .longTermKeyRequest:
             break
         case .unknown(_, let parameters):
             touched &+= parameters.count

@@ -98,6 +98,8 @@ import Testing
             (.leReadFilterAcceptListSize, 0, .complete), (.leConnectionUpdate, 14, .status), (.leReadRemoteFeatures, 2, .status),
             (.leRand, 0, .complete), (.leReadSupportedStates, 0, .complete), (.leReadMaximumAdvertisingDataLength, 0, .complete),
             (.disconnect, 3, .status), (.readRemoteVersionInformation, 2, .status),
+            (.leEncrypt, 32, .complete), (.leEnableEncryption, 28, .status), (.leLongTermKeyRequestReply, 18, .complete),
+            (.leLongTermKeyRequestNegativeReply, 2, .complete),
         ]
         try await SimulatedWorldFixture.with(hosts: ["central"]) { _, hosts in
             let host = hosts[0]

@@ -22,10 +22,10 @@ public struct LESetEventMask: HCICommand {
     public static let opcode = HCIOpcode.leSetEventMask
     public var mask: UInt64
     /// LE Connection Complete, Advertising Report, Connection Update Complete, Read Remote Features
-    /// Complete, Enhanced Connection Complete, Extended Advertising Report, Advertising Set
-    /// Terminated, Channel Selection Algorithm, Data Length Change, PHY Update, Scan Timeout (bits 0-3, 6,
-    /// 9, 11, 12, 16, 17, 19).
-    public static let hostDefault: UInt64 = [0, 1, 2, 3, 6, 9, 11, 12, 16, 17, 19].reduce(0) { $0 | 1 << $1 }
+    /// Complete, Long Term Key Request, Data Length Change, Enhanced Connection Complete, PHY Update
+    /// Complete, Extended Advertising Report, Scan Timeout, Advertising Set Terminated, Channel Selection
+    /// Algorithm (bits 0-4, 6, 9, 11, 12, 16, 17, 19).
+    public static let hostDefault: UInt64 = [0, 1, 2, 3, 4, 6, 9, 11, 12, 16, 17, 19].reduce(0) { $0 | 1 << $1 }
     public init(mask: UInt64 = LESetEventMask.hostDefault) { self.mask = mask }
     public var parameters: [UInt8] { var w = ByteWriter(); w.u64(mask); return w.bytes }
 }

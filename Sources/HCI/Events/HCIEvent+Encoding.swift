@@ -40,6 +40,10 @@ extension HCIEvent {
             return HCIEventPacket(code: Code.readRemoteVersionComplete, parameters: w.bytes)
         case .dataBufferOverflow(let linkType):
             return HCIEventPacket(code: Code.dataBufferOverflow, parameters: [linkType])
+        case .encryptionKeyRefreshComplete(let status, let handle):
+            var w = ByteWriter(capacity: 3)
+            w.u8(status.rawValue); w.u16(handle & 0x0FFF)
+            return HCIEventPacket(code: Code.encryptionKeyRefreshComplete, parameters: w.bytes)
         case .le(let event):
             return event.encoded()
         case .unknown(let code, let parameters):
@@ -88,6 +92,9 @@ extension LEMetaEvent {
         case .readRemoteFeaturesComplete(let status, let handle, let features):
             w.u8(Subevent.readRemoteFeaturesComplete)
             w.u8(status.rawValue); w.u16(handle & 0x0FFF); w.u64(features.rawValue)
+        case .longTermKeyRequest(let handle, let random, let ediv):
+            w.u8(Subevent.longTermKeyRequest)
+            w.u16(handle & 0x0FFF); w.u64(random); w.u16(ediv)
         case .dataLengthChange(let handle, let maxTxOctets, let maxTxTime, let maxRxOctets, let maxRxTime):
             w.u8(Subevent.dataLengthChange)
             w.u16(handle & 0x0FFF); w.u16(maxTxOctets); w.u16(maxTxTime); w.u16(maxRxOctets); w.u16(maxRxTime)

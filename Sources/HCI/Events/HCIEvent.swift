@@ -16,6 +16,9 @@ public enum HCIEvent: Sendable, Hashable {
     case readRemoteVersionComplete(RemoteVersion)
     /// HCI_Data_Buffer_Overflow (0x1A).
     case dataBufferOverflow(linkType: UInt8)
+    /// HCI_Encryption_Key_Refresh_Complete (0x30, §7.7.39): a link already encrypted was encrypted again
+    /// (LE: the encryption pause procedure ended, with a new session key).
+    case encryptionKeyRefreshComplete(status: HCIStatus, handle: UInt16)
     /// HCI_LE_Meta_Event (0x3E) with a decoded subevent.
     case le(LEMetaEvent)
     /// An event the host does not decode, kept whole.
@@ -31,6 +34,7 @@ public enum HCIEvent: Sendable, Hashable {
         public static let hardwareError: UInt8 = 0x10
         public static let numberOfCompletedPackets: UInt8 = 0x13
         public static let dataBufferOverflow: UInt8 = 0x1A
+        public static let encryptionKeyRefreshComplete: UInt8 = 0x30
         public static let leMeta: UInt8 = 0x3E
     }
 
@@ -83,6 +87,10 @@ public enum HCIEvent: Sendable, Hashable {
         case Code.dataBufferOverflow:
             var r = ByteReader(parameters, context: "Data Buffer Overflow")
             self = .dataBufferOverflow(linkType: try r.u8("Link_Type"))
+        case Code.encryptionKeyRefreshComplete:
+            var r = ByteReader(parameters, context: "Encryption Key Refresh Complete")
+            self = .encryptionKeyRefreshComplete(status: HCIStatus(rawValue: try r.u8("Status")),
+                                                 handle: try r.u16("Connection_Handle") & 0x0FFF)
         case Code.leMeta:
             self = .le(try LEMetaEvent(decoding: parameters))
         default:

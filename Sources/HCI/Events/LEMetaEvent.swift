@@ -8,6 +8,10 @@ public enum LEMetaEvent: Sendable, Hashable {
     case connectionUpdateComplete(status: HCIStatus, handle: UInt16, interval: UInt16, latency: UInt16, supervisionTimeout: UInt16)
     /// LE Read Remote Features Complete (0x04).
     case readRemoteFeaturesComplete(status: HCIStatus, handle: UInt16, features: LEFeatures)
+    /// LE Long Term Key Request (0x05, §7.7.65.5): the central asked to encrypt the link; the peripheral's
+    /// host answers with LE Long Term Key Request Reply or Negative Reply. Random_Number and
+    /// Encrypted_Diversifier are as the central sent them (zero for an LE Secure Connections key).
+    case longTermKeyRequest(handle: UInt16, random: UInt64, ediv: UInt16)
     /// LE Data Length Change (0x07).
     case dataLengthChange(handle: UInt16, maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16)
     /// LE PHY Update Complete (0x0C).
@@ -27,6 +31,7 @@ public enum LEMetaEvent: Sendable, Hashable {
         public static let advertisingReport: UInt8 = 0x02
         public static let connectionUpdateComplete: UInt8 = 0x03
         public static let readRemoteFeaturesComplete: UInt8 = 0x04
+        public static let longTermKeyRequest: UInt8 = 0x05
         public static let dataLengthChange: UInt8 = 0x07
         public static let enhancedConnectionCompleteV1: UInt8 = 0x0A
         public static let phyUpdateComplete: UInt8 = 0x0C
@@ -59,6 +64,10 @@ public enum LEMetaEvent: Sendable, Hashable {
             self = .readRemoteFeaturesComplete(status: HCIStatus(rawValue: try r.u8("Status")),
                                                handle: try r.u16("Connection_Handle") & 0x0FFF,
                                                features: LEFeatures(rawValue: try r.u64("LE_Features")))
+        case Subevent.longTermKeyRequest:
+            r = ByteReader(parameters.dropFirst(), context: "LE Long Term Key Request")
+            self = .longTermKeyRequest(handle: try r.u16("Connection_Handle") & 0x0FFF, random: try r.u64("Random_Number"),
+                                       ediv: try r.u16("Encrypted_Diversifier"))
         case Subevent.dataLengthChange:
             r = ByteReader(parameters.dropFirst(), context: "LE Data Length Change")
             self = .dataLengthChange(handle: try r.u16("Connection_Handle") & 0x0FFF, maxTxOctets: try r.u16("Max_TX_Octets"),

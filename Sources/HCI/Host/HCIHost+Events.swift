@@ -256,6 +256,7 @@ extension HCIEvent {
         case .encryptionChange(let status, let handle, _): "Encryption Change (handle 0x\(hex4(handle)), \(status))"
         case .readRemoteVersionComplete(let version): "Read Remote Version Information Complete (\(version.status))"
         case .dataBufferOverflow: "Data Buffer Overflow"
+        case .encryptionKeyRefreshComplete(let status, let handle): "Encryption Key Refresh Complete (handle 0x\(hex4(handle)), \(status))"
         case .le(let le): le.summary
         case .unknown(let code, _): "event 0x\(hex2(code))"
         }
@@ -271,6 +272,7 @@ extension LEMetaEvent {
         case .advertisingReports(let reports): "LE Advertising Report (\(reports.map { $0.address.description }.joined(separator: ", ")))"
         case .connectionUpdateComplete(let status, let handle, _, _, _): "LE Connection Update Complete (handle 0x\(hex4(handle)), \(status))"
         case .readRemoteFeaturesComplete(let status, let handle, _): "LE Read Remote Features Complete (handle 0x\(hex4(handle)), \(status))"
+        case .longTermKeyRequest(let handle, _, _): "LE Long Term Key Request (handle 0x\(hex4(handle)))"
         case .dataLengthChange(let handle, _, _, _, _): "LE Data Length Change (handle 0x\(hex4(handle)))"
         case .phyUpdateComplete(let status, let handle, _, _): "LE PHY Update Complete (handle 0x\(hex4(handle)), \(status))"
         case .scanTimeout: "LE Scan Timeout"

@@ -56,7 +56,11 @@ extension HCIOpcode {
     public static let leReadFilterAcceptListSize = HCIOpcode(ogf: 0x08, ocf: 0x000F)
     public static let leConnectionUpdate = HCIOpcode(ogf: 0x08, ocf: 0x0013)
     public static let leReadRemoteFeatures = HCIOpcode(ogf: 0x08, ocf: 0x0016)
+    public static let leEncrypt = HCIOpcode(ogf: 0x08, ocf: 0x0017)
     public static let leRand = HCIOpcode(ogf: 0x08, ocf: 0x0018)
+    public static let leEnableEncryption = HCIOpcode(ogf: 0x08, ocf: 0x0019)
+    public static let leLongTermKeyRequestReply = HCIOpcode(ogf: 0x08, ocf: 0x001A)
+    public static let leLongTermKeyRequestNegativeReply = HCIOpcode(ogf: 0x08, ocf: 0x001B)
     public static let leReadSupportedStates = HCIOpcode(ogf: 0x08, ocf: 0x001C)
     public static let leSetDataLength = HCIOpcode(ogf: 0x08, ocf: 0x0022)
     public static let leSetAdvertisingSetRandomAddress = HCIOpcode(ogf: 0x08, ocf: 0x0035)
@@ -101,7 +105,11 @@ extension HCIOpcode {
         leReadFilterAcceptListSize.rawValue: "LE Read Filter Accept List Size",
         leConnectionUpdate.rawValue: "LE Connection Update",
         leReadRemoteFeatures.rawValue: "LE Read Remote Features",
+        leEncrypt.rawValue: "LE Encrypt",
         leRand.rawValue: "LE Rand",
+        leEnableEncryption.rawValue: "LE Enable Encryption",
+        leLongTermKeyRequestReply.rawValue: "LE Long Term Key Request Reply",
+        leLongTermKeyRequestNegativeReply.rawValue: "LE Long Term Key Request Negative Reply",
         leReadSupportedStates.rawValue: "LE Read Supported States",
         leSetDataLength.rawValue: "LE Set Data Length",
         leSetAdvertisingSetRandomAddress.rawValue: "LE Set Advertising Set Random Address",

@@ -18,7 +18,8 @@ import Testing
     }
 
     @Test func leSetEventMask() {
-        #expect(Self.h4(LESetEventMask()) == hexBytes("01 01 20 08 4f 1a 0b 00 00 00 00 00"))
+        // Bits 0-4 (with LE Long Term Key Request), 6, 9, 11, 12, 16, 17, 19.
+        #expect(Self.h4(LESetEventMask()) == hexBytes("01 01 20 08 5f 1a 0b 00 00 00 00 00"))
     }
 
     @Test func leSetScanParameters() {

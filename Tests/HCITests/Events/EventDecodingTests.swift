@@ -109,6 +109,23 @@ import Testing
         #expect(try Self.decode("04 3e 04 14 40 00 01") == .le(.channelSelectionAlgorithm(handle: 0x40, algorithm: 1)))
     }
 
+    /// Encryption Change [v1] (§7.7.8), Encryption Key Refresh Complete (§7.7.39) and LE Long Term Key
+    /// Request (§7.7.65.5: handle, Random_Number and Encrypted_Diversifier, little-endian).
+    @Test func encryptionEvents() throws {
+        #expect(try Self.decode("04 08 04 00 40 00 01") == .encryptionChange(status: .success, handle: 0x40, enabled: 0x01))
+        #expect(try Self.decode("04 08 04 06 40 00 00") == .encryptionChange(status: .pinOrKeyMissing, handle: 0x40, enabled: 0x00))
+        #expect(try Self.decode("04 30 03 00 40 00") == .encryptionKeyRefreshComplete(status: .success, handle: 0x40))
+        let refresh = try Self.decode("04 30 03 3d 41 00")
+        #expect(refresh == .encryptionKeyRefreshComplete(status: .connectionTerminatedDueToMICFailure, handle: 0x41))
+        #expect(refresh.summary.contains("0x3D Connection Terminated due to MIC Failure"))
+        let request = try Self.decode("04 3e 0d 05 40 00 ef cd ab 89 67 45 23 01 34 12")
+        #expect(request == .le(.longTermKeyRequest(handle: 0x40, random: 0x0123_4567_89AB_CDEF, ediv: 0x1234)))
+        #expect(request.summary == "LE Long Term Key Request (handle 0x0040)")
+        // The handle's top four bits (reserved) are dropped, as for every other event.
+        #expect(try Self.decode("04 3e 0d 05 40 f0 00 00 00 00 00 00 00 00 00 00")
+                == .le(.longTermKeyRequest(handle: 0x40, random: 0, ediv: 0)))
+    }
+
     @Test func unknownEventsAreKeptRaw() throws {
         #expect(try Self.decode("04 ff 03 01 02 03") == .unknown(code: 0xFF, parameters: [1, 2, 3]))
         #expect(try Self.decode("04 3e 03 7e 01 02") == .le(.unknown(subevent: 0x7E, parameters: [1, 2])))
@@ -121,6 +138,9 @@ import Testing
         "04 3e 04 02 01 00 00",                 // Advertising Report cut in the address
         "04 3e 0e 02 01 00 00 42 00 00 01 aa 00 20 02 01 06", // Data_Length 32 > 31
         "04 13 03 02 40 00",                    // NOCP claiming two entries, carrying less than one
+        "04 30 02 00 40",                       // Encryption Key Refresh Complete cut in the handle
+        "04 3e 0c 05 40 00 ef cd ab 89 67 45 23 01 34", // LE Long Term Key Request without a whole EDIV
+        "04 3e 06 05 40 00 ef cd ab",           // LE Long Term Key Request cut in Random_Number
     ])
     func truncatedEventsThrowNamingTheField(hex: String) throws {
         do {
@@ -136,6 +156,8 @@ import Testing
             "04 3e 13 01 00 40 00 00 00 42 00 01 01 aa 00 18 00 00 00 2a 00 00",
             "04 3e 1d 0d 01 13 00 01 55 44 33 22 11 c0 01 00 ff 7f c4 00 00 00 00 00 00 00 00 00 03 02 01 06",
             "04 0c 08 00 40 00 0b 59 00 34 12",
+            "04 3e 0d 05 40 00 ef cd ab 89 67 45 23 01 34 12",
+            "04 30 03 00 40 00",
         ]
         var decodedWhole = 0
         for vector in vectors {
