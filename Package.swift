@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "DeviceControl", dependencies: ["CLibUSB", "LibUSB", "RigFormat",
                                                   .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // Simulated controllers, air and power: the embedded default bench.
-        .target(name: "Simulation", dependencies: ["HCI", "RigFormat", "SeededRandom"]),
+        .target(name: "Simulation", dependencies: ["HCI", "BluetoothCrypto", "RigFormat", "SeededRandom"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
         .target(name: "Preflight"),
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.

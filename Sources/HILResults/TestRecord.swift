@@ -74,7 +74,7 @@ public struct TestRecord: Codable, Sendable, Hashable {
 public struct TimelineEvent: Codable, Sendable, Hashable {
     /// The lanes of the report's SVG timeline.
     public enum Lane: String, Codable, Sendable, Hashable, CaseIterable {
-        case power, advertising, connection, discovery, adapter, recovery, note
+        case power, advertising, connection, security, discovery, adapter, recovery, note
     }
 
     /// Seconds from the start of the test case.

@@ -22,6 +22,16 @@ public actor Bench {
     /// Why the bench is broken, once it is: the remaining tests are skipped with this cause.
     public private(set) var brokenReason: String?
     var loadError: String?
+    var identity: LocalIdentity?
+
+    /// The central's identity for this run: a random static address and IRK drawn once, so an accessory
+    /// keeps recognising the central across cases, adapter resets and reopened hosts.
+    public func centralIdentity() throws -> LocalIdentity {
+        if let identity { return identity }
+        let fresh = try LocalIdentity.randomStatic()
+        identity = fresh
+        return fresh
+    }
 
     /// The rig file's path: `HIL_RIG`, else this package's rigs/simulated.json.
     public nonisolated static var rigPath: String? {

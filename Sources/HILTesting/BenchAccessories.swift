@@ -21,4 +21,15 @@ public enum BenchAccessories {
             return ["(rig error: \(error))"]
         }
     }()
+
+    /// The accessories that declare security (a rig accessory's `security`), for the security suites;
+    /// none on a rig without them (the suites are then skipped with that reason).
+    public static let securedNames: [String] = {
+        guard let path = Bench.rigPath else { return ["(no rig: set HIL_RIG)"] }
+        do {
+            return try Rig.load(path: path).accessories.filter { $0.security != nil }.map(\.name)
+        } catch {
+            return ["(rig error: \(error))"]
+        }
+    }()
 }

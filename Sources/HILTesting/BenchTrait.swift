@@ -61,4 +61,12 @@ extension Trait where Self == ConditionTrait {
             return await Bench.shared.canResetAdapterUSB
         }
     }
+
+    /// Runs only when an accessory of the rig declares security (`security` with its pairing method).
+    public static var requiresSecuredAccessory: ConditionTrait {
+        .enabled("no accessory of the rig declares security (a rig accessory's \"security\" block)") {
+            guard let rig = try? await Bench.shared.lease() else { return true }
+            return rig.accessories.contains { $0.security != nil }
+        }
+    }
 }

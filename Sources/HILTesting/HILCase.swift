@@ -22,6 +22,8 @@ public final class HILCase: Sendable {
     public let clock: LoopClock
     let started: ContinuousClock.Instant
     let startDate = Date()
+    /// The central's bonds during this case (a fresh store per case: every case pairs anew).
+    public let bonds = InMemoryBondStore()
     let state = Mutex<(timeline: [TimelineEvent], measurements: [HILResults.Measurement], properties: [String: String])>(([], [], [:]))
 
     init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice, clock: LoopClock) {
@@ -79,6 +81,7 @@ public final class HILCase: Sendable {
         do {
             fresh = LEDevice(host: try await Bench.shared.openAdapter(capturePath: nil))
             try await fresh.start()
+            await fresh.configureSecurity(pairing: await old.pairingOptions, bonds: await old.bondStore, identity: await old.identity)
         } catch {
             mark(.adapter, "reopening after \(what) failed: \(error)", failure: true)
             throw BenchError("\(rig.adapter.moniker) did not come back after \(what): \(error)")

@@ -51,7 +51,7 @@ extension Rig {
     }
 
     static func accessory(_ value: RigValue) throws(RigError) -> Accessory {
-        try value.object(keys: ["name", "match", "power", "expectedServices", "simulated"]) { fields throws(RigError) -> Accessory in
+        try value.object(keys: ["name", "match", "power", "expectedServices", "simulated", "security"]) { fields throws(RigError) -> Accessory in
             let name = try fields.string("name", "the accessory's name")
             let matchValue = try fields.required("match", "an object with a name, address, service or manufacturer")
             let filter = try matchValue.object(keys: ["name", "address", "service", "manufacturer"]) { match throws(RigError) -> ScanFilter in
@@ -77,10 +77,15 @@ extension Rig {
                     expected.append(uuid)
                 }
             }
+            let security = try fields.value("security").map { (value: RigValue) throws(RigError) -> AccessorySecurity in
+                try AccessorySecurity(reading: value)
+            }
+            var simulated = try fields.value("simulated").map { (value: RigValue) throws(RigError) -> SimulatedAccessoryDescription in
+                try SimulatedAccessoryDescription(reading: value)
+            }
+            simulated?.security = security
             return Accessory(name: name, match: filter, power: try fields.value("power").map(Self.powerReference), expectedServices: expected,
-                             simulated: try fields.value("simulated").map { (value: RigValue) throws(RigError) -> SimulatedAccessoryDescription in
-                                 try SimulatedAccessoryDescription(reading: value)
-                             })
+                             simulated: simulated, security: security)
         }
     }
 

@@ -13,7 +13,8 @@ extension Rig.Budgets {
     init(reading value: RigValue) throws(RigError) {
         let keys = ["advertisingAfterPowerOnMilliseconds", "connectMilliseconds", "discoveryMilliseconds", "linkLossMarginMilliseconds",
                     "reconnectMilliseconds", "adapterResetMilliseconds", "supervisionTimeoutMilliseconds", "connectionIntervalMilliseconds",
-                    "stabilityCycles", "connectP95Milliseconds", "discoveryP95Milliseconds", "minimumSuccessRate"]
+                    "stabilityCycles", "connectP95Milliseconds", "discoveryP95Milliseconds", "minimumSuccessRate",
+                    "pairingMilliseconds", "encryptionMilliseconds"]
         self = try value.object(keys: keys) { fields throws(RigError) -> Self in
             let d = Self.defaults
             func ms(_ key: String, _ fallback: Duration) throws(RigError) -> Duration {
@@ -32,13 +33,16 @@ extension Rig.Budgets {
                 throw RigError(at: fields.path(timeoutValue == nil ? "connectionIntervalMilliseconds" : "supervisionTimeoutMilliseconds"),
                                "the supervision timeout (\(RigValue.format((timeout / .milliseconds(1)))) ms) must be larger than twice the connection interval (\(RigValue.format((interval / .milliseconds(1)))) ms) (Core v5.4 Vol 4 Part E §7.8.12)")
             }
-            return Self(advertisingAfterPowerOn: try ms("advertisingAfterPowerOnMilliseconds", d.advertisingAfterPowerOn),
+            var budgets = Self(advertisingAfterPowerOn: try ms("advertisingAfterPowerOnMilliseconds", d.advertisingAfterPowerOn),
                         connect: try ms("connectMilliseconds", d.connect), discovery: try ms("discoveryMilliseconds", d.discovery),
                         linkLossMargin: try ms("linkLossMarginMilliseconds", d.linkLossMargin), reconnect: try ms("reconnectMilliseconds", d.reconnect),
                         adapterReset: try ms("adapterResetMilliseconds", d.adapterReset), supervisionTimeout: timeout, connectionInterval: interval,
                         stabilityCycles: try fields.integer("stabilityCycles", in: 1...100_000, default: d.stabilityCycles),
                         connectP95: try ms("connectP95Milliseconds", d.connectP95), discoveryP95: try ms("discoveryP95Milliseconds", d.discoveryP95),
                         minimumSuccessRate: try fields.number("minimumSuccessRate", in: 0...1, "a fraction from 0 to 1", default: d.minimumSuccessRate))
+            budgets.pairing = try ms("pairingMilliseconds", d.pairing)
+            budgets.encryption = try ms("encryptionMilliseconds", d.encryption)
+            return budgets
         }
     }
 

@@ -52,6 +52,8 @@ public struct Rig: Sendable, Equatable {
         public var expectedServices: [BluetoothUUID]
         /// Its firmware, when it is a simulated accessory.
         public var simulated: SimulatedAccessoryDescription?
+        /// How it pairs and what it protects, when it declares security (the security suites skip it otherwise).
+        public var security: AccessorySecurity?
     }
 
     /// Timing budgets, in seconds, and loop settings.
@@ -71,6 +73,10 @@ public struct Rig: Sendable, Equatable {
         public var connectP95: Duration
         public var discoveryP95: Duration
         public var minimumSuccessRate: Double
+        /// A pairing, from Pairing Request to the last distributed key.
+        public var pairing: Duration = .milliseconds(5000)
+        /// Re-encryption with a bond's key (LE Enable Encryption to Encryption Change).
+        public var encryption: Duration = .milliseconds(2000)
     }
 
     /// The accessory named `name`.

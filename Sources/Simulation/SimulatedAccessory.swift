@@ -1,4 +1,5 @@
 import HCI
+import SeededRandom
 
 /// The firmware of a simulated accessory: on every power-on it boots (after its boot delay), opens its
 /// controller, serves its GATT database and advertises — or misbehaves as its faults say. It runs on the
@@ -13,15 +14,39 @@ public actor SimulatedAccessory {
     public private(set) var device: LEDevice?
     var tasks: [Task<Void, Never>] = []
     var generation = 0
+    /// Its bonds, kept across power cycles as flash keeps them (unless it forgets them at power-on).
+    public nonisolated let bonds = InMemoryBondStore()
+    /// Its IRK: what it distributes with its identity address.
+    nonisolated let identityResolvingKey: [UInt8]
 
     public init(description: SimulatedAccessoryDescription, controller: SimulatedController) {
         self.description = description
         self.controller = controller
+        // Drawn from its address, so a world replays byte for byte (a simulation's key protects nothing).
+        var generator = SplitMix64(seed: controller.configuration.address.value ^ 0x4952_4B00)
+        identityResolvingKey = (0..<16).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
     }
 
     /// The GATT database it serves (built anew at each boot, as firmware would).
     public nonisolated func makeDatabase() throws(GATTDatabaseError) -> GATTDatabase {
-        try StandardProfile.database(name: description.name, profiles: description.services)
+        guard let security = description.security else {
+            return try StandardProfile.database(name: description.name, profiles: description.services)
+        }
+        let level: ProtectionLevel = description.faults.servesProtectedUnencrypted ? .none : security.protection
+        return try GATTDatabase(services: [.gap(name: description.name), .gatt()] + description.services.map(\.service)
+                                + [.protectedData(value: AccessorySecurity.protectedValue, level: level)])
+    }
+
+    /// Sets up the firmware's pairing, bonds and identity on a freshly opened device.
+    func configureSecurity(of device: LEDevice) async throws {
+        guard let security = description.security else { return }
+        let faults = description.faults
+        if faults.forgetsBondsOnPowerCycle { await bonds.forgetAll() }
+        let configuration = controller.configuration
+        let identity = LocalIdentity(address: configuration.address, addressType: configuration.addressType.isRandom ? .random : .public,
+                                     identityResolvingKey: identityResolvingKey)
+        let store: any BondStorage = faults.answersWithWrongLTK ? WrongKeyBondStore(bonds) : bonds
+        await device.configureSecurity(pairing: try security.accessoryOptions(rejects: faults.rejectsPairing), bonds: store, identity: identity)
     }
 
     /// Powers the controller and boots the firmware; returns once it advertises (or, with the
@@ -55,6 +80,7 @@ public actor SimulatedAccessory {
         let device = LEDevice(host: host, database: try makeDatabase())
         self.device = device
         try await device.start()
+        try await configureSecurity(of: device)
         let faults = description.faults
         if let limit = faults.stopsAdvertisingAfterPowerCycles, bootCount > limit { return }
         let incoming = await device.incomingConnections()

@@ -4,7 +4,7 @@ import RigFormat
 extension SimulatedAccessoryDescription {
     /// Reads an accessory's `simulated` block: `controller` and `name` required; `services` (standard
     /// profile names), `advertisingIntervalMilliseconds` (20…10240, Core v5.4 Vol 6 Part B §4.4.2.2),
-    /// `bootDelayMilliseconds` (0…60000) and `faults` optional.
+    /// `bootDelayMilliseconds` (0…60000) and `faults` optional. Its security is the rig accessory's.
     public init(reading value: RigValue) throws(RigError) {
         self = try value.object(keys: ["controller", "name", "services", "advertisingIntervalMilliseconds", "bootDelayMilliseconds", "faults"]) {
             fields throws(RigError) -> Self in
@@ -40,14 +40,19 @@ extension SimulatedAccessoryFaults {
     /// injected would make its suite pass for the wrong reason).
     public init(reading value: RigValue) throws(RigError) {
         self = try value.object(keys: ["stopsAdvertisingAfterPowerCycles", "dropsLinkAfterMilliseconds", "slowATTMilliseconds",
-                                       "rebootsOnWrite", "refusesConnections"]) { fields throws(RigError) -> Self in
+                                       "rebootsOnWrite", "refusesConnections", "forgetsBondsOnPowerCycle",
+                                       "servesProtectedUnencrypted", "rejectsPairing", "answersWithWrongLTK"]) { fields throws(RigError) -> Self in
             let milliseconds = "a number of milliseconds above 0 and at most 600000"
             return Self(
                 stopsAdvertisingAfterPowerCycles: try fields.value("stopsAdvertisingAfterPowerCycles")?.integer(in: 1...1_000_000),
                 dropsLinkAfterMilliseconds: try fields.value("dropsLinkAfterMilliseconds")?.number(milliseconds) { $0 > 0 && $0 <= 600_000 },
                 slowATTMilliseconds: try fields.value("slowATTMilliseconds")?.number(milliseconds) { $0 > 0 && $0 <= 600_000 },
                 rebootsOnWrite: try fields.bool("rebootsOnWrite", default: false),
-                refusesConnections: try fields.bool("refusesConnections", default: false))
+                refusesConnections: try fields.bool("refusesConnections", default: false),
+                forgetsBondsOnPowerCycle: try fields.bool("forgetsBondsOnPowerCycle", default: false),
+                servesProtectedUnencrypted: try fields.bool("servesProtectedUnencrypted", default: false),
+                rejectsPairing: try fields.bool("rejectsPairing", default: false),
+                answersWithWrongLTK: try fields.bool("answersWithWrongLTK", default: false))
         }
     }
 }

@@ -12,15 +12,20 @@ public struct SimulatedAccessoryDescription: Sendable, Hashable {
     /// Time from power-on to advertising.
     public var bootDelayMilliseconds: Double
     public var faults: SimulatedAccessoryFaults
+    /// Pairing and protected data, when its rig accessory declares security (nil: it answers Pairing Not
+    /// Supported and serves nothing protected).
+    public var security: AccessorySecurity?
 
     public init(controller: String, name: String, services: [StandardProfile], advertisingIntervalMilliseconds: Double = 40,
-                bootDelayMilliseconds: Double = 20, faults: SimulatedAccessoryFaults = SimulatedAccessoryFaults()) {
+                bootDelayMilliseconds: Double = 20, faults: SimulatedAccessoryFaults = SimulatedAccessoryFaults(),
+                security: AccessorySecurity? = nil) {
         self.controller = controller
         self.name = name
         self.services = services
         self.advertisingIntervalMilliseconds = advertisingIntervalMilliseconds
         self.bootDelayMilliseconds = bootDelayMilliseconds
         self.faults = faults
+        self.security = security
     }
 }
 
@@ -36,13 +41,27 @@ public struct SimulatedAccessoryFaults: Sendable, Hashable {
     public var rebootsOnWrite: Bool
     /// Its controller never accepts a connection (LE Create Connection stays pending).
     public var refusesConnections: Bool
+    /// It loses its bonds at every power cycle (keys kept in RAM instead of flash).
+    public var forgetsBondsOnPowerCycle: Bool
+    /// Its protected characteristic is readable on an unencrypted link (the firmware forgot the permission).
+    public var servesProtectedUnencrypted: Bool
+    /// It answers every Pairing Request with Pairing Failed, 0x05 Pairing Not Supported.
+    public var rejectsPairing: Bool
+    /// It answers a reconnecting central's LTK request with a wrong key (the link ends with a MIC failure).
+    public var answersWithWrongLTK: Bool
 
     public init(stopsAdvertisingAfterPowerCycles: Int? = nil, dropsLinkAfterMilliseconds: Double? = nil,
-                slowATTMilliseconds: Double? = nil, rebootsOnWrite: Bool = false, refusesConnections: Bool = false) {
+                slowATTMilliseconds: Double? = nil, rebootsOnWrite: Bool = false, refusesConnections: Bool = false,
+                forgetsBondsOnPowerCycle: Bool = false, servesProtectedUnencrypted: Bool = false, rejectsPairing: Bool = false,
+                answersWithWrongLTK: Bool = false) {
         self.stopsAdvertisingAfterPowerCycles = stopsAdvertisingAfterPowerCycles
         self.dropsLinkAfterMilliseconds = dropsLinkAfterMilliseconds
         self.slowATTMilliseconds = slowATTMilliseconds
         self.rebootsOnWrite = rebootsOnWrite
         self.refusesConnections = refusesConnections
+        self.forgetsBondsOnPowerCycle = forgetsBondsOnPowerCycle
+        self.servesProtectedUnencrypted = servesProtectedUnencrypted
+        self.rejectsPairing = rejectsPairing
+        self.answersWithWrongLTK = answersWithWrongLTK
     }
 }

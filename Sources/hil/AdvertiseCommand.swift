@@ -9,8 +9,13 @@ enum AdvertiseCommand {
     static let usage = """
         usage: hil advertise MONIKER --name NAME [--service UUID]... [--gatt PROFILE[,PROFILE...]] [--interval MS]
                                      [--duration SECONDS] [--capture FILE] [--rig RIG.json]
+                                     [--security encrypted|authenticated [--passkey NNNNNN] [--legacy] [--bonds DIR]]
         Plays an accessory: advertises, accepts connections, serves a GATT database built from ready profiles
         (battery, heart-rate, health-thermometer, device-information) until Ctrl-C or --duration.
+        With --security it also serves HIL Protected Data (5a5e0002-6b1c-4d9e-9a5f-000000000002), readable only on a
+        link encrypted (or encrypted with an authenticated key) after pairing: Just Works for `encrypted`; for
+        `authenticated`, Passkey Entry with the --passkey it displays, else Numeric Comparison. Bonds are kept in
+        the bond store, so a bonded central re-encrypts without pairing again.
         """
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
@@ -24,7 +29,17 @@ enum AdvertiseCommand {
         let moniker: String
         let capture: String?
         let rigPath: String?
+        var protection: ProtectionLevel?
+        var security: SecurityArguments?
         do {
+            if let level = try arguments.option("security") {
+                switch level {
+                case "encrypted", "encryption": protection = .encryption
+                case "authenticated", "authentication": protection = .authentication
+                default: throw UsageError("--security '\(level)': encrypted or authenticated")
+                }
+                security = try SecurityArguments.parse(&arguments)
+            }
             guard let given = try arguments.option("name") else { throw UsageError("--name is required") }
             name = given
             for text in try arguments.options("service") {
@@ -50,7 +65,8 @@ enum AdvertiseCommand {
         }
         let database: GATTDatabase
         do {
-            database = try StandardProfile.database(name: name, profiles: profiles)
+            let protected = protection.map { [GATTService.protectedData(value: Array("secret-42".utf8), level: $0)] } ?? []
+            database = try GATTDatabase(services: [.gap(name: name), .gatt()] + profiles.map(\.service) + protected)
         } catch {
             return Diagnostics.fail("advertise", "cannot build the GATT database: \(error)", .usageError)
         }
@@ -60,6 +76,36 @@ enum AdvertiseCommand {
         case .failure(let status): return status
         }
         let device = LEDevice(host: session.host, database: database)
+        var pairingPrinter: Task<Void, Never>?
+        if let protection, let security {
+            let options: PairingOptions
+            switch (protection, security.passkey) {
+            case (.authentication, .some(let passkey)):
+                options = PairingOptions(ioCapability: .displayOnly, mitm: true, secureConnections: !security.legacy, passkey: passkey)
+            case (.authentication, .none):
+                options = PairingOptions(ioCapability: .displayYesNo, mitm: true, secureConnections: !security.legacy, confirmsNumericComparison: security.confirm)
+            default:
+                options = PairingOptions(ioCapability: .noInputNoOutput, secureConnections: !security.legacy)
+            }
+            do {
+                let bonds = try security.bondFile(for: moniker)
+                await device.configureSecurity(pairing: options, bonds: bonds, identity: await bonds.identity)
+            } catch {
+                await device.close(); await session.close()
+                return Diagnostics.fail("advertise", error.description, .usageError)
+            }
+            let events = await device.pairingEvents()
+            pairingPrinter = Task {
+                for await event in events {
+                    switch event {
+                    case .prompt(let prompt, _): print(prompt.line)
+                    case .paired(let result, let peer):
+                        print("paired       \(peer): \(result.method), \(result.secureConnections ? "Secure Connections" : "legacy"), \(result.keySize)-octet key\(result.bonded ? ", bond stored" : "")")
+                    case .failed(let error, let peer): print("pairing failed \(peer): \(error)")
+                    }
+                }
+            }
+        }
         let advertised = services.isEmpty ? profiles.map(\.uuid) : services
         do {
             let info = try await device.start()
@@ -82,6 +128,7 @@ enum AdvertiseCommand {
         }
         let stop = await StopSignal.wait(upTo: duration)
         watcher.cancel()
+        pairingPrinter?.cancel()
         try? await device.stopAdvertising()
         await device.close(); await session.close()
         print("stopped (\(stop))")

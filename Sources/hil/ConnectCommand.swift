@@ -8,9 +8,11 @@ import HCI
 enum ConnectCommand {
     static let usage = """
         usage: hil connect MONIKER [--name NAME | --address BD_ADDR | --service UUID | --manufacturer ID] [--gatt]
-                                   [--timeout SECONDS] [--scan-timeout SECONDS] [--capture FILE] [--rig RIG.json]
+                                   [--timeout SECONDS] [--scan-timeout SECONDS] [--capture FILE] [--rig RIG.json] [--bonds DIR]
         Finds the first matching advertiser, connects, prints the link; with --gatt discovers and prints the
         service/characteristic/descriptor tree with properties and readable values; then disconnects.
+        When `hil pair` stored a bond with the accessory on this adapter, the link is encrypted with its key first
+        (LE Enable Encryption, no new pairing); an accessory that has lost the bond is named (0x06 PIN or Key Missing).
         """
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
@@ -23,7 +25,9 @@ enum ConnectCommand {
         let rigPath: String?
         let timeout: Double
         let scanTimeout: Double
+        let bondDirectory: BondDirectory
         do {
+            bondDirectory = BondDirectory.resolved(try arguments.option("bonds"))
             gatt = arguments.flag("gatt")
             capture = try arguments.option("capture")
             rigPath = try arguments.option("rig")
@@ -43,6 +47,16 @@ enum ConnectCommand {
         }
         let database = try? StandardProfile.database(name: "hil", profiles: [])
         let device = LEDevice(host: session.host, database: database, attTransactionTimeout: .seconds(30))
+        let bondFile = (bondDirectory.path as NSString).appendingPathComponent(AdapterBondFile.fileName(for: moniker))
+        if FileManager.default.fileExists(atPath: bondFile) {
+            do {
+                let bonds = try AdapterBondFile(opening: bondFile)
+                await device.configureSecurity(pairing: nil, bonds: bonds, identity: await bonds.identity)
+            } catch {
+                await device.close(); await session.close()
+                return Diagnostics.fail("connect", error.description, .usageError)
+            }
+        }
         let clock = ContinuousClock()
         let found: ScanResult
         do {
@@ -60,12 +74,31 @@ enum ConnectCommand {
             let interval = await link.interval
             let supervision = await link.supervisionTimeout
             print("connected  handle 0x\(String(link.handle, radix: 16, uppercase: true)) in \(formatDuration(connectTime)), interval \(Double(interval) * 1.25) ms, supervision timeout \(Int(supervision) * 10) ms")
+            let bond = await device.bond(for: found.address, type: found.addressType)
+            if let bond {
+                let encryptStart = clock.now
+                do {
+                    try await link.encrypt(with: bond)
+                } catch {
+                    _ = try? await link.disconnect()
+                    await device.close(); await session.close()
+                    return Diagnostics.fail("connect", "\(found.address): encrypting with the stored bond: \(error)", .productFailure)
+                }
+                print("encrypted  with the stored bond (\(bond.method), no pairing): \(await link.security) in \(formatDuration(encryptStart.duration(to: clock.now)))")
+            }
             if gatt {
                 let discoveryStart = clock.now
                 _ = try? await link.gatt.exchangeMTU()
                 let tree = try await link.gatt.discoverAll(readValues: true)
                 print("discovered \(tree.services.count) services, \(tree.characteristics.count) characteristics in \(formatDuration(discoveryStart.duration(to: clock.now))), ATT MTU \(await link.gatt.mtu)")
                 print(tree.description)
+                let refused = tree.characteristics.compactMap { characteristic -> ATTErrorCode? in
+                    if case .error(let code) = characteristic.value, code.securityAdvice != nil { return code }
+                    return nil
+                }
+                if let code = refused.first, bond == nil {
+                    print("protected  \(refused.count) value(s) refused (\(code)): \(code.securityAdvice ?? ""); pair first: hil pair \(moniker) …")
+                }
             }
             let reason = try await link.disconnect()
             print("disconnected: \(reason)")

@@ -15,8 +15,12 @@ commands:
                     switch a hub port, YKUSH, relay board or rig-defined switch, verified against the USB tree
   connect MONIKER --name N [--gatt]
                     connect to an accessory; with --gatt print its GATT tree and readable values
-  advertise MONIKER --name N [--service UUID] [--gatt battery,heart-rate,...]
-                    play an accessory until Ctrl-C
+  advertise MONIKER --name N [--service UUID] [--gatt battery,heart-rate,...] [--security encrypted|authenticated]
+                    play an accessory until Ctrl-C (with --security, one that pairs and protects its data)
+  pair MONIKER --name N [--method M] [--passkey NNNNNN] [--confirm yes|no] [--legacy]
+                    pair with an accessory and store the bond (connect uses it to encrypt)
+  bonds list | bonds forget ADDRESS
+                    the bond store: our identity per adapter, and each bond's keys and security
   adapters [--json]  every Bluetooth adapter: USB (location, VID:PID, serial, driver) and hciN (state)
   doctor [--json]    what stands between this machine and a working bench, with the fix for each
   recover MONIKER [--switch usb-hub:LOCATION --port N]
@@ -49,6 +53,8 @@ case "info": status = await InfoCommand.run(Arguments(words))
 case "scan": status = await ScanCommand.run(Arguments(words))
 case "connect": status = await ConnectCommand.run(Arguments(words))
 case "advertise": status = await AdvertiseCommand.run(Arguments(words))
+case "pair": status = await PairCommand.run(Arguments(words))
+case "bonds": status = await BondsCommand.run(Arguments(words))
 case "preflight": status = await PreflightCommand.run(Arguments(words))
 case "usb": status = await USBCommand.run(Arguments(words))
 case "power": status = await PowerCommand.run(Arguments(words))

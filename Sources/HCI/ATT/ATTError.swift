@@ -28,6 +28,10 @@ public enum ATTError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The caller asked for something ATT cannot carry (e.g. a value over 512 octets).
     case invalidArgument(String)
 
+    /// Whether the server refused for lack of link security (0x05, 0x0C, 0x0F): pairing, or encrypting with
+    /// a bond, may let the request through.
+    public var needsSecurity: Bool { errorCode?.securityAdvice != nil }
+
     /// The ATT error code, when the server answered with an Error Response.
     public var errorCode: ATTErrorCode? {
         if case .errorResponse(_, _, let code) = self { return code }
@@ -42,7 +46,7 @@ public enum ATTError: Error, Hashable, Sendable, CustomStringConvertible {
                 + (instead.isEmpty ? "; nothing came instead" : "; came instead: " + instead.joined(separator: ", "))
                 + "; the ATT bearer is closed (Vol 3 Part F §3.3.3)"
         case .errorResponse(let request, let handle, let code):
-            return "\(request) failed at handle \(HexFormat.prefixed(handle, width: 4)): \(code)"
+            return "\(request) failed at handle \(HexFormat.prefixed(handle, width: 4)): \(code)" + (code.securityAdvice.map { ": \($0)" } ?? "")
         case .unexpectedResponse(let request, let received):
             let expected = request.expectedResponseOpcode?.name ?? "a response"
             return "\(request): expected \(expected), got \(received)"

@@ -108,3 +108,15 @@ public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, Error, CustomS
     /// "0x05 Insufficient Authentication".
     public var description: String { HexFormat.prefixed(rawValue, width: 2) + " " + name }
 }
+
+extension ATTErrorCode {
+    /// What a refusal for security means for the user (Core v5.4 Vol 3 Part C §10.3), or nil for other codes.
+    public var securityAdvice: String? {
+        switch self {
+        case .insufficientAuthentication: "the attribute needs an authenticated (MITM-protected) encrypted link: pair with Passkey Entry, Numeric Comparison or OOB"
+        case .insufficientEncryption: "the attribute needs an encrypted link: pair, or encrypt with a stored bond"
+        case .encryptionKeySizeTooShort: "the attribute needs a longer encryption key (16 octets): pair again with the full key size"
+        default: nil
+        }
+    }
+}

@@ -13,4 +13,6 @@ public struct ATTSecurity: OptionSet, Hashable, Sendable {
     public static let authenticated = ATTSecurity(rawValue: 0x02)
     /// The application has authorized this client.
     public static let authorized = ATTSecurity(rawValue: 0x04)
+    /// The link is encrypted with a 16-octet key.
+    public static let fullKeySize = ATTSecurity(rawValue: 0x08)
 }

@@ -106,6 +106,9 @@ extension ATTServer {
         if permissions.contains(.readAuthenticated), !security.contains(.authenticated) { return .insufficientAuthentication }
         if permissions.contains(.readEncrypted), !security.contains(.encrypted) { return .insufficientEncryption }
         if permissions.contains(.readAuthorized), !security.contains(.authorized) { return .insufficientAuthorization }
+        if permissions.contains(.fullKeySize), !security.contains(.fullKeySize), !permissions.isDisjoint(with: .readSecured) {
+            return .encryptionKeySizeTooShort
+        }
         return nil
     }
 
@@ -116,6 +119,9 @@ extension ATTServer {
         if permissions.contains(.writeAuthenticated), !security.contains(.authenticated) { return .insufficientAuthentication }
         if permissions.contains(.writeEncrypted), !security.contains(.encrypted) { return .insufficientEncryption }
         if permissions.contains(.writeAuthorized), !security.contains(.authorized) { return .insufficientAuthorization }
+        if permissions.contains(.fullKeySize), !security.contains(.fullKeySize), !permissions.isDisjoint(with: .writeSecured) {
+            return .encryptionKeySizeTooShort
+        }
         return nil
     }
 

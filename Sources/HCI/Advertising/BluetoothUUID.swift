@@ -60,6 +60,11 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible, Codabl
         self.init(high: Self.word(bytes[0..<8]), low: Self.word(bytes[8..<16]), width: .bits128)
     }
 
+    /// A 128-bit UUID from its two 64-bit halves (the text's first 16 digits, then the last 16).
+    public init(high: UInt64, low: UInt64) {
+        self.init(high: high, low: low, width: .bits128)
+    }
+
     /// A 128-bit UUID from its 16 octets most significant first (text order);
     /// nil unless there are exactly 16.
     public init?(uuid128 bigEndianBytes: some Collection<UInt8>) {

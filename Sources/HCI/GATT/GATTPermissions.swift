@@ -19,6 +19,12 @@ public struct GATTPermissions: OptionSet, Hashable, Sendable, CustomStringConver
     public static let writeEncrypted = GATTPermissions(rawValue: 0x0020)
     public static let writeAuthenticated = GATTPermissions(rawValue: 0x0040)
     public static let writeAuthorized = GATTPermissions(rawValue: 0x0080)
+    /// Reads and writes that need encryption need a 16-octet key: a shorter one gets Encryption Key Size
+    /// Too Short (0x0C).
+    public static let fullKeySize = GATTPermissions(rawValue: 0x0100)
+
+    static let readSecured: GATTPermissions = [.readEncrypted, .readAuthenticated]
+    static let writeSecured: GATTPermissions = [.writeEncrypted, .writeAuthenticated]
 
     static let anyRead: GATTPermissions = [.read, .readEncrypted, .readAuthenticated, .readAuthorized]
     static let anyWrite: GATTPermissions = [.write, .writeEncrypted, .writeAuthenticated, .writeAuthorized]
@@ -42,7 +48,7 @@ public struct GATTPermissions: OptionSet, Hashable, Sendable, CustomStringConver
     private static let names: [(GATTPermissions, String)] = [
         (.read, "read"), (.readEncrypted, "readEncrypted"), (.readAuthenticated, "readAuthenticated"),
         (.readAuthorized, "readAuthorized"), (.write, "write"), (.writeEncrypted, "writeEncrypted"),
-        (.writeAuthenticated, "writeAuthenticated"), (.writeAuthorized, "writeAuthorized"),
+        (.writeAuthenticated, "writeAuthenticated"), (.writeAuthorized, "writeAuthorized"), (.fullKeySize, "fullKeySize"),
     ]
 
     public var description: String {

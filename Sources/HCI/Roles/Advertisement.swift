@@ -63,8 +63,10 @@ extension LEDevice {
                 try await host.send(LESetExtendedAdvertisingEnable(true, sets: [.init(handle: 0)]))
             } else {
                 let payloads = advertisement.payloads()
+                let own = try await applyIdentityAddress()
                 try await host.send(LESetAdvertisingParameters(intervalMin: advertisement.interval, intervalMax: advertisement.interval,
-                                                               type: advertisement.connectable ? .connectableUndirected : .scannableUndirected))
+                                                               type: advertisement.connectable ? .connectableUndirected : .scannableUndirected,
+                                                               ownAddressType: own))
                 try await host.send(LESetAdvertisingData(payloads.advertising))
                 try await host.send(LESetScanResponseData(payloads.scanResponse))
                 try await host.send(LESetAdvertisingEnable(true))

@@ -34,6 +34,25 @@ public actor LEConnection {
     /// Anything odd on this link's channels (malformed frames, unknown channels).
     public internal(set) var anomalies: [String] = []
 
+    /// The link's security: whether it is encrypted, with an authenticated key, of which size.
+    public internal(set) var security = LinkSecurity()
+    /// The pairing under way on this link, if any.
+    var pairing: PairingSession?
+    var pairingWaiters: [OneShot<Result<PairingResult, SecurityError>>] = []
+    /// The SMP timer (30 s from the last SMP step, Core v5.4 Vol 3 Part H §3.4); once it fires no more
+    /// SMP happens on this link.
+    var smpTimer: UInt64?
+    var smpTimedOut = false
+    /// An LE Enable Encryption waiting for Encryption Change, and the security it will give.
+    var encryptionWaiter: OneShot<Result<Void, SecurityError>>?
+    var pendingSecurity: LinkSecurity?
+    /// The options our peripheral asked for with a Security Request, used when the central pairs.
+    var securityRequestOptions: PairingOptions?
+    /// The result of the last pairing on this link.
+    public internal(set) var lastPairing: PairingResult?
+    /// The AuthReq of the last Security Request the peer sent, if any.
+    public internal(set) var securityRequested: AuthenticationRequirements?
+
     init(device: LEDevice, complete: LEConnectionComplete) {
         handle = complete.handle
         role = complete.role
@@ -103,6 +122,7 @@ public actor LEConnection {
         for waiter in parameterUpdateWaiters { waiter.resume(returning: .failure(.disconnected(handle: handle, reason: reason))) }
         parameterUpdateWaiters.removeAll()
         attBearerEnded(reason: reason, note: note)
+        securityEnded(reason: reason)
     }
 
     /// Routes one reassembled L2CAP PDU to its fixed channel.
@@ -130,16 +150,6 @@ public actor LEConnection {
     func note(_ text: String) {
         anomalies.append(text)
         if anomalies.count > 50 { anomalies.removeFirst() }
-    }
-
-    /// SMP (CID 0x0006) is routed but pairing is not implemented: answer a Pairing Request or Security
-    /// Request with Pairing Failed, 0x05 Pairing Not Supported (Core v5.4 Vol 3 Part H §3.5.5), so the
-    /// peer fails fast instead of waiting 30 s.
-    func receivedSMP(_ payload: [UInt8]) async {
-        guard let code = payload.first else { return }
-        if code == 0x01 || code == 0x0B {
-            try? await send(channel: L2CAPChannelID.smp, [0x05, 0x05])
-        }
     }
 }
 

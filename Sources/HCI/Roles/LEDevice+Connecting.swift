@@ -16,6 +16,12 @@ extension LEDevice {
         guard pendingConnect == nil else { throw .busy("a connection attempt to \(pendingConnect?.address.description ?? "?") is under way") }
         let info = try await start()
         let extended = info.supportsExtendedScanning
+        let own: AddressType
+        do {
+            own = try await applyIdentityAddress()
+        } catch {
+            throw .host(error)
+        }
         var timer: UInt64 = 0
         let started = clock.now
         let result = await withTaskCancellationHandler {
@@ -28,9 +34,9 @@ extension LEDevice {
                 Task(executorPreference: host.loop) { [host] in
                     do throws(HCIError) {
                         if extended {
-                            try await host.send(LEExtendedCreateConnection(peerAddress: address, peerAddressType: type, connection: parameters))
+                            try await host.send(LEExtendedCreateConnection(peerAddress: address, peerAddressType: type, ownAddressType: own, connection: parameters))
                         } else {
-                            try await host.send(LECreateConnection(peerAddress: address, peerAddressType: type, connection: parameters))
+                            try await host.send(LECreateConnection(peerAddress: address, peerAddressType: type, ownAddressType: own, connection: parameters))
                         }
                     } catch {
                         await self.failPending(address: address, .host(error))

@@ -36,6 +36,18 @@ public actor LEDevice {
     var writeObservers: [UInt64: AsyncStream<AttributeWrite>.Continuation] = [:]
     var nextObserverID: UInt64 = 1
 
+    /// How this device pairs when a peer asks (a Pairing Request, or a Security Request to a central);
+    /// nil answers Pairing Failed, 0x05 Pairing Not Supported.
+    public internal(set) var pairingOptions: PairingOptions?
+    /// Where bonds are kept and looked up (an LTK request, a reconnect); nil keeps none.
+    public internal(set) var bondStore: (any BondStorage)?
+    /// Our identity address and IRK, distributed when the peer asks for IdKey; a random static identity
+    /// address is also the address this device connects and advertises with.
+    public internal(set) var identity: LocalIdentity?
+    /// Failed pairings per peer, for Repeated Attempts (Core v5.4 Vol 3 Part H §2.3.6).
+    var pairingFailures: [BDAddress: (count: Int, last: ContinuousClock.Instant)] = [:]
+    var pairingObservers: [UInt64: AsyncStream<PairingEvent>.Continuation] = [:]
+
     public init(host: HCIHost, database: GATTDatabase? = nil, attTransactionTimeout: Duration = .seconds(30)) {
         self.host = host
         self.database = database
@@ -93,6 +105,10 @@ public actor LEDevice {
         case pdu(LEConnection, [UInt8])
         case ended(LEConnection, HCIStatus, note: String?)
         case readvertise
+        /// Encryption Change or Encryption Key Refresh Complete on a link.
+        case encryption(LEConnection, HCIStatus, enabled: Bool)
+        case longTermKeyRequest(LEConnection, ediv: UInt16, random: UInt64)
+        case unknownLongTermKeyRequest(handle: UInt16)
     }
 
     /// Routes one host event, on the host's loop, as the host handles it: tables, scan results, connection
@@ -107,6 +123,16 @@ public actor LEDevice {
             if let connection = connections.removeValue(forKey: complete.handle) {
                 end(connection, reason: complete.reason, note: nil)
                 if connection.role == .peripheral { followUp(.readvertise) }
+            }
+        case .hci(.encryptionChange(let status, let handle, let enabled)):
+            if let connection = connections[handle] { followUp(.encryption(connection, status, enabled: enabled != 0)) }
+        case .hci(.encryptionKeyRefreshComplete(let status, let handle)):
+            if let connection = connections[handle] { followUp(.encryption(connection, status, enabled: true)) }
+        case .hci(.le(.longTermKeyRequest(let handle, let random, let ediv))):
+            if let connection = connections[handle] {
+                followUp(.longTermKeyRequest(connection, ediv: ediv, random: random))
+            } else {
+                followUp(.unknownLongTermKeyRequest(handle: handle))
             }
         case .hci(.le(.connectionUpdateComplete(let status, let handle, let interval, let latency, let timeout))):
             connections[handle]?.assumeIsolated { $0.parametersUpdated(status: status, interval: interval, latency: latency, timeout: timeout) }
@@ -144,6 +170,9 @@ public actor LEDevice {
         case .pdu(let connection, let pdu): await connection.received(pdu: pdu)
         case .ended(let connection, let reason, let note): await connection.ended(reason: reason, note: note)
         case .readvertise: await readvertiseIfWanted()
+        case .encryption(let connection, let status, let enabled): await connection.encryptionChanged(status: status, enabled: enabled)
+        case .longTermKeyRequest(let connection, let ediv, let random): await connection.longTermKeyRequested(ediv: ediv, random: random)
+        case .unknownLongTermKeyRequest(let handle): _ = try? await host.send(LELongTermKeyRequestNegativeReply(handle: handle))
         }
         pendingFollowUps -= 1
     }

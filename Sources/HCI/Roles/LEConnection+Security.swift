@@ -1,0 +1,295 @@
+// Pairing and encryption on one link.
+
+extension LEConnection {
+    /// The SMP timeout (Core v5.4 Vol 3 Part H §3.4).
+    public static let smpTimeout: Duration = .seconds(30)
+
+    /// Pairs as central (initiator): Pairing Request, the method's exchange, encryption, key distribution.
+    /// As peripheral, sends a Security Request and waits for the central's pairing instead. Bonds go into
+    /// the device's bond store when both sides asked for bonding.
+    public func pair(_ options: PairingOptions, timeout: Duration = LEConnection.smpTimeout) async throws(SecurityError) -> PairingResult {
+        guard isConnected else { throw .disconnected(reason: disconnectionReason ?? .unknownConnectionIdentifier) }
+        guard pairing == nil else { throw .busy("a pairing is already under way on handle 0x\(hex4(handle))") }
+        guard !smpTimedOut else { throw .unsupported("SMP timed out on this link earlier: no more pairing until it reconnects") }
+        let waiter = OneShot<Result<PairingResult, SecurityError>>()
+        pairingWaiters.append(waiter)
+        if role == .central {
+            let session = PairingSession(isInitiator: true, options: options, addresses: await pairingAddresses(), identity: await device?.identity)
+            pairing = session
+            armSMPTimer(timeout)
+            await sendSMP(session.start())
+        } else {
+            var requirements = options.features(asInitiator: false).authRequirements
+            requirements.remove(.ct2)
+            securityRequestOptions = options
+            armSMPTimer(timeout)
+            await sendSMP(.securityRequest(requirements))
+        }
+        let result = await withTaskCancellationHandler {
+            await waiter.value
+        } onCancel: {
+            waiter.resolve(.failure(.host(.cancelled(awaited: "pairing", waited: .zero))))
+        }
+        return try result.get()
+    }
+
+    /// Encrypts the link with a bond's key as central (LE Enable Encryption) and waits for Encryption
+    /// Change. A peer that has lost the bond answers with 0x06 PIN or Key Missing, named as such.
+    public func encrypt(with bond: Bond, timeout: Duration = .seconds(10)) async throws(SecurityError) {
+        guard let key = bond.longTermKey else {
+            throw .unsupported("the bond with \(bond.peerAddress) holds no key for this side as central (a legacy pairing whose peer distributed no LTK)")
+        }
+        try await encrypt(with: key, giving: bond.security, timeout: timeout)
+    }
+
+    /// LE Enable Encryption with `key`; the link's security becomes `security` once Encryption Change
+    /// (or Encryption Key Refresh Complete) reports success.
+    public func encrypt(with key: LongTermKey, giving security: LinkSecurity, timeout: Duration = .seconds(10)) async throws(SecurityError) {
+        guard role == .central else { throw .unsupported("only the central starts encryption (LE Enable Encryption)") }
+        guard isConnected else { throw .disconnected(reason: disconnectionReason ?? .unknownConnectionIdentifier) }
+        guard encryptionWaiter == nil else { throw .busy("an encryption is already under way on handle 0x\(hex4(handle))") }
+        let waiter = OneShot<Result<Void, SecurityError>>()
+        encryptionWaiter = waiter
+        pendingSecurity = security
+        let started = host.loop.now
+        let timer = host.loop.schedule(at: started.advanced(by: timeout)) {
+            waiter.resolve(.failure(.timeout(awaited: "Encryption Change for handle 0x\(hex4(self.handle))", timeout: timeout)))
+        }
+        do {
+            try await host.send(LEEnableEncryption(handle: handle, random: key.random, ediv: key.ediv, longTermKey: key.key))
+        } catch {
+            waiter.resolve(.failure(.host(error)))
+        }
+        let result = await withTaskCancellationHandler {
+            await waiter.value
+        } onCancel: {
+            waiter.resolve(.failure(.host(.cancelled(awaited: "Encryption Change", waited: .zero))))
+        }
+        host.loop.cancelTimer(timer)
+        if encryptionWaiter === waiter { encryptionWaiter = nil }
+        try result.get()
+    }
+
+    /// Waits until the link is encrypted (by a pairing the peer started, or its encryption), within `timeout`.
+    public func waitForEncryption(timeout: Duration) async throws(SecurityError) -> LinkSecurity {
+        let deadline = host.loop.now.advanced(by: timeout)
+        while !security.encrypted {
+            guard isConnected else { throw .disconnected(reason: disconnectionReason ?? .unknownConnectionIdentifier) }
+            guard host.loop.now < deadline else { throw .timeout(awaited: "encryption of handle 0x\(hex4(handle))", timeout: timeout) }
+            try? await Task.sleep(for: .milliseconds(5), clock: host.loop.clock)
+            if Task.isCancelled { throw .host(.cancelled(awaited: "encryption", waited: timeout)) }
+        }
+        return security
+    }
+
+    /// Each side's over-the-air address, as the pairing's confirm values and checks include them.
+    func pairingAddresses() async -> PairingAddresses {
+        let own = await device?.ownAddress() ?? (BDAddress.zero, false)
+        let peer = (peerAddress, peerAddressType.isRandom)
+        return role == .central
+            ? PairingAddresses(initiator: own.0, initiatorRandom: own.1, responder: peer.0, responderRandom: peer.1)
+            : PairingAddresses(initiator: peer.0, initiatorRandom: peer.1, responder: own.0, responderRandom: own.1)
+    }
+
+    func sendSMP(_ pdu: SMPPDU) async {
+        do {
+            try await send(channel: L2CAPChannelID.smp, pdu.encoded)
+        } catch {
+            note("SMP \(pdu.code) not sent: \(error)")
+        }
+    }
+
+    func armSMPTimer(_ timeout: Duration = LEConnection.smpTimeout) {
+        if let smpTimer { host.loop.cancelTimer(smpTimer) }
+        smpTimer = host.loop.schedule(at: host.loop.now.advanced(by: timeout)) { [weak self] in
+            guard let self else { return }
+            self.assumeIsolated { $0.smpTimerFired(timeout) }
+        }
+    }
+
+    func smpTimerFired(_ timeout: Duration) {
+        smpTimer = nil
+        smpTimedOut = true
+        let awaited = pairing?.awaited ?? "Pairing Request after our Security Request"
+        finishPairing(.failure(.timeout(awaited: awaited, timeout: timeout)))
+    }
+
+    /// Ends the pairing (if any) and answers every waiter.
+    func finishPairing(_ result: Result<PairingResult, SecurityError>) {
+        if let smpTimer { host.loop.cancelTimer(smpTimer) }
+        smpTimer = nil
+        let wasResponder = pairing.map { !$0.isInitiator } ?? false
+        pairing = nil
+        if case .success(let pairing) = result { lastPairing = pairing }
+        let waiters = pairingWaiters
+        pairingWaiters.removeAll()
+        for waiter in waiters { waiter.resolve(result) }
+        device?.assumeIsolated { $0.pairingEnded(on: self, result: result, asResponder: wasResponder) }
+    }
+
+    /// One PDU on the SMP channel.
+    func receivedSMP(_ payload: [UInt8]) async {
+        guard !smpTimedOut else { return note("SMP PDU after the SMP timeout: ignored (Vol 3 Part H §3.4)") }
+        let pdu: SMPPDU
+        do {
+            pdu = try SMPPDU(decoding: payload)
+        } catch {
+            note(error.description)
+            if pairing != nil || error.unknownCode != nil { await abortPairing(PairingAbort.ours(error.reason, error.description)) }
+            return
+        }
+        switch pdu {
+        case .pairingRequest where pairing == nil && role == .peripheral:
+            await startResponding(to: pdu)
+        case .securityRequest(let requirements) where role == .central:
+            securityRequested = requirements
+            if pairing == nil { await answerSecurityRequest() }
+        case .pairingFailed where pairing == nil:
+            if !pairingWaiters.isEmpty {
+                await step(with: pdu)
+            } else {
+                note("Pairing Failed with no pairing under way")
+            }
+        default:
+            guard pairing != nil else {
+                return await sendSMP(.pairingFailed(pdu.code == .pairingRequest ? .pairingNotSupported : .unspecifiedReason))
+            }
+            await step(with: pdu)
+        }
+    }
+
+    /// Feeds one PDU to the pairing and does what it asks.
+    func step(with pdu: SMPPDU) async {
+        guard let pairing else {
+            if case .pairingFailed(let reason) = pdu {
+                finishPairing(.failure(.pairingFailed(reason: reason, byPeer: true, detail: "in answer to our Security Request")))
+            }
+            return
+        }
+        do {
+            armSMPTimer()
+            try await perform(pairing.receive(pdu))
+        } catch {
+            await abortPairing(error)
+        }
+    }
+
+    func abortPairing(_ abort: PairingAbort) async {
+        if let reason = abort.send { await sendSMP(.pairingFailed(reason)) }
+        finishPairing(.failure(abort.error))
+    }
+
+    func perform(_ step: PairingStep) async throws(PairingAbort) {
+        for prompt in step.prompts { await device?.report(prompt, on: self) }
+        for pdu in step.send { await sendSMP(pdu) }
+        if let key = step.encryptWith, let pairing {
+            pendingSecurity = LinkSecurity(encrypted: true, authenticated: pairing.method.isAuthenticated,
+                                           secureConnections: pairing.secureConnections, keySize: pairing.keySize)
+            do {
+                try await host.send(LEEnableEncryption(handle: handle, random: key.random, ediv: key.ediv, longTermKey: key.key))
+            } catch {
+                throw PairingAbort(send: .unspecifiedReason, error: .host(error))
+            }
+        }
+        if let result = step.finished {
+            await device?.pairingSucceeded(result, on: self)
+            finishPairing(.success(result))
+        }
+    }
+
+    /// A Pairing Request to our peripheral: answer it with the device's options, or refuse it.
+    func startResponding(to request: SMPPDU) async {
+        guard let device, let options = await securityRequestOptionsOrDevice(device) else {
+            return await sendSMP(.pairingFailed(.pairingNotSupported))
+        }
+        if await device.refusesRepeatedAttempt(from: peerAddress) {
+            return await sendSMP(.pairingFailed(.repeatedAttempts))
+        }
+        let session = PairingSession(isInitiator: false, options: options, addresses: await pairingAddresses(), identity: await device.identity)
+        pairing = session
+        await step(with: request)
+    }
+
+    /// A Security Request to our central: encrypt with the bond if there is one, otherwise pair with the
+    /// device's options, otherwise Pairing Not Supported (§2.4.6).
+    func answerSecurityRequest() async {
+        guard let device else { return }
+        if let bond = await device.bond(for: peerAddress, type: peerAddressType), bond.longTermKey != nil {
+            Task(executorPreference: host.loop) { try? await self.encrypt(with: bond) }
+        } else if let options = await device.pairingOptions {
+            Task(executorPreference: host.loop) { _ = try? await self.pair(options) }
+        } else {
+            await sendSMP(.pairingFailed(.pairingNotSupported))
+        }
+    }
+
+    /// Encryption Change or Encryption Key Refresh Complete for this link.
+    func encryptionChanged(status: HCIStatus, enabled: Bool) async {
+        if status == .success && enabled {
+            security = pendingSecurity ?? LinkSecurity(encrypted: true, keySize: 16)
+            pendingSecurity = nil
+            setATTSecurity(security)
+            encryptionWaiter?.resolve(.success(()))
+            if let pairing, pairing.phase == .encrypting {
+                do {
+                    try await perform(pairing.encryptionEnabled())
+                } catch {
+                    await abortPairing(error)
+                }
+            }
+        } else {
+            if !enabled { security = LinkSecurity() ; setATTSecurity(security) }
+            pendingSecurity = nil
+            let detail = status == .pinOrKeyMissing ? "the peer has lost the bond" : "encryption of handle 0x\(hex4(handle)) did not start"
+            encryptionWaiter?.resolve(.failure(.encryptionFailed(status: status, detail: detail)))
+            if pairing != nil { finishPairing(.failure(.encryptionFailed(status: status, detail: "encryption with the pairing's key failed"))) }
+        }
+    }
+
+    /// The controller asks for the LTK the central named (LE Long Term Key Request): the pairing's key,
+    /// else a bond's, else Negative Reply.
+    func longTermKeyRequested(ediv: UInt16, random: UInt64) async {
+        var answer: (LongTermKey, LinkSecurity)?
+        if let pairing, pairing.phase == .encrypting, let key = pairing.encryptionKey, ediv == 0, random == 0 {
+            answer = (key, LinkSecurity(encrypted: true, authenticated: pairing.method.isAuthenticated,
+                                        secureConnections: pairing.secureConnections, keySize: pairing.keySize))
+        } else if let bond = await device?.bond(for: peerAddress, type: peerAddressType, ediv: ediv, random: random),
+                  let key = bond.localLongTermKey {
+            answer = (key, bond.security)
+        }
+        do {
+            if let (key, security) = answer {
+                pendingSecurity = security
+                _ = try await host.send(LELongTermKeyRequestReply(handle: handle, longTermKey: key.key))
+            } else {
+                note("LTK request (EDIV 0x\(hex4(ediv))) with no key for \(peerAddress): Negative Reply")
+                _ = try await host.send(LELongTermKeyRequestNegativeReply(handle: handle))
+            }
+        } catch {
+            note("LTK request not answered: \(error)")
+        }
+    }
+
+    func setATTSecurity(_ security: LinkSecurity) {
+        var att: ATTSecurity = []
+        if security.encrypted { att.insert(.encrypted) }
+        if security.authenticated { att.insert(.authenticated) }
+        if security.keySize == 16 { att.insert(.fullKeySize) }
+        attServer?.security.subtract([.encrypted, .authenticated, .fullKeySize])
+        attServer?.security.formUnion(att)
+    }
+
+    /// The link ended: every security wait ends with the reason.
+    func securityEnded(reason: HCIStatus) {
+        encryptionWaiter?.resolve(.failure(.disconnected(reason: reason)))
+        encryptionWaiter = nil
+        if pairing != nil || !pairingWaiters.isEmpty { finishPairing(.failure(.disconnected(reason: reason))) }
+    }
+}
+
+extension LEConnection {
+    func securityRequestOptionsOrDevice(_ device: LEDevice) async -> PairingOptions? {
+        if let securityRequestOptions { return securityRequestOptions }
+        return await device.pairingOptions
+    }
+}

@@ -1,0 +1,101 @@
+// The device's side of security: its pairing options, identity, bonds and pairing events.
+
+/// What happens in pairings on a device's links, for a command or a test to report.
+public enum PairingEvent: Sendable {
+    /// The method asks a person something; the harness answered it from the options.
+    case prompt(PairingPrompt, peer: BDAddress)
+    case paired(PairingResult, peer: BDAddress)
+    case failed(SecurityError, peer: BDAddress)
+}
+
+extension LEDevice {
+    /// Sets how this device pairs, where it keeps bonds and the identity it distributes. A random static
+    /// identity address becomes the address it connects and advertises with.
+    public func configureSecurity(pairing: PairingOptions?, bonds: (any BondStorage)?, identity: LocalIdentity?) {
+        pairingOptions = pairing
+        bondStore = bonds
+        self.identity = identity
+    }
+
+    /// The address this device uses on the air and whether it is random: its random static identity, or
+    /// the controller's public address.
+    public func ownAddress() async -> (BDAddress, Bool) {
+        if let identity, identity.addressType.isRandom { return (identity.address, true) }
+        return (await host.controllerInfo?.address ?? .zero, false)
+    }
+
+    /// Sets the controller's random address to our random static identity, before connecting or advertising
+    /// with it (LE Set Random Address is refused while advertising, scanning or initiating).
+    func applyIdentityAddress() async throws(HCIError) -> AddressType {
+        guard let identity, identity.addressType.isRandom else { return .public }
+        try await host.send(LESetRandomAddress(identity.address))
+        return .random
+    }
+
+    /// The bond with the peer at `address` (its identity, or a private address its IRK resolves); with EDIV
+    /// and Rand not zero, the legacy bond whose distributed LTK they identify.
+    public func bond(for address: BDAddress, type: AddressType, ediv: UInt16 = 0, random: UInt64 = 0) async -> Bond? {
+        guard let bondStore else { return nil }
+        let bonds = await bondStore.bonds()
+        if ediv != 0 || random != 0 {
+            return bonds.first { $0.localLongTermKey?.ediv == ediv && $0.localLongTermKey?.random == random && !$0.secureConnections }
+        }
+        return bonds.first { $0.matches(address: address, type: type) }
+    }
+
+    /// Pairing events on this device's links from now on.
+    public func pairingEvents() -> AsyncStream<PairingEvent> {
+        let (stream, continuation) = AsyncStream<PairingEvent>.makeStream()
+        let id = nextObserverID
+        nextObserverID += 1
+        pairingObservers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            Task { await self.removePairingObserver(id) }
+        }
+        return stream
+    }
+
+    func removePairingObserver(_ id: UInt64) { pairingObservers[id] = nil }
+
+    func publish(_ event: PairingEvent) {
+        for observer in pairingObservers.values { observer.yield(event) }
+    }
+
+    func report(_ prompt: PairingPrompt, on connection: LEConnection) {
+        publish(.prompt(prompt, peer: connection.peerAddress))
+    }
+
+    /// A pairing succeeded: keep the bond (replacing an older one with the same peer) before anyone hears of it.
+    func pairingSucceeded(_ result: PairingResult, on connection: LEConnection) async {
+        pairingFailures[connection.peerAddress] = nil
+        if result.bonded, let bondStore {
+            do {
+                try await bondStore.save(result.bond)
+            } catch {
+                await connection.note("bond not stored: \(error)")
+            }
+        }
+    }
+
+    func pairingEnded(on connection: LEConnection, result: Result<PairingResult, SecurityError>, asResponder: Bool) {
+        switch result {
+        case .success(let pairing):
+            publish(.paired(pairing, peer: connection.peerAddress))
+        case .failure(let error):
+            if asResponder, case .pairingFailed = error {
+                let previous = pairingFailures[connection.peerAddress]?.count ?? 0
+                pairingFailures[connection.peerAddress] = (previous + 1, clock.now)
+            }
+            publish(.failed(error, peer: connection.peerAddress))
+        }
+    }
+
+    /// Whether a Pairing Request from `peer` comes too soon after its failed ones (Repeated Attempts,
+    /// Vol 3 Part H §2.3.6): the wait doubles with each failure, from 1 s up to 64 s.
+    func refusesRepeatedAttempt(from peer: BDAddress) -> Bool {
+        guard let failures = pairingFailures[peer] else { return false }
+        let wait = Duration.seconds(1 << min(failures.count - 1, 6))
+        return failures.last.duration(to: clock.now) < wait
+    }
+}

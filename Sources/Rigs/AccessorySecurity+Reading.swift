@@ -1,0 +1,40 @@
+import HCI
+import RigFormat
+
+extension AccessorySecurity {
+    /// Reads `security`: `pairing` ("just-works", "passkey", "numeric-comparison") required; `passkey` (six
+    /// digits, required for passkey), `legacy` (false) and `protection` ("encryption" or "authentication";
+    /// "authentication" unless the method is Just Works) and `protectedCharacteristic` (a UUID, default HIL
+    /// Protected Data) optional.
+    public init(reading value: RigValue) throws(RigError) {
+        self = try value.object(keys: ["pairing", "passkey", "legacy", "protection", "protectedCharacteristic"]) { fields throws(RigError) -> Self in
+            let methods = ["just-works", "passkey", "numeric-comparison"]
+            let methodValue = try fields.required("pairing", "a pairing method (just-works, passkey, numeric-comparison)")
+            let method = try methodValue.string("a pairing method (\(methods.joined(separator: ", ")))")
+            guard methods.contains(method) else {
+                throw methodValue.problem("unknown pairing method '\(method)' (\(methods.joined(separator: ", ")))")
+            }
+            let passkey = try fields.value("passkey").map { (value: RigValue) throws(RigError) -> UInt32 in UInt32(try value.integer(in: 0...999_999, "a six-digit passkey")) }
+            if method == "passkey" && passkey == nil { throw methodValue.problem("passkey pairing needs \"passkey\": the six digits the accessory displays") }
+            let levels = ["encryption", "authentication"]
+            var protection: ProtectionLevel = method == "just-works" ? .encryption : .authentication
+            if let level = fields.value("protection") {
+                let text = try level.string("a protection level (\(levels.joined(separator: ", ")))")
+                guard levels.contains(text), let parsed = ProtectionLevel(rawValue: text) else {
+                    throw level.problem("unknown protection '\(text)' (\(levels.joined(separator: ", ")))")
+                }
+                protection = parsed
+            }
+            if method == "just-works" && protection == .authentication {
+                throw methodValue.problem("Just Works gives an unauthenticated key: protection \"authentication\" could never be met")
+            }
+            var characteristic = BluetoothUUID.protectedData
+            if let value = fields.value("protectedCharacteristic") {
+                guard let uuid = BluetoothUUID(try value.string("a characteristic UUID")) else { throw value.fail("a characteristic UUID") }
+                characteristic = uuid
+            }
+            return Self(method: method, passkey: passkey, legacy: try fields.bool("legacy", default: false), protection: protection,
+                        protectedCharacteristic: characteristic)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import BenchOperations
+import Foundation
+import HCI
+
+/// `hil pair MONIKER (--name N | --address A | …) [security options] [--json]`: find, connect, pair,
+/// store the bond, disconnect.
+enum PairCommand {
+    static let usage = """
+        usage: hil pair MONIKER [--name NAME | --address BD_ADDR | --service UUID] [--method M] [--passkey N] [--confirm yes|no]
+                                [--legacy] [--bonds DIR] [--timeout SECONDS] [--scan-timeout SECONDS] [--capture FILE] [--rig RIG.json]
+        Finds the accessory, connects, pairs (LE Secure Connections unless --legacy), stores the bond under the
+        adapter's file in the bond store, and disconnects. Exit 1 when the pairing fails (the SMP reason is named).
+        """ + "\n" + SecurityArguments.usage
+
+    static func run(_ arguments: Arguments) async -> ExitStatus {
+        var arguments = arguments
+        if arguments.flag("help") { print(usage); return .success }
+        let filter: ScanFilter
+        let moniker: String
+        let security: SecurityArguments
+        let options: PairingOptions
+        let capture: String?
+        let rigPath: String?
+        let timeout: Double
+        let scanTimeout: Double
+        do {
+            capture = try arguments.option("capture")
+            rigPath = try arguments.option("rig")
+            filter = try FilterArguments.parse(&arguments)
+            security = try SecurityArguments.parse(&arguments)
+            options = try security.centralOptions()
+            timeout = try arguments.number("timeout", in: 0.1...600) ?? 30
+            scanTimeout = try arguments.number("scan-timeout", in: 0.1...3600) ?? 10
+            moniker = try arguments.required("a controller moniker")
+            try arguments.finish()
+            guard !filter.isEmpty else { throw UsageError("say which accessory: --name, --address, --service or --manufacturer") }
+        } catch {
+            return Diagnostics.fail("pair", "\(error)\n\(usage)", .usageError)
+        }
+        let bonds: AdapterBondFile
+        do {
+            bonds = try security.bondFile(for: moniker)
+        } catch {
+            return Diagnostics.fail("pair", error.description, .usageError)
+        }
+        let session: ControllerSession
+        switch await SessionOpening.open("pair", moniker: moniker, rigPath: rigPath, capture: capture) {
+        case .success(let opened): session = opened
+        case .failure(let status): return status
+        }
+        let device = LEDevice(host: session.host)
+        await device.configureSecurity(pairing: options, bonds: bonds, identity: await bonds.identity)
+        let prompts = await device.pairingEvents()
+        let printer = Task {
+            for await event in prompts { if case .prompt(let prompt, _) = event { print(prompt.line) } }
+        }
+        defer { printer.cancel() }
+        let clock = ContinuousClock()
+        do {
+            let found = try await device.find(filter, timeout: .milliseconds(Int64(scanTimeout * 1000)))
+            print("found      \(found.address) (\(found.addressType)) \(found.advertisingData.localName.map { "\"\($0)\"" } ?? "")")
+            let link = try await device.connect(to: found.address, type: found.addressType)
+            print("connected  handle 0x\(String(link.handle, radix: 16, uppercase: true)) as \(await device.ownAddress().0)")
+            let start = clock.now
+            let result: PairingResult
+            do {
+                result = try await link.pair(options, timeout: .milliseconds(Int64(timeout * 1000)))
+            } catch {
+                _ = try? await link.disconnect()
+                await device.close(); await session.close()
+                return Diagnostics.fail("pair", "\(found.address): \(error)", .productFailure)
+            }
+            let took = start.duration(to: clock.now)
+            print("paired     \(result.method), \(result.secureConnections ? "LE Secure Connections" : "LE legacy pairing"), \(result.keySize)-octet key, \(await link.security) in \(formatDuration(took))")
+            if result.bonded {
+                print("bonded     \(result.bond.peerAddress) (\(result.bond.peerAddressType)) stored in \(bonds.path)")
+            } else {
+                print("not bonded (the accessory did not ask to bond): nothing stored")
+            }
+            let reason = try await link.disconnect()
+            print("disconnected: \(reason)")
+            await device.close(); await session.close()
+            return .success
+        } catch {
+            await device.close(); await session.close()
+            if case .notFound = error { return Diagnostics.fail("pair", error.description, .productFailure) }
+            return Diagnostics.fail("pair", "\(moniker): \(error)", .infrastructureError)
+        }
+    }
+}
