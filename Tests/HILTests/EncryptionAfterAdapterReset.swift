@@ -18,7 +18,6 @@ extension StandardSuites {
                 try await bench.central.host.initialize()
                 bench.mark(.adapter, "HCI Reset", duration: start.duration(to: clock.now))
                 #expect(await link.isConnected == false)
-                #expect(await link.security.encrypted == false || (await link.isConnected) == false)
                 let found = try await bench.findAccessory(timeout: bench.rig.budgets.adapterReset + bench.rig.budgets.advertisingAfterPowerOn)
                 let bond = try #require(await bench.central.bond(for: found.address, type: found.addressType))
                 let again = try await bench.connect(to: found)

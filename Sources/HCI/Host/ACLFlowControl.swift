@@ -146,3 +146,19 @@ extension HCIHost {
         }
     }
 }
+
+extension HCIHost {
+    /// Waits until every ACL packet sent on `handle` has been reported done by Number Of Completed Packets
+    /// (Core v5.4 Vol 4 Part E §7.7.19: the controller transmitted it, or flushed it), within `timeout`.
+    /// False when some are still in flight at the deadline, or the link is gone.
+    public func waitUntilACLCompleted(handle: UInt16, timeout: Duration) async -> Bool {
+        let deadline = loop.now.advanced(by: timeout)
+        while connections[handle] != nil {
+            let queued = aclFlow.queue.contains { $0.handle == handle }
+            if !queued && aclFlow.inFlight[handle, default: 0] == 0 { return true }
+            guard loop.now < deadline, !Task.isCancelled else { return false }
+            try? await Task.sleep(for: .milliseconds(2), clock: loop.clock)
+        }
+        return false
+    }
+}

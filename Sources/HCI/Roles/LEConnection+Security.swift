@@ -192,6 +192,13 @@ extension LEConnection {
             }
         }
         if let result = step.finished {
+            if let pairing, pairing.isInitiator, !step.send.isEmpty {
+                // The initiator's keys are the pairing's last PDUs: a caller that resets or powers off the
+                // adapter as soon as pair() returns must not keep them from the peer.
+                if !(await host.waitUntilACLCompleted(handle: handle, timeout: .seconds(2))) {
+                    note("our distributed keys were not reported sent (Number Of Completed Packets) within 2 s")
+                }
+            }
             await device?.pairingSucceeded(result, on: self)
             finishPairing(.success(result))
         }
