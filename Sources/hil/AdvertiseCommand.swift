@@ -12,7 +12,7 @@ enum AdvertiseCommand {
                                      [--security encrypted|authenticated [--passkey NNNNNN] [--legacy] [--bonds DIR]]
         Plays an accessory: advertises, accepts connections, serves a GATT database built from ready profiles
         (battery, heart-rate, health-thermometer, device-information) until Ctrl-C or --duration.
-        With --security it also serves HIL Protected Data (5a5e0002-6b1c-4d9e-9a5f-000000000002), readable only on a
+        With --security it also serves HIL Protected Data (5a5e0002-6b1c-4d9e-9a5f-000000000001), readable only on a
         link encrypted (or encrypted with an authenticated key) after pairing: Just Works for `encrypted`; for
         `authenticated`, Passkey Entry with the --passkey it displays, else Numeric Comparison. Bonds are kept in
         the bond store, so a bonded central re-encrypts without pairing again.

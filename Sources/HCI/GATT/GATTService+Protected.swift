@@ -5,7 +5,7 @@ extension BluetoothUUID {
     /// over a secured link. Bumble's secure accessory (scripts/peers/bumble-secure-accessory.py) serves the same.
     public static let protectedDataService = BluetoothUUID(high: 0x5A5E_0001_6B1C_4D9E, low: 0x9A5F_0000_0000_0001)
     /// The HIL Protected Data characteristic.
-    public static let protectedData = BluetoothUUID(high: 0x5A5E_0002_6B1C_4D9E, low: 0x9A5F_0000_0000_0002)
+    public static let protectedData = BluetoothUUID(high: 0x5A5E_0002_6B1C_4D9E, low: 0x9A5F_0000_0000_0001)
 }
 
 /// What a protected characteristic asks of the link (Core v5.4 Vol 3 Part C §10.3).
