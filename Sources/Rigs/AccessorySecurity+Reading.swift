@@ -4,10 +4,10 @@ import RigFormat
 extension AccessorySecurity {
     /// Reads `security`: `pairing` ("just-works", "passkey", "numeric-comparison") required; `passkey` (six
     /// digits, required for passkey), `legacy` (false) and `protection` ("encryption" or "authentication";
-    /// "authentication" unless the method is Just Works) and `protectedCharacteristic` (a UUID, default HIL
-    /// Protected Data) optional.
+    /// "authentication" unless the method is Just Works), `protectedCharacteristic` (a UUID, default HIL
+    /// Protected Data) and `privacy` (false: advertise with a new resolvable private address at every boot) optional.
     public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(keys: ["pairing", "passkey", "legacy", "protection", "protectedCharacteristic"]) { fields throws(RigError) -> Self in
+        self = try value.object(keys: ["pairing", "passkey", "legacy", "protection", "protectedCharacteristic", "privacy"]) { fields throws(RigError) -> Self in
             let methods = ["just-works", "passkey", "numeric-comparison"]
             let methodValue = try fields.required("pairing", "a pairing method (just-works, passkey, numeric-comparison)")
             let method = try methodValue.string("a pairing method (\(methods.joined(separator: ", ")))")
@@ -34,7 +34,7 @@ extension AccessorySecurity {
                 characteristic = uuid
             }
             return Self(method: method, passkey: passkey, legacy: try fields.bool("legacy", default: false), protection: protection,
-                        protectedCharacteristic: characteristic)
+                        protectedCharacteristic: characteristic, privacy: try fields.bool("privacy", default: false))
         }
     }
 }

@@ -46,7 +46,8 @@ public actor SimulatedAccessory {
         let identity = LocalIdentity(address: configuration.address, addressType: configuration.addressType.isRandom ? .random : .public,
                                      identityResolvingKey: identityResolvingKey)
         let store: any BondStorage = faults.answersWithWrongLTK ? WrongKeyBondStore(bonds) : bonds
-        await device.configureSecurity(pairing: try security.accessoryOptions(rejects: faults.rejectsPairing), bonds: store, identity: identity)
+        await device.configureSecurity(pairing: try security.accessoryOptions(rejects: faults.rejectsPairing), bonds: store, identity: identity,
+                                       privateAddresses: security.privacy)
     }
 
     /// Powers the controller and boots the firmware; returns once it advertises (or, with the

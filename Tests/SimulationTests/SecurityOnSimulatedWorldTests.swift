@@ -187,3 +187,38 @@ import TestSupport
         }
     }
 }
+
+extension SecurityOnSimulatedWorldTests {
+    /// An accessory with LE privacy advertises with a new resolvable private address every time; a central
+    /// that bonded with it finds it by its identity address (the scan resolves with the bond's IRK) and
+    /// re-encrypts with the bond.
+    @Test func aBondedAccessoryWithPrivacyIsFoundByItsIdentityAddress() async throws {
+        try await Devices.with(accessoryOptions: PairingOptions()) { devices in
+            let identity = try LocalIdentity.randomStatic()
+            await devices.accessory.configureSecurity(pairing: PairingOptions(), bonds: InMemoryBondStore(), identity: identity, privateAddresses: true)
+            let (link, _) = try await devices.connect()
+            let first = link.peerAddress
+            #expect(first.isResolvablePrivate, "advertised with \(first)")
+            let result = try await link.pair(PairingOptions(), timeout: .seconds(5))
+            #expect(result.bond.peerAddress == identity.address, "the bond is keyed on the identity it distributed")
+            #expect(result.bond.peerIdentityResolvingKey == identity.identityResolvingKey)
+            _ = try await link.disconnect()
+            // It advertises again after the link ends, with another private address.
+            let found = try await devices.central.find(ScanFilter(address: identity.address), timeout: .seconds(2))
+            #expect(found.address != first && found.address.isResolvablePrivate, "found \(found.address), first \(first)")
+            let bond = try #require(await devices.central.bond(for: found.address, type: found.addressType))
+            let again = try await devices.central.connect(to: found.address, type: found.addressType, timeout: .seconds(2))
+            try await again.encrypt(with: bond)
+            #expect(await again.security.encrypted)
+            // Without the bond's IRK the same filter finds nothing.
+            _ = try await again.disconnect()
+            let stranger = LEDevice(host: devices.central.host)
+            do throws(RoleError) {
+                let seen = try await stranger.find(ScanFilter(address: identity.address), timeout: .milliseconds(300))
+                Issue.record("found \(seen.address) without the IRK")
+            } catch {
+                guard case .notFound = error else { throw error }
+            }
+        }
+    }
+}

@@ -28,6 +28,11 @@ extension LEDevice {
 
     func runScan(_ options: ScanOptions) async throws(RoleError) -> (matching: [ScanResult], seen: Int) {
         guard scan == nil else { throw .busy("a scan is already running") }
+        var options = options
+        if let address = options.filter.address, options.filter.identityResolvingKey == nil {
+            // A bonded peer that advertises with resolvable private addresses is still the one asked for.
+            options.filter.identityResolvingKey = await bond(for: address, type: .random)?.peerIdentityResolvingKey
+        }
         let info = try await start()
         let extended = info.supportsExtendedScanning && !options.forceLegacy
         scan = ScanSession(options: options, started: clock.now)

@@ -11,15 +11,21 @@ public enum PairingEvent: Sendable {
 extension LEDevice {
     /// Sets how this device pairs, where it keeps bonds and the identity it distributes. A random static
     /// identity address becomes the address it connects and advertises with.
-    public func configureSecurity(pairing: PairingOptions?, bonds: (any BondStorage)?, identity: LocalIdentity?) {
+    /// With `privateAddresses`, it advertises and connects with a fresh resolvable private address each
+    /// time (Core v5.4 Vol 6 Part B §1.3.2.2), made from the identity's IRK.
+    public func configureSecurity(pairing: PairingOptions?, bonds: (any BondStorage)?, identity: LocalIdentity?,
+                                  privateAddresses: Bool = false) {
         pairingOptions = pairing
         bondStore = bonds
         self.identity = identity
+        usesPrivateAddresses = privateAddresses && identity != nil
+        privateAddress = nil
     }
 
     /// The address this device uses on the air and whether it is random: its random static identity, or
     /// the controller's public address.
     public func ownAddress() async -> (BDAddress, Bool) {
+        if usesPrivateAddresses, let privateAddress { return (privateAddress, true) }
         if let identity, identity.addressType.isRandom { return (identity.address, true) }
         return (await host.controllerInfo?.address ?? .zero, false)
     }
@@ -27,6 +33,11 @@ extension LEDevice {
     /// Sets the controller's random address to our random static identity, before connecting or advertising
     /// with it (LE Set Random Address is refused while advertising, scanning or initiating).
     func applyIdentityAddress() async throws(HCIError) -> AddressType {
+        if usesPrivateAddresses, let identity, let address = try? ResolvablePrivateAddress.generate(with: identity.identityResolvingKey) {
+            try await host.send(LESetRandomAddress(address))
+            privateAddress = address
+            return .random
+        }
         guard let identity, identity.addressType.isRandom else { return .public }
         try await host.send(LESetRandomAddress(identity.address))
         return .random

@@ -44,6 +44,11 @@ public actor LEDevice {
     /// Our identity address and IRK, distributed when the peer asks for IdKey; a random static identity
     /// address is also the address this device connects and advertises with.
     public internal(set) var identity: LocalIdentity?
+    /// Advertise and connect with a fresh resolvable private address made from our IRK (LE privacy)
+    /// instead of the identity address; the peer resolves it with the IRK we distributed.
+    public internal(set) var usesPrivateAddresses = false
+    /// The resolvable private address in use, once one is set.
+    var privateAddress: BDAddress?
     /// Failed pairings per peer, for Repeated Attempts (Core v5.4 Vol 3 Part H §2.3.6).
     var pairingFailures: [BDAddress: (count: Int, last: ContinuousClock.Instant)] = [:]
     var pairingObservers: [UInt64: AsyncStream<PairingEvent>.Continuation] = [:]

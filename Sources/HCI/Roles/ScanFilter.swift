@@ -7,6 +7,9 @@ public struct ScanFilter: Sendable, Hashable, CustomStringConvertible {
     public var manufacturer: CompanyIdentifier?
     /// Reports weaker than this (dBm) do not match; RSSI 127 (not available) never fails this test.
     public var minimumRSSI: Int8?
+    /// The IRK of the device at `address` (HCI order): a resolvable private address it resolves matches
+    /// `address` too (Core v5.4 Vol 3 Part C §10.8.2.3). A scan fills it in from a bond with `address`.
+    public var identityResolvingKey: [UInt8]?
 
     public init(address: BDAddress? = nil, name: String? = nil, serviceUUID: BluetoothUUID? = nil,
                 manufacturer: CompanyIdentifier? = nil, minimumRSSI: Int8? = nil) {
@@ -23,7 +26,9 @@ public struct ScanFilter: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether a scan result (advertising data merged with any scan response) matches.
     public func matches(_ result: ScanResult) -> Bool {
-        if let address, result.address != address { return false }
+        if let address, result.address != address {
+            guard let irk = identityResolvingKey, ResolvablePrivateAddress.resolves(result.address, with: irk) else { return false }
+        }
         if let minimumRSSI, result.rssi != 127, result.rssi < minimumRSSI { return false }
         let data = result.advertisingData
         if let name {

@@ -14,16 +14,20 @@ public struct AccessorySecurity: Sendable, Hashable {
     public var protection: ProtectionLevel
     /// The characteristic that holds protected data (default: HIL Protected Data).
     public var protectedCharacteristic: BluetoothUUID
+    /// It advertises with a new resolvable private address at every boot (LE privacy): a central finds it
+    /// again only by resolving that address with the IRK the pairing distributed.
+    public var privacy: Bool
     /// The value the simulated accessory's protected characteristic holds (Bumble's secure accessory too).
     public static let protectedValue = Array("secret-42".utf8)
 
     public init(method: String, passkey: UInt32? = nil, legacy: Bool = false, protection: ProtectionLevel = .encryption,
-                protectedCharacteristic: BluetoothUUID = .protectedData) {
+                protectedCharacteristic: BluetoothUUID = .protectedData, privacy: Bool = false) {
         self.method = method
         self.passkey = passkey
         self.legacy = legacy
         self.protection = protection
         self.protectedCharacteristic = protectedCharacteristic
+        self.privacy = privacy
     }
 
     /// The options the accessory's firmware answers a Pairing Request with (it displays, never enters).
