@@ -1,7 +1,7 @@
 // The one fuzz callback, shared by libFuzzer (`LLVMFuzzerTestOneInput`) and the replay mode.
 import HCI
 
-/// Runs one input through the H4 framer, the event, ACL and advertising decoders, and every
+/// Runs one input through the H4 framer, the event, ACL, advertising and SMP decoders, and every
 /// summary and description of what decodes.
 ///
 /// Input layout: byte 0 is a control byte, the rest is an H4 byte stream (indicator, header,
@@ -25,7 +25,20 @@ enum Harness {
         touched &+= decodeEvent(stream)
         touched &+= decodeACL(stream)
         touched &+= parseAdvertising(stream)
+        touched &+= decodeSMP(stream)
         return touched
+    }
+
+    /// An SMP PDU (Core v5.4 Vol 3 Part H §3): what decodes re-encodes to the same bytes; what does not
+    /// names a Pairing Failed reason.
+    private static func decodeSMP(_ bytes: [UInt8]) -> Int {
+        do {
+            let pdu = try SMPPDU(decoding: bytes)
+            check(pdu.encoded == bytes, "SMP PDU \(pdu.code) re-encodes to other bytes")
+            return pdu.code.description.count
+        } catch {
+            return error.description.count &+ Int(error.reason.rawValue)
+        }
     }
 
     /// Traps with `message` unless `condition` holds; active in debug and release builds alike.
