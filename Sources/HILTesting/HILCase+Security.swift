@@ -22,12 +22,16 @@ extension HILCase {
     public func pair(_ link: LEConnection) async throws -> PairingResult {
         let options = try accessorySecurity().centralOptions()
         let budget = rig.budgets.pairing
-        return try await step(.security) {
+        let result = try await step(.security) {
             try await link.pair(options, timeout: max(budget, LEConnection.smpTimeout))
         } mark: { result, took in
             measure("pairing", took, budget: budget)
             return "paired: \(result.method), \(result.secureConnections ? "Secure Connections" : "legacy"), \(result.keySize)-octet key"
         }
+        // Our keys are the pairing's last PDUs: let the accessory handle them before the case moves on
+        // (a disconnect or power-off at once could beat it to storing the bond).
+        if !(await link.awaitPeerCaughtUp()) { mark(.security, "no ATT answer within 2 s after pairing") }
+        return result
     }
 
     /// Encrypts `link` with the bond's key (no pairing), within the encryption budget.

@@ -71,6 +71,10 @@ enum PairCommand {
                 return Diagnostics.fail("pair", "\(found.address): \(error)", .productFailure)
             }
             let took = start.duration(to: clock.now)
+            // The accessory must have our keys before the link goes: one ATT round trip it answers in order.
+            if !(await link.awaitPeerCaughtUp()) {
+                print("note       the accessory did not answer an ATT request within 2 s after pairing: it may not have stored the bond")
+            }
             print("paired     \(result.method), \(result.secureConnections ? "LE Secure Connections" : "LE legacy pairing"), \(result.keySize)-octet key, \(await link.security) in \(formatDuration(took))")
             if result.bonded {
                 print("bonded     \(result.bond.peerAddress) (\(result.bond.peerAddressType)) stored in \(bonds.path)")

@@ -300,3 +300,29 @@ extension LEConnection {
         return await device.pairingOptions
     }
 }
+
+extension LEConnection {
+    /// Waits until the peer's host has handled everything we sent before now, with one ATT round trip it
+    /// must answer in order (Read By Type for Device Name, 0x2A00, which every GATT server holds; an Error
+    /// Response counts too). After a pairing the initiator's keys are the last PDUs: a caller that
+    /// disconnects or powers the peer off at once can otherwise beat the peer to storing the bond (Rootcanal
+    /// hands a peripheral its Encryption Change after the central's keys have gone out). False when no
+    /// answer came within `timeout`.
+    public func awaitPeerCaughtUp(timeout: Duration = .seconds(2)) async -> Bool {
+        let answered = OneShot<Bool>()
+        let timer = host.loop.schedule(at: host.loop.now.advanced(by: timeout)) { answered.resolve(false) }
+        let gatt = gatt
+        let request = Task(executorPreference: host.loop) {
+            do throws(ATTError) {
+                _ = try await gatt.read(uuid: BluetoothUUID(UInt16(0x2A00)))
+                answered.resolve(true)
+            } catch {
+                answered.resolve(error.errorCode != nil)
+            }
+        }
+        let result = await answered.value
+        host.loop.cancelTimer(timer)
+        if !result { request.cancel() }
+        return result
+    }
+}
