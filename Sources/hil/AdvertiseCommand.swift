@@ -108,9 +108,9 @@ enum AdvertiseCommand {
         }
         let advertised = services.isEmpty ? profiles.map(\.uuid) : services
         do {
-            let info = try await device.start()
+            try await device.start()
             try await device.startAdvertising(Advertisement(name: name, serviceUUIDs: advertised, interval: UInt16(interval / 0.625)))
-            print("advertising \"\(name)\" from \(info.address) every \(Int(interval)) ms; services \(advertised.map(\.description).joined(separator: ", ")); Ctrl-C to stop")
+            print("advertising \"\(name)\" from \(await device.ownAddress().0) every \(Int(interval)) ms; services \(advertised.map(\.description).joined(separator: ", ")); Ctrl-C to stop")
         } catch {
             await device.close(); await session.close()
             return Diagnostics.fail("advertise", "\(moniker): \(error)", .infrastructureError)
