@@ -78,7 +78,8 @@ public struct PairingFeatures: Sendable, Hashable {
     }
 
     /// Decodes the six parameter octets; reserved values of IO Capability and OOB flag, and key sizes outside
-    /// 7–16, are Invalid Parameters (§3.5.1).
+    /// 7–16, are Invalid Parameters (§3.5.1). Reserved bits of AuthReq and Key Distribution are kept: c1
+    /// takes the PDUs as sent, and the session ignores bits it does not know.
     init(decoding bytes: ArraySlice<UInt8>, code: SMPCode) throws(SMPDecodingError) {
         let b = Array(bytes)
         guard b.count == 6 else { throw SMPDecodingError(code: code, what: "parameters are \(b.count) octets, not 6") }
@@ -90,6 +91,6 @@ public struct PairingFeatures: Sendable, Hashable {
             throw SMPDecodingError(code: code, what: "Maximum Encryption Key Size \(b[3]) is outside 7–16")
         }
         self.init(ioCapability: io, oobDataPresent: b[1] == 1, authRequirements: AuthenticationRequirements(rawValue: b[2]),
-                  maxKeySize: b[3], initiatorKeys: KeyDistribution(rawValue: b[4] & 0x0F), responderKeys: KeyDistribution(rawValue: b[5] & 0x0F))
+                  maxKeySize: b[3], initiatorKeys: KeyDistribution(rawValue: b[4]), responderKeys: KeyDistribution(rawValue: b[5]))
     }
 }

@@ -210,8 +210,10 @@ final class PairingSession {
     func responded(_ features: PairingFeatures, pdu: SMPPDU) throws(PairingAbort) -> PairingStep {
         pres = pdu.encoded
         peerFeatures = features
-        guard features.initiatorKeys.isSubset(of: localFeatures.initiatorKeys),
-              features.responderKeys.isSubset(of: localFeatures.responderKeys) else {
+        // Reserved bits (Figure 3.11) are ignored on receipt.
+        let defined: KeyDistribution = [.encryptionKey, .identityKey, .signingKey, .linkKey]
+        guard features.initiatorKeys.intersection(defined).isSubset(of: localFeatures.initiatorKeys),
+              features.responderKeys.intersection(defined).isSubset(of: localFeatures.responderKeys) else {
             throw .ours(.invalidParameters, "the Pairing Response asks for keys the Pairing Request did not offer")
         }
         try settle(initiator: localFeatures, responder: features)

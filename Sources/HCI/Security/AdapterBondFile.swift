@@ -128,7 +128,8 @@ public struct BondDirectory: Sendable {
         if let given, !given.isEmpty { return BondDirectory(path: given) }
         if let variable = environment["HIL_BONDS"], !variable.isEmpty { return BondDirectory(path: variable) }
         let home = environment["HOME"] ?? NSHomeDirectory()
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (home as NSString).appendingPathComponent(".local/share")
+        // The XDG Base Directory Specification: unset, empty or relative means $HOME/.local/share.
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (home as NSString).appendingPathComponent(".local/share")
         return BondDirectory(path: (data as NSString).appendingPathComponent("hil/bonds"))
     }
 

@@ -17,8 +17,12 @@ public enum ResolvablePrivateAddress {
     /// A new resolvable private address for `irk` (HCI order), with a fresh random prand.
     public static func generate(with irk: [UInt8]) throws(SecurityError) -> BDAddress {
         do {
-            var prand = try SecureRandom.bytes(3)
-            prand[0] = prand[0] & 0x3F | 0x40
+            // The random part of prand is neither all zeros nor all ones (Vol 6 Part B §1.3.2.2).
+            var prand: [UInt8]
+            repeat {
+                prand = try SecureRandom.bytes(3)
+                prand[0] = prand[0] & 0x3F | 0x40
+            } while prand == [0x40, 0x00, 0x00] || prand == [0x7F, 0xFF, 0xFF]
             let hash = try SecurityFunctions.ah(k: irk.reversed(), r: prand)
             guard let address = BDAddress(bigEndian: prand + hash) else { throw SecurityError.crypto("could not form an address") }
             return address
