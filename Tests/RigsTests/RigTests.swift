@@ -52,7 +52,9 @@ import TestSupport
         let btvirt = try Rig.load(path: Self.root.appendingPathComponent("rigs/btvirt-bumble.json").path)
         #expect(btvirt.reportsLinkLoss == false)
         #expect(btvirt.localDisconnectReasons == [.remoteUserTerminatedConnection])
-        #expect(btvirt.powerSwitches.map(\.kind) == [.process])
+        #expect(btvirt.powerSwitches.map(\.kind) == [.process, .process])
+        let secure = try #require(btvirt.accessory(named: "bumble-secure")?.security)
+        #expect(secure.method == "passkey" && secure.passkey == 123_456 && secure.protection == .authentication)
     }
 
     @Test func theFaultsRigInjectsEveryFault() throws {

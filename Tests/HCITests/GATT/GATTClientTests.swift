@@ -142,7 +142,7 @@ struct GATTClientTests {
         #expect(try await client.discoverAll().databaseHash == nil)
     }
 
-    @Test("An Error Response names the request, the handle and the code")
+    @Test("An Error Response names the request, the handle and the code, and what security would let it through")
     func errorResponse() async throws {
         let (_, client) = try await ATTLoopback.connect(try GATTFixtures.standard())
         do {
@@ -150,7 +150,9 @@ struct GATTClientTests {
             Issue.record("read of an encrypted characteristic succeeded")
         } catch {
             #expect(error == .errorResponse(request: .readRequest(handle: 0x2C), handle: 0x2C, code: .insufficientEncryption))
-            #expect(error.description == "Read Request handle=0x002C failed at handle 0x002C: 0x0F Insufficient Encryption")
+            #expect(error.description == "Read Request handle=0x002C failed at handle 0x002C: 0x0F Insufficient Encryption: "
+                    + "the attribute needs an encrypted link: pair, or encrypt with a stored bond")
+            #expect(error.needsSecurity)
         }
     }
 

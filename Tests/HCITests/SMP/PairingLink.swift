@@ -65,15 +65,15 @@ final class PairingLink {
             let decoded = try SMPPDU(decoding: pdu.encoded)
             #expect(decoded == pdu)
             transcript.append((to.other, decoded))
-            do {
+            do throws(PairingAbort) {
                 try take(session(to).receive(decoded), from: to)
                 if encryptWith != nil, !encrypted {
                     encrypted = true
                     try take(initiator.encryptionEnabled(), from: .initiator)
                     try take(responder.encryptionEnabled(), from: .responder)
                 }
-            } catch let abort as PairingAbort {
-                return failure(abort, at: to)
+            } catch {
+                return failure(error, at: to)
             }
         }
         #expect(results.count == 2, "the PDUs ran out before both sides finished")
