@@ -56,7 +56,6 @@ bonded legacy reconnect with the wrong key (see long_term_key_provider).
 """
 import argparse
 import asyncio
-import os
 import signal
 import sys
 
@@ -65,14 +64,15 @@ from bumble.att import ATT_Error, ErrorCode as AttErrorCode
 from bumble.core import UUID, AdvertisingData
 from bumble.device import Device
 from bumble.gatt import Characteristic, CharacteristicValue, Service
-from bumble.keys import JsonKeyStore, MemoryKeyStore, PairingKeys
+from bumble.keys import PairingKeys
 from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.profiles.battery_service import BatteryService
 from bumble.smp import ErrorCode as SmpErrorCode, OobContext, OobLegacyContext
 from bumble.transport import open_transport
 
+from bumble_security import PROTECTED_CHARACTERISTIC_UUID, encryption_key_size, key_is_authenticated, open_keystore
+
 PROTECTED_SERVICE_UUID = "5a5e0001-6b1c-4d9e-9a5f-000000000001"
-PROTECTED_CHARACTERISTIC_UUID = "5a5e0002-6b1c-4d9e-9a5f-000000000001"
 SECRET = b"secret-42"
 
 IO_CAPABILITIES = {
@@ -91,22 +91,6 @@ def hci_reason(code: int) -> str:
     return f"0x{code:02X} {hci.HCI_Constant.error_name(code)}"
 
 
-def open_keystore(path: str | None, namespace: str):
-    if not path:
-        return MemoryKeyStore()
-    # Bumble's JsonKeyStore reads a missing file as empty but fails on a zero-length one.
-    if os.path.exists(path) and os.path.getsize(path) == 0:
-        with open(path, "w", encoding="utf-8") as file:
-            file.write("{}\n")
-    return JsonKeyStore(namespace, path)
-
-
-def key_is_authenticated(keys: PairingKeys | None) -> bool:
-    if keys is None:
-        return False
-    return any(key is not None and key.authenticated for key in (keys.ltk, keys.ltk_central, keys.ltk_peripheral))
-
-
 def stored_long_term_key(keys: PairingKeys | None, rand: bytes, ediv: int) -> bytes | None:
     """The key a peripheral answers an LTK request with: the SC LTK, or the legacy LTK it distributed itself
     (Bumble's `ltk_central`: the key for links where the pairing's central is central) if EDIV/Rand match."""
@@ -117,21 +101,6 @@ def stored_long_term_key(keys: PairingKeys | None, rand: bytes, ediv: int) -> by
     own = keys.ltk_central
     if own is not None and own.value and (own.ediv or 0) == ediv and (own.rand or bytes(8)) == rand:
         return own.value
-    return None
-
-
-async def encryption_key_size(device: Device, connection) -> int | None:
-    """The link's key size: from the Encryption Change event when it carried one (v2), else from Read
-    Encryption Key Size when the controller has it; None when neither (btvirt 5.66: v1 events only)."""
-    if connection.encryption_key_size:
-        return connection.encryption_key_size
-    if device.host.supports_command(hci.HCI_READ_ENCRYPTION_KEY_SIZE_COMMAND):
-        try:
-            response = await device.send_sync_command(
-                hci.HCI_Read_Encryption_Key_Size_Command(connection_handle=connection.handle))
-            return response.key_size
-        except Exception:
-            return None
     return None
 
 

@@ -41,7 +41,6 @@ One JSON line on stdout (Bumble's log goes to stderr):
 import argparse
 import asyncio
 import json
-import os
 import sys
 import time
 
@@ -49,14 +48,14 @@ from bumble import hci
 from bumble.att import ATT_Error
 from bumble.core import UUID, BaseError
 from bumble.device import Device, Peer
-from bumble.keys import JsonKeyStore, MemoryKeyStore, PairingKeys
 from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.smp import OobContext, OobLegacyContext, OobSharedData
 from bumble.transport import open_transport
 
 from bumble_scan import find
 
-PROTECTED_CHARACTERISTIC_UUID = "5a5e0002-6b1c-4d9e-9a5f-000000000001"
+from bumble_security import PROTECTED_CHARACTERISTIC_UUID, encryption_key_size, key_is_authenticated, open_keystore
+
 
 IO_CAPABILITIES = {
     "just-works": PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT,
@@ -73,36 +72,6 @@ def describe(error: BaseException) -> str:
         namespace = f"{error.error_namespace}: " if error.error_namespace else ""
         return f"{namespace}{error.error_name}{code}"
     return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-
-
-def open_keystore(path: str | None, namespace: str):
-    if not path:
-        return MemoryKeyStore()
-    if os.path.exists(path) and os.path.getsize(path) == 0:
-        with open(path, "w", encoding="utf-8") as file:
-            file.write("{}\n")
-    return JsonKeyStore(namespace, path)
-
-
-def key_is_authenticated(keys: PairingKeys | None) -> bool:
-    if keys is None:
-        return False
-    return any(key is not None and key.authenticated for key in (keys.ltk, keys.ltk_central, keys.ltk_peripheral))
-
-
-async def encryption_key_size(device: Device, connection) -> int | None:
-    """The link's key size: from the Encryption Change event when it carried one (v2), else from Read
-    Encryption Key Size when the controller has it; None when neither (btvirt 5.66: v1 events only)."""
-    if connection.encryption_key_size:
-        return connection.encryption_key_size
-    if device.host.supports_command(hci.HCI_READ_ENCRYPTION_KEY_SIZE_COMMAND):
-        try:
-            response = await device.send_sync_command(
-                hci.HCI_Read_Encryption_Key_Size_Command(connection_handle=connection.handle))
-            return response.key_size
-        except Exception:
-            return None
-    return None
 
 
 class Delegate(PairingDelegate):
