@@ -6,15 +6,23 @@ extension LEConnection {
 
     /// Pairs as central (initiator): Pairing Request, the method's exchange, encryption, key distribution.
     /// As peripheral, sends a Security Request and waits for the central's pairing instead. Bonds go into
-    /// the device's bond store when both sides asked for bonding.
+    /// the device's bond store when both sides asked for bonding. A pairing already under way on the link
+    /// is joined, not doubled: our central's answer to the peer's Security Request (which starts as soon as
+    /// the request comes, often just as the caller pairs), or the central's pairing of our peripheral; its
+    /// result is returned.
     public func pair(_ options: PairingOptions, timeout: Duration = LEConnection.smpTimeout) async throws(SecurityError) -> PairingResult {
+        // Awaited first: from the checks on, nothing suspends until `pairing` is set, so a second call (or
+        // our answer to a Security Request) cannot also find no pairing and start another.
+        let addresses = await pairingAddresses()
+        let identity = await device?.identity
         guard isConnected else { throw .disconnected(reason: disconnectionReason ?? .unknownConnectionIdentifier) }
-        guard pairing == nil else { throw .busy("a pairing is already under way on handle 0x\(hex4(handle))") }
         guard !smpTimedOut else { throw .unsupported("SMP timed out on this link earlier: no more pairing until it reconnects") }
         let waiter = OneShot<Result<PairingResult, SecurityError>>()
         pairingWaiters.append(waiter)
-        if role == .central {
-            let session = PairingSession(isInitiator: true, options: options, addresses: await pairingAddresses(), identity: await device?.identity)
+        if pairing != nil {
+            // Joined: finishPairing answers every waiter with the pairing's result.
+        } else if role == .central {
+            let session = PairingSession(isInitiator: true, options: options, addresses: addresses, identity: identity)
             pairing = session
             armSMPTimer(timeout)
             await sendSMP(session.start())
@@ -43,15 +51,28 @@ extension LEConnection {
     }
 
     /// LE Enable Encryption with `key`; the link's security becomes `security` once Encryption Change
-    /// (or Encryption Key Refresh Complete) reports success.
+    /// (or Encryption Key Refresh Complete) reports success. An encryption already under way (our answer
+    /// to the peer's Security Request, with the bond, starts as soon as the request comes, often just as
+    /// the caller encrypts) is waited for first: when it gave the link `security`, that is this one's
+    /// result; otherwise this one starts.
     public func encrypt(with key: LongTermKey, giving security: LinkSecurity, timeout: Duration = .seconds(10)) async throws(SecurityError) {
         guard role == .central else { throw .unsupported("only the central starts encryption (LE Enable Encryption)") }
+        let started = host.loop.now
+        if encryptionWaiter != nil {
+            while encryptionWaiter != nil {
+                guard isConnected else { throw .disconnected(reason: disconnectionReason ?? .unknownConnectionIdentifier) }
+                guard host.loop.now < started.advanced(by: timeout) else {
+                    throw .timeout(awaited: "end of the encryption under way on handle 0x\(hex4(handle))", timeout: timeout)
+                }
+                try? await Task.sleep(for: .milliseconds(5), clock: host.loop.clock)
+                if Task.isCancelled { throw .host(.cancelled(awaited: "the encryption under way", waited: started.duration(to: host.loop.now))) }
+            }
+            if self.security == security { return }
+        }
         guard isConnected else { throw .disconnected(reason: disconnectionReason ?? .unknownConnectionIdentifier) }
-        guard encryptionWaiter == nil else { throw .busy("an encryption is already under way on handle 0x\(hex4(handle))") }
         let waiter = OneShot<Result<Void, SecurityError>>()
         encryptionWaiter = waiter
         pendingSecurity = security
-        let started = host.loop.now
         let timer = host.loop.schedule(at: started.advanced(by: timeout)) {
             waiter.resolve(.failure(.timeout(awaited: "Encryption Change for handle 0x\(hex4(self.handle))", timeout: timeout)))
         }
