@@ -8,11 +8,13 @@ import Testing
 @Suite("SMP PDUs on random input")
 struct SMPPDUFuzzTests {
     @Test("Random PDUs, mostly of a command's length", arguments: [UInt64(1), 0x5E_C0DE, 0xB1E])
-    func randomPDUs(seed: UInt64) {
+    func randomPDUs(seed: UInt64) async {
         var generator = SplitMix64(seed: seed)
         let lengths = Dictionary(uniqueKeysWithValues: SMPCommandTable.rows.map { ($0.code, $0.parameterLength) })
         var decoded = 0
         for round in 0..<20_000 {
+            // Let the other tests of the run have the pool now and then: this loop is pure CPU.
+            if round % 1_000 == 0 { await Task.yield() }
             let code = UInt8.random(in: 0...0x11, using: &generator)
             let length = round % 5 == 0 ? Int.random(in: 0...70, using: &generator) : (lengths[code] ?? 1)
             // Every third PDU draws its octets from 0–31, so the few values IO Capability, OOB flag, key size,
@@ -34,10 +36,11 @@ struct SMPPDUFuzzTests {
 
     @Test("Pairing Request and Response with random fields decode exactly when each is in range, and keep every bit",
           arguments: [UInt64(2), 0xFEA7])
-    func randomFeatures(seed: UInt64) {
+    func randomFeatures(seed: UInt64) async {
         var generator = SplitMix64(seed: seed)
         var decoded = 0
-        for _ in 0..<5_000 {
+        for round in 0..<5_000 {
+            if round % 1_000 == 0 { await Task.yield() }
             let io = UInt8.random(in: 0...6, using: &generator), oob = UInt8.random(in: 0...2, using: &generator)
             let size = UInt8.random(in: 5...18, using: &generator)
             let bytes = [UInt8.random(in: 1...2, using: &generator), io, oob, UInt8.random(in: 0...255, using: &generator), size,
