@@ -13,6 +13,7 @@ extension LEConnection {
     public func pair(_ options: PairingOptions, timeout: Duration = LEConnection.smpTimeout) async throws(SecurityError) -> PairingResult {
         // Awaited first: from the checks on, nothing suspends until `pairing` is set, so a second call (or
         // our answer to a Security Request) cannot also find no pairing and start another.
+        let started = host.loop.now
         let addresses = await pairingAddresses()
         let identity = await device?.identity
         guard isConnected else { throw .disconnected(reason: disconnectionReason ?? .unknownConnectionIdentifier) }
@@ -33,10 +34,11 @@ extension LEConnection {
             armSMPTimer(timeout)
             await sendSMP(.securityRequest(requirements))
         }
+        let loop = host.loop
         let result = await withTaskCancellationHandler {
             await waiter.value
         } onCancel: {
-            waiter.resolve(.failure(.host(.cancelled(awaited: "pairing", waited: .zero))))
+            waiter.resolve(.failure(.host(.cancelled(awaited: "the end of the pairing", waited: started.duration(to: loop.now)))))
         }
         return try result.get()
     }
@@ -81,10 +83,11 @@ extension LEConnection {
         } catch {
             waiter.resolve(.failure(.host(error)))
         }
+        let loop = host.loop
         let result = await withTaskCancellationHandler {
             await waiter.value
         } onCancel: {
-            waiter.resolve(.failure(.host(.cancelled(awaited: "Encryption Change", waited: .zero))))
+            waiter.resolve(.failure(.host(.cancelled(awaited: "Encryption Change", waited: started.duration(to: loop.now)))))
         }
         host.loop.cancelTimer(timer)
         if encryptionWaiter === waiter { encryptionWaiter = nil }
