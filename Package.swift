@@ -80,7 +80,8 @@ let package = Package(
         // Swift Testing traits that lease a bench.
         .target(name: "HILTesting", dependencies: ["Rigs", "BenchOperations", "HILResults", "DeviceControl", "HCI"]),
         // The command-line tool: arguments, presenters of its answers, exit codes.
-        .executableTarget(name: "hil", dependencies: ["HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "HCI", "Preflight", "RigFormat"]),
+        .executableTarget(name: "hil", dependencies: ["HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "HCI", "Preflight", "RigFormat",
+                                                     .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // Benchmarks run by scripts/bench-*: each measures ours beside a baseline in the same run.
         .executableTarget(name: "hil-benchmark", dependencies: ["BenchOperations", "HCI", "Simulation"]),
         // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz` builds it with

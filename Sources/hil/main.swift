@@ -1,3 +1,6 @@
+#if canImport(CLinuxCalls)
+import CLinuxCalls
+#endif
 import Foundation
 
 /// `hil`: the BluetoothHIL command-line tool. Parses the subcommand and hands the rest to it.
@@ -39,6 +42,12 @@ controller monikers: unix:PATH  tcp-client:HOST:PORT  serial:DEVICE[,BAUD][,rtsc
                      usb:N  usb:VID:PID[/SERIAL]  usb:BUS-PORT.PORT (add ! for a vendor-class dongle)  hci-socket:N
 switch monikers:     usb-hub:LOCATION  ykush:[SERIAL]  relay:dcttech:[SERIAL]
 """
+
+// Line-buffered standard output even into a pipe: long-running commands (advertise, pair, sim serve) are
+// read line by line by people piping them through tee and by the programs that drive them.
+#if canImport(CLinuxCalls)
+hil_stdout_line_buffered()
+#endif
 
 var words = Array(CommandLine.arguments.dropFirst())
 guard let command = words.first, !["-h", "--help", "help"].contains(command) else {

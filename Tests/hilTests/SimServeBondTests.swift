@@ -50,3 +50,59 @@ import TestSupport
         await server.drain()
     }
 }
+
+extension SimServeBondTests {
+    /// `hil advertise --security authenticated --passkey` is an accessory a stack we did not write must pair
+    /// with: Bumble's central enters the passkey we display, pairs with LE Secure Connections and reads the
+    /// protected value; a wrong passkey is refused with Confirm Value Failed.
+    @Test func aBumbleCentralPairsWithHilAdvertiseSecurity() async throws {
+        let python = try await SimServeCommandTests.bumblePython()
+        let directory = URL(fileURLWithPath: "/tmp/hil-adv-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let air = "unix:\(directory.appendingPathComponent("air").path)"
+        let hil = try ChildProgram.hilBinary()
+        let server = try ChildProgram(hil, ["sim", "serve", "--rig", "rigs/simulated.json", "--listen", air], name: "hil sim serve")
+        var accessory: ChildProgram?
+        do {
+            _ = try #require(await server.line(within: .seconds(10)), "no ready line: \(server.standardError)")
+            let advertise = try ChildProgram(hil, ["advertise", air, "--name", "HIL-Door", "--gatt", "battery", "--security", "authenticated",
+                                                   "--passkey", "123456", "--bonds", directory.appendingPathComponent("bonds").path],
+                                             name: "hil advertise")
+            accessory = advertise
+            let advertising = try #require(await advertise.line(within: .seconds(10)), "\(advertise.standardError)")
+            #expect(advertising.text.hasPrefix("advertising \"HIL-Door\""), "\(advertising.text)")
+            let central = repositoryRoot.appendingPathComponent("scripts/peers/bumble-secure-central.py").path
+            let wrong = try await runToCompletion(python, [central, air, "--name", "HIL-Door", "--method", "passkey", "--passkey", "654321",
+                                                           "--address", "D4:C1:C2:C3:C4:C5", "--timeout", "15"], timeout: .seconds(30))
+            #expect(wrong.status == 1, "\(wrong.output) \(wrong.error)")
+            #expect(wrong.output.contains("CONFIRM_VALUE_FAILED"), "\(wrong.output)")
+            // Repeated Attempts: the next Pairing Request from that central waits out the interval first.
+            try await Task.sleep(for: .milliseconds(1100))
+            let right = try await runToCompletion(python, [central, air, "--name", "HIL-Door", "--method", "passkey", "--passkey", "123456",
+                                                           "--address", "D4:C1:C2:C3:C4:C5", "--read-uuid", "5a5e0002-6b1c-4d9e-9a5f-000000000001",
+                                                           "--timeout", "15"], timeout: .seconds(30))
+            #expect(right.status == 0, "\(right.output) \(right.error)")
+            let json = try #require(right.output.split(separator: "\n").last.map { Data($0.utf8) })
+            let result = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any], "\(right.output)")
+            #expect(result["method"] as? String == "PASSKEY")
+            #expect(result["sc"] as? Bool == true)
+            #expect(result["authenticated"] as? Bool == true)
+            #expect(result["value"] as? String == Array("secret-42".utf8).map { String(format: "%02x", $0) }.joined())
+            let paired = await advertise.line(within: .seconds(5)) { $0.hasPrefix("paired ") }
+            #expect(paired?.text.contains("Passkey Entry (responder displays), Secure Connections, 16-octet key, bond stored") == true,
+                    "\(advertise.standardOutput)")
+            #expect(advertise.standardOutput.contains { $0.hasPrefix("passkey    123456 (displayed here") }, "\(advertise.standardOutput)")
+            #expect(advertise.standardOutput.contains { $0.contains("pairing failed") && $0.contains("0x04 Confirm Value Failed") },
+                    "\(advertise.standardOutput)")
+        } catch {
+            await accessory?.stop()
+            await server.stop()
+            throw error
+        }
+        #expect(await accessory?.signal(SIGTERM) == 0)
+        await accessory?.drain()
+        #expect(await server.signal(SIGTERM) == 0)
+        await server.drain()
+    }
+}
