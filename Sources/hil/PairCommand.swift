@@ -75,7 +75,8 @@ enum PairCommand {
             if !(await link.awaitPeerCaughtUp()) {
                 print("note       the accessory did not answer an ATT request within 2 s after pairing: it may not have stored the bond")
             }
-            print("paired     \(result.method), \(result.secureConnections ? "LE Secure Connections" : "LE legacy pairing"), \(result.keySize)-octet key, \(await link.security) in \(formatDuration(took))")
+            print("paired     \(result.method), \(result.secureConnections ? "LE Secure Connections" : "LE legacy pairing"), \(result.keySize)-octet key, "
+                  + "\(result.method.isAuthenticated ? "authenticated" : "unauthenticated") (security level \(await link.security.level)) in \(formatDuration(took))")
             if result.bonded {
                 print("bonded     \(result.bond.peerAddress) (\(result.bond.peerAddressType)) stored in \(bonds.path)")
             } else {
