@@ -7,8 +7,11 @@ import Synchronization
 public final class BtsnoopWriter: Sendable {
     /// The btsnoop datalink for UART (H4) framing: packets carry their H4 indicator.
     public static let datalinkH4: UInt32 = 1002
-    /// Microseconds from 0 AD to the Unix epoch, the btsnoop timestamp origin.
-    static let epochOffset: Int64 = 0x00E0_3AB4_4A67_6000
+    /// The btsnoop timestamp of the Unix epoch: btsnoop counts microseconds from "midnight, January 1st,
+    /// 0 AD nominal Gregorian", which readers and writers (Wireshark's wiretap, BlueZ's btsnoop) take as
+    /// 0x00dcddb30f2f8000 µs (719,540 days) before 1970. An earlier value, 0x00E03AB44A676000, dated every
+    /// capture 30 years ahead.
+    static let epochOffset: Int64 = 0x00DC_DDB3_0F2F_8000
 
     private let handle: Mutex<FileHandle?>
     public let path: String

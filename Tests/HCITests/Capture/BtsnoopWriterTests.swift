@@ -27,7 +27,8 @@ import Testing
         // First record: lengths 4 and 4, flags 2 (sent command), drops 0, timestamp, then 01 03 0c 00.
         #expect(Array(bytes[16..<28]) == [0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 2])
         let micros = bytes[32..<40].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        #expect(micros == UInt64(1_700_000_000_000_000 + 0x00E0_3AB4_4A67_6000))
+        // Wireshark's wiretap (btsnoop.c) subtracts 0x00dcddb30f2f8000 µs to get Unix time.
+        #expect(micros == UInt64(1_700_000_000_000_000 + 0x00DC_DDB3_0F2F_8000))
         #expect(Array(bytes[40..<44]) == hexBytes("01 03 0c 00"))
         // Second record's flags: received event = 3.
         #expect(Array(bytes[52..<56]) == [0, 0, 0, 3])
@@ -51,6 +52,26 @@ import Testing
         #expect(lines.first?.contains("Sent Reset") == true)
         #expect(lines.dropFirst().first?.contains("Rcvd Command Complete (Reset)") == true)
         #expect(lines.last?.contains("L2CAP") == true || lines.last?.contains("ATT") == true)
+    }
+
+    /// tshark's decoded time of each record is the wall-clock time it was written at: a capture lines up
+    /// with a lab log.
+    @Test func tsharkDatesRecordsAtTheWallClock() async throws {
+        let path = Self.temporaryPath("tshark-time.btsnoop")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try BtsnoopWriter(path: path)
+        let written = Date()
+        writer.write(Self.packets[0].0, received: false, at: written)
+        writer.write(Self.packets[0].0, received: false, at: Date(timeIntervalSince1970: 1_700_000_000.25))
+        writer.close()
+        let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let executable = try #require(tshark, "tshark is not installed: scripts/test installs it (Debian package tshark)")
+        let (status, output) = await runProgram(executable, ["-r", path, "-T", "fields", "-e", "frame.time_epoch"])
+        #expect(status == 0, "\(output)")
+        let times = output.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(times.count == 2, "\(output)")
+        if let first = times.first { #expect(abs(first - written.timeIntervalSince1970) < 0.001, "tshark dates it \(first), written at \(written.timeIntervalSince1970)") }
+        if let second = times.last { #expect(abs(second - 1_700_000_000.25) < 0.000_001, "tshark dates it \(second)") }
     }
 
     @Test func capturingTransportRecordsBothDirections() async throws {
