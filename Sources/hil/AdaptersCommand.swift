@@ -9,7 +9,7 @@ enum AdaptersCommand {
         var arguments = arguments
         if arguments.flag("help") { print(usage); return .success }
         let json = arguments.flag("json")
-        do { try arguments.finish() } catch { return Diagnostics.fail("adapters", "\(error)\n\(usage)", .usageError) }
+        do { try arguments.finish() } catch { return Diagnostics.usageError("adapters", error) }
         let inventory = AdapterInventory.read()
         print(json ? JSONOutput.text(inventory) : inventory.text())
         // Both sources unreadable: this machine cannot see adapters at all.

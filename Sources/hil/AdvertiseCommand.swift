@@ -61,7 +61,7 @@ enum AdvertiseCommand {
             moniker = try arguments.required("a controller moniker")
             try arguments.finish()
         } catch {
-            return Diagnostics.fail("advertise", "\(error)\n\(usage)", .usageError)
+            return Diagnostics.usageError("advertise", error)
         }
         let database: GATTDatabase
         do {

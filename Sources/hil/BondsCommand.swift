@@ -32,7 +32,7 @@ enum BondsCommand {
             }
             try arguments.finish()
         } catch {
-            return Diagnostics.fail("bonds", "\(error)\n\(usage)", .usageError)
+            return Diagnostics.usageError("bonds", error)
         }
         var files: [AdapterBondFile] = []
         var status = ExitStatus.success

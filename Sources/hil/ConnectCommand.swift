@@ -38,7 +38,7 @@ enum ConnectCommand {
             try arguments.finish()
             guard !filter.isEmpty else { throw UsageError("say which accessory: --name, --address, --service or --manufacturer") }
         } catch {
-            return Diagnostics.fail("connect", "\(error)\n\(usage)", .usageError)
+            return Diagnostics.usageError("connect", error)
         }
         let session: ControllerSession
         switch await SessionOpening.open("connect", moniker: moniker, rigPath: rigPath, capture: capture) {

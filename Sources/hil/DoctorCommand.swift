@@ -11,7 +11,7 @@ enum DoctorCommand {
         var arguments = arguments
         if arguments.flag("help") { print(usage); return .success }
         let json = arguments.flag("json")
-        do { try arguments.finish() } catch { return Diagnostics.fail("doctor", "\(error)\n\(usage)", .usageError) }
+        do { try arguments.finish() } catch { return Diagnostics.usageError("doctor", error) }
         var hubs: [DoctorEnvironment.HubFact]?
         var problem: String?
         do {

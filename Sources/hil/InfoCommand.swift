@@ -23,7 +23,7 @@ enum InfoCommand {
             moniker = try arguments.required("a controller moniker")
             try arguments.finish()
         } catch {
-            return Diagnostics.fail("info", "\(error)\n\(usage)", .usageError)
+            return Diagnostics.usageError("info", error)
         }
         let session: ControllerSession
         switch await SessionOpening.open("info", moniker: moniker, rigPath: rigPath, capture: capture,
@@ -50,5 +50,10 @@ enum Diagnostics {
     static func fail(_ command: String, _ message: String, _ status: ExitStatus) -> ExitStatus {
         FileHandle.standardError.write(Data("hil \(command): \(message)\n".utf8))
         return status
+    }
+
+    /// A wrong command line: one line naming what was wrong and where the whole usage is, exit 3.
+    static func usageError(_ command: String, _ error: any Error) -> ExitStatus {
+        fail(command, "\(error); see 'hil \(command) --help'", .usageError)
     }
 }

@@ -35,7 +35,7 @@ enum PairCommand {
             try arguments.finish()
             guard !filter.isEmpty else { throw UsageError("say which accessory: --name, --address, --service or --manufacturer") }
         } catch {
-            return Diagnostics.fail("pair", "\(error)\n\(usage)", .usageError)
+            return Diagnostics.usageError("pair", error)
         }
         let bonds: AdapterBondFile
         do {

@@ -18,6 +18,7 @@ enum PowerCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
+        if arguments.flag("help") { print(usage); return .success }
         let json = arguments.flag("json")
         let description: PowerSwitchDescription
         let action: String
@@ -80,7 +81,7 @@ enum PowerCommand {
                 description = moniker.description(ports: chosenPorts, method: method, force: force, repeatOff: Int(repeatOff ?? 1), verify: verify)
             }
         } catch let error as UsageError {
-            return fail("\(error)\n\(usage)", .usageError)
+            return fail("\(error); see 'hil power --help'", .usageError)
         } catch let error as RigError {
             return fail(error.description, .usageError)
         } catch let error as PowerSwitchError {

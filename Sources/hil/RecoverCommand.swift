@@ -44,7 +44,7 @@ enum RecoverCommand {
                 throw UsageError("--port is for --switch")
             }
         } catch {
-            return Diagnostics.fail("recover", "\(error)\n\(usage)", .usageError)
+            return Diagnostics.usageError("recover", error)
         }
         let slot = HostSlot()
         let access: AdapterAccess

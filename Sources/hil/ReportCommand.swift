@@ -23,7 +23,7 @@ enum ReportCommand {
             directory = try arguments.required("the results directory")
             try arguments.finish()
         } catch {
-            return Diagnostics.fail("report", "\(error)\n\(usage)", .usageError)
+            return Diagnostics.usageError("report", error)
         }
         let rendering: ResultsRenderer.Rendering
         do {

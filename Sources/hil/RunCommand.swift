@@ -59,7 +59,7 @@ enum RunCommand {
                                  command: (["hil"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
                                  testBundle: testBundle.map { URL(fileURLWithPath: expandTilde($0), relativeTo: cwd).standardizedFileURL })
         } catch {
-            return Diagnostics.fail("run", "\(error)\n\(usage)", .usageError)
+            return Diagnostics.usageError("run", error)
         }
         let report = await withInterruptsCancelling {
             await HILRun.run(options, output: .standard(quiet: quiet))

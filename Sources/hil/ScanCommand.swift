@@ -32,7 +32,7 @@ enum ScanCommand {
             options = ScanOptions(filter: filter, timeout: .milliseconds(Int64(timeout * 1000)), active: !passive,
                                   stopAtFirstMatch: all ? false : !filter.isEmpty)
         } catch {
-            return Diagnostics.fail("scan", "\(error)\n\(usage)", .usageError)
+            return Diagnostics.usageError("scan", error)
         }
         let session: ControllerSession
         switch await SessionOpening.open("scan", moniker: moniker, rigPath: rigPath, capture: capture) {

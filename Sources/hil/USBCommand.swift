@@ -4,8 +4,16 @@ import HILRunner
 
 /// `hil usb [--json] [--watch SECONDS]`: the USB tree, or its changes for a while.
 enum USBCommand {
+    static let usage = """
+        usage: hil usb [--json] [--watch SECONDS]
+        The USB tree: hubs (per-port power, ganged or none), their ports and devices, Bluetooth adapters marked.
+          --json             the tree as JSON
+          --watch SECONDS    print each device that arrives or leaves, for that long
+        """
+
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
+        if arguments.flag("help") { print(usage); return .success }
         let json: Bool
         let watch: Double?
         do {
@@ -13,7 +21,7 @@ enum USBCommand {
             watch = try arguments.number("watch", in: 0.1...86_400)
             try arguments.finish()
         } catch {
-            return fail("\(error)\nusage: hil usb [--json] [--watch SECONDS]", .usageError)
+            return fail("\(error); see 'hil usb --help'", .usageError)
         }
         do {
             if let watch {

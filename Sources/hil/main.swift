@@ -5,7 +5,7 @@ import Foundation
 
 /// `hil`: the BluetoothHIL command-line tool. Parses the subcommand and hands the rest to it.
 let usage = """
-usage: hil <command> [arguments]
+usage: hil <command> [arguments]        hil help COMMAND | hil COMMAND --help | hil --version
 
 commands:
   info MONIKER [--json] [--capture FILE] [--timeout SECONDS]
@@ -49,32 +49,40 @@ switch monikers:     usb-hub:LOCATION  ykush:[SERIAL]  relay:dcttech:[SERIAL]
 hil_stdout_line_buffered()
 #endif
 
+/// Each command and how it runs; `hil help CMD` and `hil CMD --help` print its usage.
+let commands: [String: @Sendable (Arguments) async -> ExitStatus] = [
+    "info": InfoCommand.run, "scan": ScanCommand.run, "connect": ConnectCommand.run, "advertise": AdvertiseCommand.run,
+    "pair": PairCommand.run, "bonds": BondsCommand.run, "preflight": PreflightCommand.run, "usb": USBCommand.run,
+    "power": PowerCommand.run, "run": RunCommand.run, "report": ReportCommand.run, "adapters": AdaptersCommand.run,
+    "doctor": DoctorCommand.run, "recover": RecoverCommand.run, "sim": SimCommand.run,
+]
+
 var words = Array(CommandLine.arguments.dropFirst())
-guard let command = words.first, !["-h", "--help", "help"].contains(command) else {
+guard let command = words.first else {
     print(usage)
-    exit(words.isEmpty ? ExitStatus.usageError.rawValue : ExitStatus.success.rawValue)
+    exit(ExitStatus.usageError.rawValue)
 }
 words.removeFirst()
-
+if ["-h", "--help"].contains(command) || (command == "help" && words.isEmpty) {
+    print(usage)
+    exit(ExitStatus.success.rawValue)
+}
+if ["--version", "version"].contains(command) {
+    print("hil \(HILVersion.current) (BluetoothHIL)")
+    exit(ExitStatus.success.rawValue)
+}
 let status: ExitStatus
-switch command {
-case "info": status = await InfoCommand.run(Arguments(words))
-case "scan": status = await ScanCommand.run(Arguments(words))
-case "connect": status = await ConnectCommand.run(Arguments(words))
-case "advertise": status = await AdvertiseCommand.run(Arguments(words))
-case "pair": status = await PairCommand.run(Arguments(words))
-case "bonds": status = await BondsCommand.run(Arguments(words))
-case "preflight": status = await PreflightCommand.run(Arguments(words))
-case "usb": status = await USBCommand.run(Arguments(words))
-case "power": status = await PowerCommand.run(Arguments(words))
-case "run": status = await RunCommand.run(Arguments(words))
-case "report": status = await ReportCommand.run(Arguments(words))
-case "adapters": status = await AdaptersCommand.run(Arguments(words))
-case "doctor": status = await DoctorCommand.run(Arguments(words))
-case "recover": status = await RecoverCommand.run(Arguments(words))
-case "sim": status = await SimCommand.run(Arguments(words))
-default:
-    FileHandle.standardError.write(Data("hil: unknown command '\(command)'\n\(usage)\n".utf8))
+if command == "help", let topic = words.first {
+    if let run = commands[topic] {
+        status = await run(Arguments(["--help"]))
+    } else {
+        FileHandle.standardError.write(Data("hil help: unknown command '\(topic)'; see 'hil --help'\n".utf8))
+        status = .usageError
+    }
+} else if let run = commands[command] {
+    status = await run(Arguments(words))
+} else {
+    FileHandle.standardError.write(Data("hil: unknown command '\(command)'; see 'hil --help'\n".utf8))
     status = .usageError
 }
 exit(status.rawValue)
