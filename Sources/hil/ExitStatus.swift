@@ -8,4 +8,6 @@ enum ExitStatus: Int32, Error {
     case infrastructureError = 2
     /// The command line, a rig file or an input file is wrong.
     case usageError = 3
+    /// Interrupted by SIGINT or SIGTERM (128 + SIGINT, as a shell reports it), after saying what it had.
+    case interrupted = 130
 }

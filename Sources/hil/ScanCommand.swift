@@ -1,6 +1,7 @@
 import BenchOperations
 import Foundation
 import HCI
+import Synchronization
 
 /// `hil scan MONIKER [--timeout S] [--name N] [--address A] [--service UUID] [--manufacturer ID]
 /// [--min-rssi DBM] [--passive] [--all] [--json] [--capture FILE] [--rig RIG.json]`: a time-limited scan.
@@ -9,6 +10,8 @@ enum ScanCommand {
         usage: hil scan MONIKER [--timeout SECONDS] [--name NAME] [--address BD_ADDR] [--service UUID]
                                 [--manufacturer COMPANY_ID] [--min-rssi DBM] [--passive] [--all] [--json] [--capture FILE] [--rig RIG.json]
         A scan always has a time limit (default 10 s) and, with a filter, stops at the first match unless --all.
+        Each advertiser is printed as it is found (on standard error with --json), then the table (or JSON) of all
+        of them; Ctrl-C ends the scan early, prints what was found and exits 130.
         """
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
@@ -40,17 +43,45 @@ enum ScanCommand {
         case .failure(let status): return status
         }
         let device = LEDevice(host: session.host)
-        do {
-            let results = try await device.scan(options)
-            await device.close(); await session.close()
+        let toStandardError = json
+        let progress: @Sendable (String) -> Void = { line in
+            if toStandardError { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
+        }
+        let mode = options.active ? "active" : "passive"
+        progress("scanning \(moniker) for up to \(formatDuration(options.timeout)) (\(mode)\(options.filter.isEmpty ? "" : ", \(options.filter)")); Ctrl-C to stop")
+        let seen = Mutex<[ScanResult]>([])
+        let scanning = Task {
+            try await device.scan(options) { result in
+                seen.withLock { $0.append(result) }
+                let name = result.advertisingData.localName.map { " \"\($0)\"" } ?? ""
+                progress("found      \(result.address) (\(result.addressType))\(name) RSSI \(result.rssi == 127 ? "n/a" : "\(result.rssi) dBm")")
+            }
+        }
+        let interrupted = OnceFlag()
+        let stopper = Task {
+            let why = await StopSignal.wait(upTo: nil)
+            _ = interrupted.take()
+            progress("\(why): stopping the scan")
+            scanning.cancel()
+        }
+        let outcome = await scanning.result
+        stopper.cancel()
+        await device.close(); await session.close()
+        if !interrupted.take() {
+            let results = seen.withLock { $0 }
+            let report = ScanReport(moniker: moniker, filter: options.filter, results: results)
+            print(json ? JSONOutput.text(report) : report.text())
+            return .interrupted
+        }
+        switch outcome {
+        case .success(let results):
             let report = ScanReport(moniker: moniker, filter: options.filter, results: results)
             print(json ? JSONOutput.text(report) : report.text())
             if results.isEmpty && !options.filter.isEmpty {
                 return Diagnostics.fail("scan", "no advertiser matching \(options.filter) within \(formatDuration(options.timeout))", .productFailure)
             }
             return .success
-        } catch {
-            await device.close(); await session.close()
+        case .failure(let error):
             return Diagnostics.fail("scan", "\(moniker): \(error)", .infrastructureError)
         }
     }

@@ -7,6 +7,9 @@ struct ScanSession {
     var continuation: CheckedContinuation<Void, Never>?
     var finished = false
     var timer: UInt64 = 0
+    /// Told of each advertiser once, when it first matches the filter.
+    var found: (@Sendable (ScanResult) -> Void)?
+    var announced: Set<BDAddress> = []
 }
 
 extension LEDevice {
@@ -15,6 +18,12 @@ extension LEDevice {
     /// disabled again before this returns, whatever happened.
     public func scan(_ options: ScanOptions = ScanOptions()) async throws(RoleError) -> [ScanResult] {
         try await runScan(options).matching
+    }
+
+    /// Scans as `scan(_:)` does and calls `found` with each advertiser as soon as it first matches the
+    /// filter (before the scan ends), on the host's loop: for a command that streams what it finds.
+    public func scan(_ options: ScanOptions, found: @escaping @Sendable (ScanResult) -> Void) async throws(RoleError) -> [ScanResult] {
+        try await runScan(options, found: found).matching
     }
 
     /// Scans until the first advertiser matching `filter`; throws `notFound` after the time limit.
@@ -26,7 +35,7 @@ extension LEDevice {
         return first
     }
 
-    func runScan(_ options: ScanOptions) async throws(RoleError) -> (matching: [ScanResult], seen: Int) {
+    func runScan(_ options: ScanOptions, found: (@Sendable (ScanResult) -> Void)? = nil) async throws(RoleError) -> (matching: [ScanResult], seen: Int) {
         guard scan == nil else { throw .busy("a scan is already running") }
         var options = options
         if let address = options.filter.address, options.filter.identityResolvingKey == nil {
@@ -35,7 +44,7 @@ extension LEDevice {
         }
         let info = try await start()
         let extended = info.supportsExtendedScanning && !options.forceLegacy
-        scan = ScanSession(options: options, started: clock.now)
+        scan = ScanSession(options: options, started: clock.now, found: found)
         do {
             if extended {
                 let phy = ExtendedScanPHYParameters(type: options.active ? .active : .passive, interval: options.interval, window: options.window)
@@ -107,7 +116,9 @@ extension LEDevice {
         let incomingTypes = Set(incoming.map(\.type))
         result.advertisingData = AdvertisingData(structures: result.advertisingData.structures.filter { !incomingTypes.contains($0.type) } + incoming)
         session.results[report.address] = result
-        let stop = session.options.stopAtFirstMatch && session.options.filter.matches(result)
+        let matches = session.options.filter.matches(result)
+        if matches, let found = session.found, session.announced.insert(report.address).inserted { found(result) }
+        let stop = session.options.stopAtFirstMatch && matches
         scan = session
         if stop { finishScan() }
     }
