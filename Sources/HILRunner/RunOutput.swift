@@ -44,8 +44,9 @@ public struct RunOutput: Sendable {
 /// Prints a run as it goes. Interactive: a line per finished test case with its elapsed time
 /// (`✔ PowerOffTests/powerOffWhileConnected [thermometer] 0.84 s`), the message of a failure under it, and
 /// a status line redrawn in place: the case running, its loop counter and ETA, the run's counter.
-/// Otherwise: `case <verdict> <case name> <seconds>` per case and `summary …` at the end, nothing else on
-/// standard output.
+/// Otherwise: `case <verdict> <case name> <seconds>` per case, followed for every case that did not pass by
+/// an indented `  reason: [bench: |skipped: ]file:line: message` line (what was awaited and what came, as the
+/// record's message says it), and `summary …` at the end; nothing else on standard output.
 struct ProgressPrinter {
     let output: RunOutput
     private var statusShown = false
@@ -57,15 +58,22 @@ struct ProgressPrinter {
         if output.isInteractive {
             clearStatus()
             var line = "\(Self.symbol(record.verdict)) \(result.displayName) \(ProgressText.duration(record.duration))"
-            if record.verdict != .passed, let message = record.message, !message.isEmpty {
-                let location = record.sourceLocation.map { "\($0): " } ?? ""
-                let kind = record.verdict == .skipped ? "skipped: " : (record.verdict == .infrastructureError ? "bench: " : "")
-                line += "\n    \(kind)\(location)\(JUnitReport.firstLine(message))"
-            }
+            if let reason = Self.reason(record) { line += "\n    \(reason)" }
             output.out(line + "\n")
         } else {
-            output.out("case \(record.verdict.rawValue) \(result.caseName) \(Markup.number(record.duration, digits: 3))\n")
+            var line = "case \(record.verdict.rawValue) \(result.caseName) \(Markup.number(record.duration, digits: 3))\n"
+            if let reason = Self.reason(record) { line += "  reason: \(reason)\n" }
+            output.out(line)
         }
+    }
+
+    /// Why a case did not pass, in one line: its kind (bench failure, skip), where, and the first line of
+    /// its message; nil for a pass or a case without a message.
+    static func reason(_ record: TestRecord) -> String? {
+        guard record.verdict != .passed, let message = record.message, !message.isEmpty else { return nil }
+        let location = record.sourceLocation.map { "\($0): " } ?? ""
+        let kind = record.verdict == .skipped ? "skipped: " : (record.verdict == .infrastructureError ? "bench: " : "")
+        return "\(kind)\(location)\(JUnitReport.firstLine(message))"
     }
 
     /// The transient status line (interactive only).

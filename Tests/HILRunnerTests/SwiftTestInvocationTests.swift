@@ -73,17 +73,20 @@ import TestSupport
         return CaseResult(record: record, source: .record)
     }
 
-    @Test func quietModeIsOneMachineReadableLinePerCase() {
+    @Test func quietModeIsOneMachineReadableLinePerCaseAndItsReason() {
         let out = Lines(), err = Lines()
         var printer = ProgressPrinter(RunOutput(isInteractive: false, out: out.append, err: err.append))
         printer.status("never shown")
         printer.caseFinished(Self.result(.passed))
         printer.caseFinished(Self.result(.failed, message: "awaited disconnect\nsecond line"))
         let lines = out.text.split(separator: "\n").map(String.init)
-        #expect(lines.count == 2)
+        #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("case passed PowerOffTests.powerOffWhileConnected.thermometer-"))
         #expect(lines[0].hasSuffix(" 0.84"))
         #expect(lines[1].split(separator: " ").count == 4, "no spaces inside the fields")
+        // A case that did not pass is followed by its reason: where, and the first line of what was awaited.
+        #expect(lines[2] == "  reason: PowerOffTests.swift:42: awaited disconnect")
+        #expect(lines.filter { $0.hasPrefix("case ") }.count == 2, "one case line per case")
         #expect(!out.text.contains("\u{1B}"), "no terminal control sequences")
     }
 
