@@ -78,16 +78,22 @@ public enum HILRun {
     /// Builds the suites' tests, showing the seconds spent; nil when the build succeeded (or there is nothing
     /// to build), else why it did not.
     static func build(_ invocation: SwiftTestInvocation, plan: RunPlan, deadline: ContinuousClock.Instant, timeoutText: String,
-                      pollInterval: Duration, printer: inout ProgressPrinter) async -> String? {
+                      pollInterval: Duration, printer: inout ProgressPrinter, noteEverySeconds: Int = 10) async -> String? {
         guard let buildCommand = invocation.buildCommand else { return nil }
         let layout = plan.layout
         let directory = plan.suites.directory
         var shownSecond = -1
+        var notedTen = 0 // notes given so far, one per `noteEverySeconds`
         let build = await ChildSupervisor.supervise(buildCommand, environment: [:], log: layout.log, deadline: deadline,
                                                     pollInterval: pollInterval) { elapsed in
             guard Int(elapsed) != shownSecond else { return }
             shownSecond = Int(elapsed)
             printer.status("building the tests of \(directory.lastPathComponent)… \(shownSecond) s")
+            // Without a terminal the status line is not shown: a note every 10 s says the build goes on.
+            if !printer.output.isInteractive, shownSecond / noteEverySeconds > notedTen {
+                notedTen = shownSecond / noteEverySeconds
+                printer.note("building the tests of \(directory.lastPathComponent)… \(notedTen * noteEverySeconds) s (log: \(layout.log.path))")
+            }
         }
         switch build.end {
         case .exited(.exited(0)):
