@@ -1,20 +1,21 @@
 import Foundation
 
-/// junit.xml: one `<testsuite>` per suite, one `<testcase>` per test case × accessory × argument.
+/// junit.xml: one `<testsuite>` per suite, one `<testcase>` per test case × accessory × argument, valid
+/// against the xunit-plugin schema junit-10.xsd (what Jenkins, GitLab and most readers accept).
 ///
-/// - `<properties>` on each suite (the run's: rig, host, git commit, …, and the bench properties every
-///   case of the suite shares) and on each testcase (its record's properties: adapter moniker,
-///   controller manufacturer/version/BD_ADDR, power switch, accessory identity; and its capture);
-/// - a product failure is `<failure message=… type="product">` with `file:line` in the text and the
-///   `file`/`line` attributes on the testcase; an infrastructure error is `<error type="infrastructure">`;
-///   a skip is `<skipped message=…/>`;
-/// - the timeline and measurements go to `<system-out>`.
+/// - `<testsuites>` carries the run's counts and time only (the schema allows no more there); the run's
+///   start is the suites' `run.started` property;
+/// - each suite's `<properties>` holds the run's properties once (rig, host, git commit, …) and the bench
+///   properties every case of the suite shares, each name once;
+/// - a testcase's own data (test ID, accessory, arguments, its bench properties, measurements) are
+///   `[[PROPERTY|name=value]]` lines and its capture an `[[ATTACHMENT|captures/…]]` line in its
+///   `<system-out>` (the schema forbids `<properties>` in a testcase), see `JUnitTestcase`;
+/// - a product failure is `<failure type="product">`, an infrastructure error `<error type="infrastructure">`,
+///   both with `file:line` (relative to the package root) leading the message; a skip is `<skipped>`;
+/// - a suite that was skipped (or passed) as a whole is no testcase: its verdict and reason are lines
+///   of the suite's `<system-out>`, so `tests`/`skipped` count testcases only.
 public enum JUnitReport {
     public static func render(_ assembly: Assembly) -> String {
-        let summary = assembly.summary
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"hil run\" tests=\"\(summary.total)\" failures=\"\(summary.failed)\" errors=\"\(summary.infrastructureErrors)\""
-        xml += " skipped=\"\(summary.skipped)\" time=\"\(Markup.number(summary.duration))\" timestamp=\"\(ISO8601.string(assembly.context.started))\">\n"
         var suites: [String] = []
         var bySuite: [String: [CaseResult]] = [:]
         for result in assembly.cases {
@@ -22,50 +23,81 @@ public enum JUnitReport {
             if bySuite[suite] == nil { suites.append(suite) }
             bySuite[suite, default: []].append(result)
         }
+        var body = ""
+        var totals = (tests: 0, failures: 0, errors: 0)
         for suite in suites {
-            let cases = bySuite[suite] ?? []
+            let all = bySuite[suite] ?? []
+            let cases = all.filter { !JUnitTestcase.isSuiteNote($0) }
+            let notes = all.filter(JUnitTestcase.isSuiteNote)
             let failed = cases.filter { $0.verdict == .failed }.count
             let errors = cases.filter { $0.verdict == .infrastructureError }.count
             let skipped = cases.filter { $0.verdict == .skipped }.count
-            let time = cases.reduce(0) { $0 + ($1.record.duration.isFinite ? Swift.max(0, $1.record.duration) : 0) }
-            let timestamp = cases.map(\.record.started).min() ?? assembly.context.started
-            xml += "  <testsuite name=\"\(Markup.escape(suite))\" tests=\"\(cases.count)\" failures=\"\(failed)\" errors=\"\(errors)\" skipped=\"\(skipped)\""
-            xml += " time=\"\(Markup.number(time))\" timestamp=\"\(ISO8601.string(timestamp))\" hostname=\"\(Markup.escape(assembly.context.host))\">\n"
-            xml += "    <properties>\n"
-            let completeness: [(name: String, value: String)] = assembly.isComplete ? [] : [("run.complete", "false")]
-            for property in assembly.context.junitProperties + completeness + sharedProperties(cases) {
-                xml += "      <property name=\"\(Markup.escape(property.name))\" value=\"\(Markup.escape(property.value))\"/>\n"
+            totals = (totals.tests + cases.count, totals.failures + failed, totals.errors + errors)
+            let time = cases.reduce(0) { $0 + JUnitTestcase.seconds($1.record.duration) }
+            let timestamp = all.map(\.record.started).min() ?? assembly.context.started
+            body += "  <testsuite name=\"\(Markup.escape(suite))\" tests=\"\(cases.count)\" failures=\"\(failed)\" errors=\"\(errors)\" skipped=\"\(skipped)\""
+            body += " time=\"\(surefireTime(time))\" timestamp=\"\(ISO8601.string(timestamp))\" hostname=\"\(Markup.escape(assembly.context.host))\">\n"
+            body += "    <properties>\n"
+            let properties = suiteProperties(assembly, cases: cases)
+            for property in properties {
+                body += "      <property name=\"\(attribute(property.name))\" value=\"\(attribute(property.value))\"/>\n"
             }
-            xml += "    </properties>\n"
-            for result in cases { xml += testcase(result) }
-            xml += "  </testsuite>\n"
+            body += "    </properties>\n"
+            let root = assembly.context.package
+            for result in cases { body += JUnitTestcase.render(result, suite: suite, suiteProperties: properties, packageRoot: root) }
+            let out = notes.map { JUnitTestcase.suiteNote($0, packageRoot: root) }.joined(separator: "\n")
+            if !out.isEmpty { body += "    <system-out>\(Markup.escape(out))</system-out>\n" }
+            body += "  </testsuite>\n"
         }
         if !assembly.problems.isEmpty {
-            // Problems apart from the cases still show in a CI's JUnit view: a testcase each in a suite "hil".
-            let errors = assembly.problems.filter { $0.outcome >= .infrastructureError }.count
-            let failures = assembly.problems.filter { $0.outcome == .productFailure }.count
-            xml += "  <testsuite name=\"hil\" tests=\"\(assembly.problems.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"0\">\n"
-            for (index, problem) in assembly.problems.enumerated() {
-                let text = Markup.escape(problem.message)
-                let message = Markup.escape(firstLine(problem.message))
-                xml += "    <testcase classname=\"hil\" name=\"run problem \(index + 1)\" time=\"0\">\n"
-                switch problem.outcome {
-                case .usageError: xml += "      <error message=\"\(message)\" type=\"input\">\(text)</error>\n"
-                case .infrastructureError: xml += "      <error message=\"\(message)\" type=\"infrastructure\">\(text)</error>\n"
-                case .productFailure: xml += "      <failure message=\"\(message)\" type=\"product\">\(text)</failure>\n"
-                case .passed: xml += "      <system-out>\(text)</system-out>\n"
-                }
-                xml += "    </testcase>\n"
-            }
-            xml += "  </testsuite>\n"
+            body += problemsSuite(assembly.problems)
+            let problems = assembly.problems
+            totals = (totals.tests + problems.count, totals.failures + problems.filter { $0.outcome == .productFailure }.count,
+                      totals.errors + problems.filter { $0.outcome >= .infrastructureError }.count)
         }
-        xml += "</testsuites>\n"
-        return xml
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"hil run\" tests=\"\(totals.tests)\" failures=\"\(totals.failures)\" errors=\"\(totals.errors)\""
+        xml += " time=\"\(surefireTime(assembly.summary.duration))\">\n"
+        return xml + body + "</testsuites>\n"
     }
 
-    /// `Module.Suite.Inner` from the test ID, or the record's suite.
+    /// The run's properties, then the bench properties every case of the suite shares; a name only once
+    /// (a record's `rig` is the run's).
+    static func suiteProperties(_ assembly: Assembly, cases: [CaseResult]) -> [(name: String, value: String)] {
+        var list = assembly.context.junitProperties
+        if !assembly.isComplete { list.append(("run.complete", "false")) }
+        list.append(("run.started", ISO8601.string(assembly.context.started)))
+        for property in sharedProperties(cases) where !list.contains(where: { $0.name == property.name }) { list.append(property) }
+        return list
+    }
+
+    /// Problems apart from the cases still show in a CI's JUnit view: a testcase each in a suite "hil".
+    static func problemsSuite(_ problems: [Assembly.Problem]) -> String {
+        let errors = problems.filter { $0.outcome >= .infrastructureError }.count
+        let failures = problems.filter { $0.outcome == .productFailure }.count
+        var xml = "  <testsuite name=\"hil\" tests=\"\(problems.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"0\">\n"
+        for (index, problem) in problems.enumerated() {
+            let text = Markup.escape(problem.message)
+            let message = Markup.escape(firstLine(problem.message))
+            xml += "    <testcase classname=\"hil\" name=\"run problem \(index + 1)\" time=\"0\">\n"
+            switch problem.outcome {
+            case .usageError: xml += "      <error message=\"\(message)\" type=\"input\">\(text)</error>\n"
+            case .infrastructureError: xml += "      <error message=\"\(message)\" type=\"infrastructure\">\(text)</error>\n"
+            case .productFailure: xml += "      <failure message=\"\(message)\" type=\"product\">\(text)</failure>\n"
+            case .passed: xml += "      <system-out>\(text)</system-out>\n"
+            }
+            xml += "    </testcase>\n"
+        }
+        return xml + "  </testsuite>\n"
+    }
+
+    /// `Module.Suite.Inner` from the test ID, or the record's suite; a suite's own test ID names itself.
     static func suiteName(_ result: CaseResult) -> String {
         let parts = TestIDParts(result.record.testID)
+        if JUnitTestcase.isSuiteID(result.record.testID) {
+            let name = ([parts.module].filter { !$0.isEmpty } + parts.suitePath + [parts.function]).joined(separator: ".")
+            if !name.isEmpty { return name }
+        }
         let path = parts.suitePath.isEmpty ? (result.record.suite.isEmpty ? [] : [result.record.suite]) : parts.suitePath
         let name = ([parts.module].filter { !$0.isEmpty } + path).joined(separator: ".")
         return name.isEmpty ? "tests" : name
@@ -87,66 +119,16 @@ public enum JUnitReport {
         }
     }
 
-    static func testcase(_ result: CaseResult) -> String {
-        let record = result.record
-        var attributes = "classname=\"\(Markup.escape(suiteName(result)))\" name=\"\(Markup.escape(caseName(result)))\" time=\"\(Markup.number(record.duration.isFinite ? Swift.max(0, record.duration) : 0))\""
-        if let file = result.failureFile { attributes += " file=\"\(Markup.escape(file))\"" }
-        if let line = result.failureLine { attributes += " line=\"\(line)\"" }
-        var xml = "    <testcase \(attributes)>\n"
-        var properties: [(String, String)] = [("testID", record.testID)]
-        if let accessory = record.accessory { properties.append(("accessory", accessory)) }
-        for (index, argument) in record.arguments.enumerated() { properties.append(("argument.\(index + 1)", argument)) }
-        if let repetition = record.repetition { properties.append(("repetition", String(repetition))) }
-        for key in record.properties.keys.sorted() { properties.append((key, record.properties[key] ?? "")) }
-        if let capture = record.capturePath { properties.append(("capture", capture)) }
-        for measurement in record.measurements {
-            properties.append(("measurement.\(measurement.name)", "\(Markup.number(measurement.value, digits: 6)) \(measurement.unit)"))
-        }
-        xml += "      <properties>\n"
-        for (name, value) in properties {
-            xml += "        <property name=\"\(Markup.escape(name))\" value=\"\(Markup.escape(value))\"/>\n"
-        }
-        xml += "      </properties>\n"
-        let message = record.message ?? ""
-        var located = record.sourceLocation.map { "\($0): \(message)" } ?? message
-        // Swift Testing's own issues, when the record's message is not one of them.
-        for issue in result.issues where !issue.isKnown && !message.contains(issue.message) {
-            located += "\nSwift Testing: \(issue.sourceLocation.map { "\($0): " } ?? "")\(issue.summary)"
-        }
-        switch record.verdict {
-        case .passed:
-            break
-        case .failed:
-            xml += "      <failure message=\"\(Markup.escape(firstLine(located)))\" type=\"product\">\(Markup.escape(located))</failure>\n"
-        case .infrastructureError:
-            xml += "      <error message=\"\(Markup.escape(firstLine(located)))\" type=\"infrastructure\">\(Markup.escape(located))</error>\n"
-        case .skipped:
-            xml += "      <skipped message=\"\(Markup.escape(firstLine(message)))\"/>\n"
-        }
-        let out = systemOut(result)
-        if !out.isEmpty { xml += "      <system-out>\(Markup.escape(out))</system-out>\n" }
-        xml += "    </testcase>\n"
-        return xml
+    /// Seconds as the schema's SUREFIRE_TIME wants them: digits, at most three decimals, never negative.
+    static func surefireTime(_ seconds: Double) -> String {
+        seconds.isFinite && seconds > 0 ? Markup.number(seconds) : "0"
     }
 
-    static func systemOut(_ result: CaseResult) -> String {
-        var lines: [String] = []
-        for event in result.record.timeline {
-            let span = event.duration.map { " (+\(Markup.number($0)) s)" } ?? ""
-            lines.append("\(Markup.number(event.offset)) s [\(event.lane.rawValue)] \(event.label)\(span)\(event.isFailure ? " ✘" : "")")
-        }
-        for measurement in result.record.measurements {
-            var line = "\(measurement.name) = \(Markup.number(measurement.value, digits: 6)) \(measurement.unit)"
-            if let budget = measurement.budget { line += " (budget \(Markup.number(budget, digits: 6)))" }
-            if let samples = measurement.samples, !samples.isEmpty {
-                let p = SampleStatistics.percentiles(samples)
-                line += " n=\(samples.count) p50=\(Markup.number(p.p50, digits: 6)) p95=\(Markup.number(p.p95, digits: 6)) p99=\(Markup.number(p.p99, digits: 6))"
-            }
-            lines.append(line)
-        }
-        for issue in result.issues where issue.isKnown { lines.append("known issue: \(issue.sourceLocation.map { "\($0): " } ?? "")\(issue.summary)") }
-        for name in result.attachments { lines.append("attachment: \(name)") }
-        return lines.joined(separator: "\n")
+    /// Text for an attribute value: escaped, and line breaks and tabs as character references, which XML
+    /// readers keep (a literal one in an attribute reads back as a space).
+    static func attribute(_ text: String) -> String {
+        Markup.escape(text).replacingOccurrences(of: "\n", with: "&#10;").replacingOccurrences(of: "\r", with: "&#13;")
+            .replacingOccurrences(of: "\t", with: "&#9;")
     }
 
     /// The first line of a message: what one-line outputs show of it.
