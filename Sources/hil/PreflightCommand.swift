@@ -20,6 +20,8 @@ enum PreflightCommand {
                                      android: scan, connect, advertise, location, beacons, background, companion
       --format FORMAT              text (default), json, sarif (SARIF 2.1.0) or junit
       --output FILE                write the report to FILE instead of standard output
+      --root DIR                   SARIF: file URIs relative to DIR, as %SRCROOT% (default: the repository
+                                     holding FILE, the first directory up from it with .git; else FILE's directory)
       --strict                     fail on warnings as well as errors
       --explain                    add how and when the system asks the user for Bluetooth permission
       --rules                      list every rule (ID, severity, summary, source) and exit
@@ -45,6 +47,7 @@ enum PreflightCommand {
                 throw UsageError("--format takes text, json, sarif or junit, not '\(formatName)'")
             }
             let output = try arguments.option("output")
+            let root = try sourceRoot(arguments.option("root"))
             let strict = arguments.flag("strict")
             let explain = arguments.flag("explain")
             let usesText = try arguments.option("uses")
@@ -86,7 +89,7 @@ enum PreflightCommand {
                 report = try Preflight.lintAndroid(path: path, options: options)
             }
 
-            let text = format.render(report, strict: strict)
+            let text = format.render(report, strict: strict, root: root)
             if let output {
                 do {
                     try Data(text.utf8).write(to: URL(fileURLWithPath: output))
@@ -113,6 +116,16 @@ enum PreflightCommand {
 
     private static func fail(_ message: String) {
         FileHandle.standardError.write(Data("hil preflight: \(message)\n".utf8))
+    }
+
+    /// `--root DIR`, which must be a directory.
+    private static func sourceRoot(_ directory: String?) throws(UsageError) -> SourceRoot? {
+        guard let directory else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw UsageError("--root takes a directory, not '\(directory)'")
+        }
+        return SourceRoot(directory: directory)
     }
 
     private static func apiLevel(_ text: String?, _ name: String) throws(UsageError) -> Int? {

@@ -82,13 +82,13 @@ struct FormatterTests {
         #expect((invocation["toolExecutionNotifications"] as? [[String: Any]])?.isEmpty == false)
     }
 
-    @Test func sarifForAnArchiveEntryHasNoRegionButNamesTheEntry() throws {
+    @Test func sarifForAnArchiveEntryIsAtLineOneAndNamesTheEntry() throws {
         let report = try Preflight.lintIOS(path: try Fixture.path("ios/Sample.ipa"), options: IOSOptions(uses: [.central]))
         let log = try #require(try JSONSerialization.jsonObject(with: Data(ReportFormat.sarif.render(report).utf8)) as? [String: Any])
         let result = try #require(((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
         let location = try #require((result["locations"] as? [[String: Any]])?.first)
         let physical = try #require(location["physicalLocation"] as? [String: Any])
-        #expect(physical["region"] == nil)
+        #expect(physical["region"] as? [String: Int] == ["startLine": 1])
         #expect((physical["artifactLocation"] as? [String: String])?["uri"]?.hasSuffix("Sample.ipa") == true)
         let logical = try #require((location["logicalLocations"] as? [[String: String]])?.first)
         #expect(logical["fullyQualifiedName"] == "Payload/Sample.app/Info.plist")

@@ -9,12 +9,13 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     /// JUnit XML, one testcase per rule checked.
     case junit
 
-    /// Renders `report`; `strict` makes warnings failures in JUnit, as it does in the exit status.
-    public func render(_ report: Report, strict: Bool = false) -> String {
+    /// Renders `report`; `strict` makes warnings failures in JUnit, as it does in the exit status; SARIF's
+    /// artifact URIs are relative to `root` (default: the repository holding the input, see `SourceRoot`).
+    public func render(_ report: Report, strict: Bool = false, root: SourceRoot? = nil) -> String {
         switch self {
         case .text: TextFormatter.render(report, strict: strict)
         case .json: JSONFormatter.render(report)
-        case .sarif: SARIFFormatter.render(report)
+        case .sarif: SARIFFormatter.render(report, root: root)
         case .junit: JUnitFormatter.render(report, strict: strict)
         }
     }
@@ -24,7 +25,16 @@ public enum ReportFormat: String, Sendable, CaseIterable {
 public enum PreflightTool {
     public static let name = "hil preflight"
     public static let version = "0.1.0"
-    public static let informationURI = "https://github.com/bluetoothhil/bluetoothhil"
+
+    /// Where to read about what the tool checks, for SARIF's `tool.driver.informationUri` (an absolute URI).
+    /// The project has no public page, so this is the platform's official documentation of Bluetooth
+    /// permissions: Apple's Core Bluetooth for iOS, Android's Bluetooth permissions page for Android.
+    public static func informationURI(for platform: Platform) -> String {
+        switch platform {
+        case .ios: "https://developer.apple.com/documentation/corebluetooth"
+        case .android: "https://developer.android.com/develop/connectivity/bluetooth/bt-permissions"
+        }
+    }
 }
 
 extension Report {

@@ -3,65 +3,14 @@ import Foundation
 /// SARIF 2.1.0 output (OASIS Static Analysis Results Interchange Format), as GitHub code scanning reads it.
 ///
 /// One run; `tool.driver.rules` lists every rule checked with its default level, description, help and
-/// source link (`helpUri`); each result names its rule by `ruleId` and `ruleIndex`. Severities map to
-/// SARIF levels error, warning and note. Findings in an archive entry (APK, IPA) carry no region, since
-/// their lines are not lines of the archive; the entry is named in `logicalLocations`.
+/// the official documentation page as `helpUri`; each result names its rule by `ruleId` and `ruleIndex`.
+/// Severities map to SARIF levels error, warning and note. Artifact URIs are relative to a `SourceRoot`
+/// (`uriBaseId` `%SRCROOT%`, whose `file://` URI `originalUriBaseIds` gives); a file outside the root
+/// gets an absolute `file://` URI. Every result has a region: its line where the input has lines, else
+/// line 1 (binary plist, binary XML, and archive entries, whose lines are not lines of the archive; the
+/// entry and its line are named in `logicalLocations`).
 enum SARIFFormatter {
-    struct Log: Encodable {
-        let schema = "https://json.schemastore.org/sarif-2.1.0.json"
-        let version = "2.1.0"
-        let runs: [Run]
-        enum CodingKeys: String, CodingKey { case schema = "$schema", version, runs }
-    }
-    struct Run: Encodable {
-        let tool: Tool
-        let results: [Result]
-        let invocations: [Invocation]
-    }
-    struct Tool: Encodable { let driver: Driver }
-    struct Driver: Encodable {
-        let name: String
-        let version: String
-        let informationUri: String
-        let rules: [ReportingDescriptor]
-    }
-    struct Text: Encodable { let text: String }
-    struct Help: Encodable { let text: String; let markdown: String }
-    struct Configuration: Encodable { let level: String }
-    struct RuleProperties: Encodable { let tags: [String] }
-    struct ReportingDescriptor: Encodable {
-        let id: String
-        let name: String
-        let shortDescription: Text
-        let fullDescription: Text
-        let help: Help
-        let helpUri: String?
-        let defaultConfiguration: Configuration
-        let properties: RuleProperties
-    }
-    struct Result: Encodable {
-        let ruleId: String
-        let ruleIndex: Int
-        let level: String
-        let message: Text
-        let locations: [Location]
-    }
-    struct Location: Encodable {
-        let physicalLocation: PhysicalLocation
-        let logicalLocations: [LogicalLocation]?
-    }
-    struct PhysicalLocation: Encodable {
-        let artifactLocation: ArtifactLocation
-        let region: Region?
-    }
-    struct ArtifactLocation: Encodable { let uri: String }
-    struct Region: Encodable { let startLine: Int; let startColumn: Int? }
-    struct LogicalLocation: Encodable { let fullyQualifiedName: String; let kind: String }
-    struct Invocation: Encodable {
-        let executionSuccessful: Bool
-        let toolExecutionNotifications: [Notification]
-    }
-    struct Notification: Encodable { let level: String; let message: Text }
+    typealias Log = SARIFLog
 
     static func level(_ severity: Severity) -> String {
         switch severity {
@@ -71,36 +20,57 @@ enum SARIFFormatter {
         }
     }
 
-    static func render(_ report: Report) -> String {
+    /// Renders `report` with URIs relative to `root` (default: the repository holding the input).
+    static func render(_ report: Report, root: SourceRoot? = nil) -> String {
+        let root = root ?? SourceRoot.repository(containing: report.location.file)
         let rules = report.rulesChecked
-        let descriptors = rules.map { rule in
-            ReportingDescriptor(
-                id: rule.id, name: rule.name, shortDescription: Text(text: rule.summary), fullDescription: Text(text: rule.help),
-                help: Help(text: rule.help + "\n" + rule.sources.map { "Source: \($0.title) \($0.url)" }.joined(separator: "\n"),
-                           markdown: rule.help + "\n\n" + rule.sources.map { "Source: [\($0.title)](\($0.url))" }.joined(separator: "  \n")),
-                helpUri: rule.sources.first?.url, defaultConfiguration: Configuration(level: level(rule.severity)),
-                properties: RuleProperties(tags: ["bluetooth", rule.platform.rawValue]))
-        }
         let results = report.findings.map { finding in
-            let location = finding.location
-            let region = location.entry == nil ? location.line.map { Region(startLine: $0, startColumn: location.column) } : nil
-            let logical = location.entry.map { entry in
-                [LogicalLocation(fullyQualifiedName: entry + (location.line.map { ":\($0)" } ?? ""), kind: "resource")]
-            }
-            return Result(
+            Log.Result(
                 ruleId: finding.rule.id, ruleIndex: rules.firstIndex(of: finding.rule) ?? 0, level: level(finding.severity),
-                message: Text(text: finding.message + (location.entry.map { " (in \($0))" } ?? "")),
-                locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: ArtifactLocation(uri: uri(location.file)), region: region),
-                                     logicalLocations: logical)])
+                message: Log.Text(text: finding.message + (finding.location.entry.map { " (in \($0))" } ?? "")),
+                locations: [location(finding.location, root: root)])
         }
-        let run = Run(
-            tool: Tool(driver: Driver(name: PreflightTool.name, version: PreflightTool.version, informationUri: PreflightTool.informationURI, rules: descriptors)),
+        let usesRoot = results.contains { $0.locations.contains { $0.physicalLocation.artifactLocation.uriBaseId != nil } }
+        let driver = Log.Driver(name: PreflightTool.name, version: PreflightTool.version,
+                                informationUri: PreflightTool.informationURI(for: report.platform), rules: rules.map(descriptor))
+        let run = Log.Run(
+            tool: Log.Tool(driver: driver),
+            originalUriBaseIds: usesRoot ? [SourceRoot.uriBaseId: Log.ArtifactLocation(uri: root.fileURI, uriBaseId: nil)] : nil,
             results: results,
-            invocations: [Invocation(executionSuccessful: true, toolExecutionNotifications: report.notes.map { Notification(level: "note", message: Text(text: $0)) })])
-        return JSONFormatter.encode(Log(runs: [run]))
+            invocations: [Log.Invocation(executionSuccessful: true, toolExecutionNotifications: report.notes.map {
+                Log.Notification(level: "note", message: Log.Text(text: $0))
+            })])
+        return JSONFormatter.encode(Log.Log(runs: [run]))
     }
 
-    /// A URI reference for a path: relative paths stay relative (GitHub resolves them against the checkout).
+    /// A rule's `reportingDescriptor`.
+    static func descriptor(_ rule: Rule) -> Log.ReportingDescriptor {
+        Log.ReportingDescriptor(
+            id: rule.id, name: rule.name, shortDescription: Log.Text(text: rule.summary), fullDescription: Log.Text(text: rule.help),
+            help: Log.Help(text: rule.help + "\n" + rule.sources.map { "Source: \($0.title) \($0.url)" }.joined(separator: "\n"),
+                           markdown: rule.help + "\n\n" + rule.sources.map { "Source: [\($0.title)](\($0.url))" }.joined(separator: "  \n")),
+            helpUri: rule.sources.first?.url, defaultConfiguration: Log.Configuration(level: level(rule.severity)),
+            properties: Log.RuleProperties(tags: ["bluetooth", rule.platform.rawValue]))
+    }
+
+    /// Where a finding is: the file (relative to `root` when inside it), a region, and the archive entry if any.
+    static func location(_ location: SourceLocation, root: SourceRoot) -> Log.Location {
+        let artifact = root.relativePath(of: location.file).map { Log.ArtifactLocation(uri: uri($0), uriBaseId: SourceRoot.uriBaseId) }
+            ?? Log.ArtifactLocation(uri: uri(SourceRoot.absolute(location.file)), uriBaseId: nil)
+        let logical = location.entry.map { entry in
+            [Log.LogicalLocation(fullyQualifiedName: entry + (location.line.map { ":\($0)" } ?? ""), kind: "resource")]
+        }
+        return Log.Location(physicalLocation: Log.PhysicalLocation(artifactLocation: artifact, region: region(location)),
+                            logicalLocations: logical)
+    }
+
+    /// The finding's line and column in the file itself; line 1 where the file has no lines of its own.
+    static func region(_ location: SourceLocation) -> Log.Region {
+        guard location.entry == nil, let line = location.line, line >= 1 else { return Log.Region(startLine: 1, startColumn: nil) }
+        return Log.Region(startLine: line, startColumn: location.column.flatMap { $0 >= 1 ? $0 : nil })
+    }
+
+    /// A URI reference for a path: relative paths stay relative, absolute ones become `file://` URIs.
     static func uri(_ path: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: ":")
