@@ -32,12 +32,19 @@ extension HILCase {
         var record = TestRecord(testID: testID, name: testName, suite: suite, accessory: name, started: Date(), duration: 0, verdict: .passed)
         let results = ProcessInfo.processInfo.environment["HIL_RESULTS"].map { URL(fileURLWithPath: $0) }
         var capturePath: String?
+        var temporaryCapture: String?
         if let results {
             let layout = ResultsLayout(results)
             try? layout.create()
             capturePath = layout.captureURL(for: record).path
             record.capturePath = ResultsLayout.captureRelativePath(for: record)
+        } else if Test.current != nil {
+            // Under plain `swift test` the capture is still taken, to be attached to the test, then removed.
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("hil-capture-\(UUID().uuidString.prefix(8)).btsnoop").path
+            capturePath = path
+            temporaryCapture = path
         }
+        defer { if let temporaryCapture { try? FileManager.default.removeItem(atPath: temporaryCapture) } }
         let context: HILCase
         var recoverySteps: [RecoveryStep] = []
         do {
@@ -90,6 +97,7 @@ extension HILCase {
             record.timeline = recoverySteps.map { TimelineEvent(offset: $0.startOffset / .seconds(1), duration: $0.duration / .seconds(1), lane: .recovery,
                                                                 label: $0.description, isFailure: $0.result != .recovered) }
             write(record, results)
+            if results == nil { attach(record, capture: temporaryCapture) }
             throw BenchError(reason)
         }
         var thrown: (any Error)?
@@ -114,6 +122,7 @@ extension HILCase {
             record.message = "\(thrown)"
         }
         write(record, results)
+        if results == nil { attach(record, capture: temporaryCapture) }
         if let thrown { throw thrown }
     }
 
