@@ -32,11 +32,17 @@ public final class BtsnoopWriter: Sendable {
 
     /// Appends one packet record. `received` is true for controller-to-host packets.
     public func write(_ packet: HCIPacket, received: Bool, at date: Date = Date()) {
+        write(packet, received: received, unixMicroseconds: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
+    }
+
+    /// Appends one packet record stamped `unixMicroseconds` after 1970 (exact: no floating point between the
+    /// clock and the file).
+    public func write(_ packet: HCIPacket, received: Bool, unixMicroseconds: Int64) {
         let data = packet.h4Bytes
         var flags: UInt32 = received ? 1 : 0
         if case .command = packet { flags |= 2 }
         if case .event = packet { flags |= 2 }
-        let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) + BtsnoopWriter.epochOffset
+        let micros = unixMicroseconds + BtsnoopWriter.epochOffset
         var record = BtsnoopWriter.bigEndian(UInt32(data.count))
         record += BtsnoopWriter.bigEndian(UInt32(data.count))
         record += BtsnoopWriter.bigEndian(flags)
@@ -68,26 +74,31 @@ public final class CapturingTransport: HCITransport {
     public var moniker: String { base.moniker }
     public var clock: LoopClock { base.clock }
     public var sharedLoop: EventLoop? { base.sharedLoop }
-    private let origin: (date: Date, instant: ContinuousClock.Instant)
+    /// The wall clock when wrapped (µs since 1970, rounded once) and the transport's clock then.
+    private let origin: (micros: Int64, instant: ContinuousClock.Instant)
 
     public init(_ base: any HCITransport, writer: BtsnoopWriter) {
         self.base = base
         self.writer = writer
-        self.origin = (Date(), base.clock.now)
+        self.origin = (Int64((Date().timeIntervalSince1970 * 1_000_000).rounded()), base.clock.now)
     }
 
-    /// Now on the wall clock, as the transport's clock tells it.
-    private var stamp: Date { origin.date.addingTimeInterval(origin.instant.duration(to: clock.now) / .seconds(1)) }
+    /// Now on the wall clock, as the transport's clock tells it, in whole microseconds since 1970: the origin
+    /// plus the elapsed time in integers, so a replayed bench stamps its packets at exactly the same offsets.
+    private var stamp: Int64 {
+        let elapsed = origin.instant.duration(to: clock.now).components
+        return origin.micros + elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000
+    }
 
     public func start(on loop: EventLoop, receive: @escaping @Sendable (HCITransportEvent) -> Void) throws(HCITransportError) {
         try base.start(on: loop) { [self] event in
-            if case .packet(let packet) = event { writer.write(packet, received: true, at: stamp) }
+            if case .packet(let packet) = event { writer.write(packet, received: true, unixMicroseconds: stamp) }
             receive(event)
         }
     }
 
     public func send(_ packet: HCIPacket) throws(HCITransportError) {
-        writer.write(packet, received: false, at: stamp)
+        writer.write(packet, received: false, unixMicroseconds: stamp)
         try base.send(packet)
     }
 
