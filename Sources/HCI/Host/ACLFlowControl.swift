@@ -25,6 +25,8 @@ struct ACLFlowControl {
     /// Packets sent per handle and not yet completed.
     var inFlight: [UInt16: Int] = [:]
     var queue: [Send] = []
+    /// Waits for a handle to have nothing queued or in flight (true), or for it to go (false).
+    var drainWaiters: [UInt16: [OneShot<Bool>]] = [:]
 
     mutating func configure(length: Int, count: Int) {
         maximumLength = max(length, 1)
@@ -44,6 +46,19 @@ struct ACLFlowControl {
         }
     }
 
+    /// Whether `handle` has nothing queued and nothing in flight.
+    func isDrained(_ handle: UInt16) -> Bool {
+        inFlight[handle, default: 0] == 0 && !queue.contains { $0.handle == handle }
+    }
+
+    /// Answers the drain waiters of handles that are now drained (true) or gone (false).
+    mutating func notifyDrainWaiters() {
+        for (handle, waiters) in drainWaiters where inFlight[handle] == nil || isDrained(handle) {
+            drainWaiters[handle] = nil
+            for waiter in waiters { waiter.resolve(inFlight[handle] != nil) }
+        }
+    }
+
     /// A disconnection frees the handle's buffers (§4.3) and fails its queued data.
     mutating func drop(handle: UInt16, failing error: HCIError) {
         availableBuffers = min(totalBuffers, availableBuffers + (inFlight[handle] ?? 0))
@@ -51,6 +66,7 @@ struct ACLFlowControl {
         let failed = queue.filter { $0.handle == handle }
         queue.removeAll { $0.handle == handle }
         for send in failed { send.finish(.failure(error)) }
+        notifyDrainWaiters()
     }
 
     mutating func dropAll(failing error: HCIError) {
@@ -59,6 +75,7 @@ struct ACLFlowControl {
         let failed = queue
         queue.removeAll()
         for send in failed { send.finish(.failure(error)) }
+        notifyDrainWaiters()
     }
 
     /// Splits an L2CAP PDU into ACL fragments of at most `maximumLength` bytes.
@@ -152,13 +169,17 @@ extension HCIHost {
     /// (Core v5.4 Vol 4 Part E §7.7.19: the controller transmitted it, or flushed it), within `timeout`.
     /// False when some are still in flight at the deadline, or the link is gone.
     public func waitUntilACLCompleted(handle: UInt16, timeout: Duration) async -> Bool {
-        let deadline = loop.now.advanced(by: timeout)
-        while connections[handle] != nil {
-            let queued = aclFlow.queue.contains { $0.handle == handle }
-            if !queued && aclFlow.inFlight[handle, default: 0] == 0 { return true }
-            guard loop.now < deadline, !Task.isCancelled else { return false }
-            try? await Task.sleep(for: .milliseconds(2), clock: loop.clock)
+        guard connections[handle] != nil else { return false }
+        if aclFlow.isDrained(handle) { return true }
+        let drained = OneShot<Bool>()
+        aclFlow.drainWaiters[handle, default: []].append(drained)
+        let timer = loop.schedule(at: loop.now.advanced(by: timeout)) { drained.resolve(false) }
+        let result = await withTaskCancellationHandler {
+            await drained.value
+        } onCancel: {
+            drained.resolve(false)
         }
-        return false
+        loop.cancelTimer(timer)
+        return result
     }
 }

@@ -221,6 +221,7 @@ extension HCIHost {
         case .numberOfCompletedPackets(let entries):
             aclFlow.completed(entries)
             pumpACL()
+            if !aclFlow.drainWaiters.isEmpty { aclFlow.notifyDrainWaiters() }
         case .hardwareError(let code):
             noteAnomaly("Hardware Error 0x\(hex2(code))")
             failAllCommands(.hardwareError(code: code))

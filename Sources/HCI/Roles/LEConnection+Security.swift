@@ -63,11 +63,10 @@ extension LEConnection {
         if encryptionWaiter != nil {
             while encryptionWaiter != nil {
                 guard isConnected else { throw .disconnected(reason: disconnectionReason ?? .unknownConnectionIdentifier) }
-                guard host.loop.now < started.advanced(by: timeout) else {
+                guard await securityChange(before: started.advanced(by: timeout)) else {
+                    if Task.isCancelled { throw .host(.cancelled(awaited: "the encryption under way", waited: started.duration(to: host.loop.now))) }
                     throw .timeout(awaited: "end of the encryption under way on handle 0x\(hex4(handle))", timeout: timeout)
                 }
-                try? await Task.sleep(for: .milliseconds(5), clock: host.loop.clock)
-                if Task.isCancelled { throw .host(.cancelled(awaited: "the encryption under way", waited: started.duration(to: host.loop.now))) }
             }
             if self.security == security { return }
         }
@@ -90,20 +89,47 @@ extension LEConnection {
             waiter.resolve(.failure(.host(.cancelled(awaited: "Encryption Change", waited: started.duration(to: loop.now)))))
         }
         host.loop.cancelTimer(timer)
-        if encryptionWaiter === waiter { encryptionWaiter = nil }
+        if encryptionWaiter === waiter {
+            encryptionWaiter = nil
+            securityChanged()
+        }
         try result.get()
     }
 
     /// Waits until the link is encrypted (by a pairing the peer started, or its encryption), within `timeout`.
     public func waitForEncryption(timeout: Duration) async throws(SecurityError) -> LinkSecurity {
-        let deadline = host.loop.now.advanced(by: timeout)
+        let started = host.loop.now
         while !security.encrypted {
             guard isConnected else { throw .disconnected(reason: disconnectionReason ?? .unknownConnectionIdentifier) }
-            guard host.loop.now < deadline else { throw .timeout(awaited: "encryption of handle 0x\(hex4(handle))", timeout: timeout) }
-            try? await Task.sleep(for: .milliseconds(5), clock: host.loop.clock)
-            if Task.isCancelled { throw .host(.cancelled(awaited: "encryption", waited: timeout)) }
+            guard await securityChange(before: started.advanced(by: timeout)) else {
+                if Task.isCancelled { throw .host(.cancelled(awaited: "encryption", waited: started.duration(to: host.loop.now))) }
+                throw .timeout(awaited: "encryption of handle 0x\(hex4(handle))", timeout: timeout)
+            }
         }
         return security
+    }
+
+    /// Waits for the next change of the link's security (Encryption Change, Key Refresh, an encryption
+    /// ending, the link ending); false at `deadline` or when the task is cancelled.
+    func securityChange(before deadline: ContinuousClock.Instant) async -> Bool {
+        guard host.loop.now < deadline, !Task.isCancelled else { return false }
+        let change = OneShot<Bool>()
+        securityWatchers.append(change)
+        let timer = host.loop.schedule(at: deadline) { change.resolve(false) }
+        let changed = await withTaskCancellationHandler {
+            await change.value
+        } onCancel: {
+            change.resolve(false)
+        }
+        host.loop.cancelTimer(timer)
+        return changed
+    }
+
+    /// Wakes everyone waiting in `securityChange(before:)`.
+    func securityChanged() {
+        let watchers = securityWatchers
+        securityWatchers.removeAll()
+        for watcher in watchers { watcher.resolve(true) }
     }
 
     /// Each side's over-the-air address, as the pairing's confirm values and checks include them.
@@ -261,6 +287,7 @@ extension LEConnection {
             pendingSecurity = nil
             setATTSecurity(security)
             encryptionWaiter?.resolve(.success(()))
+            securityChanged()
             if let pairing, pairing.phase == .encrypting {
                 do {
                     try await perform(pairing.encryptionEnabled())
@@ -273,6 +300,7 @@ extension LEConnection {
             pendingSecurity = nil
             let detail = status == .pinOrKeyMissing ? "the peer has lost the bond" : "encryption of handle 0x\(hex4(handle)) did not start"
             encryptionWaiter?.resolve(.failure(.encryptionFailed(status: status, detail: detail)))
+            securityChanged()
             if pairing != nil { finishPairing(.failure(.encryptionFailed(status: status, detail: "encryption with the pairing's key failed"))) }
         }
     }
@@ -314,6 +342,7 @@ extension LEConnection {
     func securityEnded(reason: HCIStatus) {
         encryptionWaiter?.resolve(.failure(.disconnected(reason: reason)))
         encryptionWaiter = nil
+        securityChanged()
         if pairing != nil || !pairingWaiters.isEmpty { finishPairing(.failure(.disconnected(reason: reason))) }
     }
 }

@@ -45,6 +45,8 @@ public actor LEConnection {
     var smpTimedOut = false
     /// An LE Enable Encryption waiting for Encryption Change, and the security it will give.
     var encryptionWaiter: OneShot<Result<Void, SecurityError>>?
+    /// Waits for the next change of `security` or of `encryptionWaiter` (true), or their deadline (false).
+    var securityWatchers: [OneShot<Bool>] = []
     var pendingSecurity: LinkSecurity?
     /// The options our peripheral asked for with a Security Request, used when the central pairs.
     var securityRequestOptions: PairingOptions?
