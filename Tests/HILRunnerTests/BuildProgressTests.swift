@@ -11,9 +11,9 @@ import TestSupport
     @Test func withoutATerminalABuildSaysItGoesOnEverySoOften() async throws {
         let directory = try TemporaryDirectory.make("hil-build")
         defer { TemporaryDirectory.remove(directory) }
-        // A stand-in for `swift build`: 2.5 s of nothing, then success.
+        // A stand-in for `swift build`: 3 s of nothing, then success.
         let fakeSwift = directory.appendingPathComponent("swift")
-        try Data("#!/bin/sh\nsleep 2.5\n".utf8).write(to: fakeSwift)
+        try Data("#!/bin/sh\nsleep 3\n".utf8).write(to: fakeSwift)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fakeSwift.path)
         let layout = ResultsLayout(directory.appendingPathComponent("results", isDirectory: true))
         try FileManager.default.createDirectory(at: layout.directory, withIntermediateDirectories: true)
@@ -25,9 +25,15 @@ import TestSupport
         let problem = await HILRun.build(invocation, plan: plan, deadline: .now + .seconds(60), timeoutText: "60 s",
                                          pollInterval: .milliseconds(100), printer: &printer, noteEverySeconds: 1)
         #expect(problem == nil)
-        let notes = err.text.split(separator: "\n").filter { $0.hasPrefix("hil run: building the tests of \(directory.lastPathComponent)… ") }
-        #expect(notes.count >= 2, "\(err.text)")
-        #expect(notes.first?.contains("1 s (log: ") == true, "\(err.text)")
+        let prefix = "hil run: building the tests of \(directory.lastPathComponent)… "
+        let notes = err.text.split(separator: "\n").filter { $0.hasPrefix(prefix) }
+        // A note per interval reached (a loaded machine may skip a tick, never repeat or go back): whole
+        // seconds, rising, each naming the log.
+        let seconds = notes.compactMap { Int($0.dropFirst(prefix.count).prefix { $0 != " " }) }
+        #expect(!notes.isEmpty, "no note during a 3 s build: \(err.text)")
+        #expect(seconds.count == notes.count && seconds.allSatisfy { $0 >= 1 && $0 <= 3 }, "\(err.text)")
+        #expect(seconds == seconds.sorted() && Set(seconds).count == seconds.count, "\(err.text)")
+        #expect(notes.allSatisfy { $0.contains(" s (log: \(layout.log.path))") }, "\(err.text)")
         #expect(out.text.isEmpty, "standard output keeps only case and summary lines: \(out.text)")
     }
 }

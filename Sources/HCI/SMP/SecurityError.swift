@@ -15,8 +15,6 @@ public enum SecurityError: Error, Sendable, CustomStringConvertible {
     case host(HCIError)
     /// A procedure or option this side does not offer.
     case unsupported(String)
-    /// A pairing or encryption is already under way on the link.
-    case busy(String)
     /// The bond store failed (a corrupt file, a write that did not land).
     case bondStore(String)
     /// A cryptographic primitive failed.
@@ -35,7 +33,6 @@ public enum SecurityError: Error, Sendable, CustomStringConvertible {
             return "the link ended during pairing or encryption: \(reason)"
         case .host(let error): return error.description
         case .unsupported(let what): return what
-        case .busy(let what): return what
         case .bondStore(let what): return "bond store: \(what)"
         case .crypto(let what): return "cryptography: \(what)"
         }
