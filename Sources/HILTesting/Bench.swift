@@ -97,9 +97,15 @@ public actor Bench {
         return adapter
     }
 
-    /// Opens a host on the central adapter, capturing to `capturePath`.
-    func openAdapter(capturePath: String?) async throws -> HCIHost {
-        try await adapterAccess().openHost(capturePath: capturePath)
+    /// Opens a host on the central adapter, capturing to `capture`.
+    func openAdapter(capture: CaptureTarget?) async throws -> HCIHost {
+        try await adapterAccess().openHost(capture: capture)
+    }
+
+    /// Shows a simulated accessory's own controller (its firmware's HCI traffic, its power cuts) in a test
+    /// case's capture; nil stops it. Nothing to show on a real bench, whose accessories keep their HCI inside.
+    func tapAccessory(_ name: String, into tap: MonitorCapture.Controller?) {
+        runtime?.accessories[name]?.controller.tap(into: tap)
     }
 
     /// USB-resets the adapter (simulated: the controller comes back fresh; real: `libusb_reset_device`).
@@ -111,10 +117,10 @@ public actor Bench {
     /// Climbs the recovery ladder for an adapter that does not answer, starting with `host` when one
     /// opened (its HCI Reset is the first rung; later rungs close it); returns a working host (already
     /// reset) when a rung brought it back, and the steps either way.
-    func recoverAdapter(trying host: HCIHost?, capturePath: String?, after error: any Error) async -> (host: HCIHost?, steps: [RecoveryStep]) {
+    func recoverAdapter(trying host: HCIHost?, capture: CaptureTarget?, after error: any Error) async -> (host: HCIHost?, steps: [RecoveryStep]) {
         guard let adapter else { return (nil, []) }
         let slot = HostSlot(host)
-        let outcome = await adapter.recoveryLadder(slot: slot, powerSwitch: ports.adapter, capturePath: capturePath).climb()
+        let outcome = await adapter.recoveryLadder(slot: slot, powerSwitch: ports.adapter, capture: capture).climb()
         let host = await slot.host
         switch outcome {
         case .recovered: return (host, outcome.steps)

@@ -47,13 +47,19 @@ extension HILCase {
         defer { if let temporaryCapture { try? FileManager.default.removeItem(atPath: temporaryCapture) } }
         let context: HILCase
         var recoverySteps: [RecoveryStep] = []
+        var capture: CaseCapture?
         do {
+            if let capturePath {
+                capture = try CaseCapture(path: capturePath, clock: clock, accessoryName: name)
+                capture?.note("test begin: \(CaseResult.displayName(record)) on rig \(rig.name)")
+                if let name { await bench.tapAccessory(name, into: capture?.accessory) }
+            }
             try await bench.powerAllOn()
             var central: LEDevice
             var info: ControllerInfo
             var opened: LEDevice?
             do {
-                let device = LEDevice(host: try await bench.openAdapter(capturePath: capturePath))
+                let device = LEDevice(host: try await bench.openAdapter(capture: capture?.centralTarget))
                 opened = device
                 info = try await device.start()
                 central = device
@@ -61,7 +67,7 @@ extension HILCase {
                 // The adapter does not answer: climb the recovery ladder (HCI Reset → USB reset → reopen →
                 // its hub port's power cycle) before calling the bench broken. The host that did open is the
                 // ladder's to reset first, and to close before the later rungs (it holds the adapter).
-                let recovered = await bench.recoverAdapter(trying: opened?.host, capturePath: capturePath, after: error)
+                let recovered = await bench.recoverAdapter(trying: opened?.host, capture: capture?.centralTarget, after: error)
                 recoverySteps = recovered.steps
                 guard let host = recovered.host else {
                     await opened?.close()
@@ -75,7 +81,7 @@ extension HILCase {
                 }
                 info = try await central.start()
             }
-            context = HILCase(rig: rig, accessory: accessory, central: central, clock: clock)
+            context = HILCase(rig: rig, accessory: accessory, central: central, clock: clock, capture: capture)
             for step in recoverySteps {
                 context.mark(.recovery, step.description, duration: step.duration, failure: step.result != .recovered)
             }
@@ -96,6 +102,7 @@ extension HILCase {
             record.message = reason
             record.timeline = recoverySteps.map { TimelineEvent(offset: $0.startOffset / .seconds(1), duration: $0.duration / .seconds(1), lane: .recovery,
                                                                 label: $0.description, isFailure: $0.result != .recovered) }
+            await end(capture, record, accessory: name)
             write(record, results)
             if results == nil { attach(record, capture: temporaryCapture) }
             throw BenchError(reason)
@@ -121,9 +128,18 @@ extension HILCase {
             }
             record.message = "\(thrown)"
         }
+        await end(capture, record, accessory: name)
         write(record, results)
         if results == nil { attach(record, capture: temporaryCapture) }
         if let thrown { throw thrown }
+    }
+
+    /// Ends the case's capture: its verdict and the end as notes; the accessory's controller no longer shown.
+    static func end(_ capture: CaseCapture?, _ record: TestRecord, accessory name: String?) async {
+        guard let capture else { return }
+        if let name { await Bench.shared.tapAccessory(name, into: nil) }
+        capture.note("verdict: \(record.verdict.rawValue)\(record.message.map { ": \($0)" } ?? "")")
+        capture.note("test end: \(CaseResult.displayName(record))")
     }
 
     static func write(_ record: TestRecord, _ results: URL?) {

@@ -24,10 +24,14 @@ public final class HILCase: Sendable {
     let startDate = Date()
     /// The central's bonds during this case (a fresh store per case: every case pairs anew).
     public let bonds = InMemoryBondStore()
+    /// This case's capture (the central as controller 0, a simulated accessory as controller 1, every
+    /// timeline mark as a system note), when one is taken.
+    public let capture: CaseCapture?
     let state = Mutex<(timeline: [TimelineEvent], measurements: [HILResults.Measurement], properties: [String: String])>(([], [], [:]))
 
-    init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice, clock: LoopClock) {
+    init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice, clock: LoopClock, capture: CaseCapture?) {
         self.clock = clock
+        self.capture = capture
         self.started = clock.now
         self.rig = rig
         self.accessory = accessory
@@ -35,7 +39,7 @@ public final class HILCase: Sendable {
     }
 
     /// Power-cycles the adapter through its own switch port, then opens and resets a new host on it;
-    /// returns the new central. The new host is not captured.
+    /// returns the new central, captured as the old one was.
     @discardableResult
     public func powerCycleAdapter(offTime: Duration = .milliseconds(200)) async throws -> LEDevice {
         guard let powerSwitch = await Bench.shared.adapterPowerPort else {
@@ -56,7 +60,7 @@ public final class HILCase: Sendable {
 
     /// USB-resets the adapter: closes the central's host (a reset re-enumerates the device, and libusb
     /// resets only a device no one has claimed), resets it (`libusb_reset_device` on a real dongle), then
-    /// opens and resets a new host on it; returns the new central. The new host is not captured.
+    /// opens and resets a new host on it; returns the new central, captured as the old one was.
     @discardableResult
     public func resetAdapterUSB() async throws -> LEDevice {
         let old = central
@@ -79,14 +83,14 @@ public final class HILCase: Sendable {
         let start = clock.now
         let fresh: LEDevice
         do {
-            fresh = LEDevice(host: try await Bench.shared.openAdapter(capturePath: nil))
+            fresh = LEDevice(host: try await Bench.shared.openAdapter(capture: capture?.centralTarget))
             try await fresh.start()
             await fresh.configureSecurity(pairing: await old.pairingOptions, bonds: await old.bondStore, identity: await old.identity)
         } catch {
             mark(.adapter, "reopening after \(what) failed: \(error)", failure: true)
             throw BenchError("\(rig.adapter.moniker) did not come back after \(what): \(error)")
         }
-        mark(.adapter, "adapter reopened and reset after \(what) (not captured)", duration: start.duration(to: clock.now))
+        mark(.adapter, "adapter reopened and reset after \(what)", duration: start.duration(to: clock.now))
         centralBox.withLock { $0 = fresh }
         return fresh
     }
@@ -101,11 +105,13 @@ public final class HILCase: Sendable {
     /// Seconds since the case started.
     public var elapsed: Double { started.duration(to: clock.now) / .seconds(1) }
 
-    /// Records an instant (or, with `duration`, a span ending now) on a timeline lane.
+    /// Records an instant (or, with `duration`, a span ending now) on a timeline lane, and as a system note
+    /// in the capture (`hil: power: power off: verified …`).
     public func mark(_ lane: TimelineEvent.Lane, _ label: String, duration: Duration? = nil, failure: Bool = false) {
         let now = elapsed
         let length = duration.map { $0 / .seconds(1) }
         state.withLock { $0.timeline.append(TimelineEvent(offset: now - (length ?? 0), duration: length, lane: lane, label: label, isFailure: failure)) }
+        capture?.note("\(lane.rawValue)\(failure ? " FAILED" : ""): \(label)")
     }
 
     /// Records a measurement (seconds are stored as milliseconds).

@@ -25,6 +25,8 @@ public final class SimulatedController: Sendable {
     }
 
     private let port = Mutex(Port())
+    /// Where a test case's capture sees this controller from its own host's side (`tap(into:)`).
+    private let captureTap = Mutex<MonitorCapture.Controller?>(nil)
 
     init(configuration: SimulatedWorldDescription.Controller, air: SimulatedAir) {
         self.name = configuration.name
@@ -58,7 +60,9 @@ public final class SimulatedController: Sendable {
             port.session = session
             return .success(transport)
         }
-        return try opened.get()
+        let transport = try opened.get()
+        captureTap.withLock { $0 }?.opened()
+        return transport
     }
 
     /// Cuts the power: the host's transport closes (the host sees `.closedByPeer`), and the controller
@@ -73,6 +77,7 @@ public final class SimulatedController: Sendable {
         guard !isPoweredOn else { return }
         await air.add(self)
         port.withLock { $0.poweredOn = true }
+        captureTap.withLock { $0 }?.added(address: configuration.address)
     }
 
     func powerOff(why: String) async {
@@ -85,6 +90,10 @@ public final class SimulatedController: Sendable {
         guard let transport else { return }
         transport?.controllerClosed(HCITransportError(.closedByPeer, "\(moniker): \(why)"))
         await air.remove(name)
+        if let tap = captureTap.withLock({ $0 }) {
+            if transport != nil { tap.closed() }
+            tap.removed()
+        }
     }
 
     /// Marks a controller installed on the air at the world's construction as powered.
@@ -104,9 +113,30 @@ public final class SimulatedController: Sendable {
 
     /// A transport the host closed lets go of the controller.
     func detach(session: UInt64) {
-        port.withLock { port in
-            if port.session == session { port.transport = nil }
+        let detached = port.withLock { port -> Bool in
+            guard port.session == session, port.transport != nil else { return false }
+            port.transport = nil
+            return true
         }
+        if detached { captureTap.withLock { $0 }?.closed() }
+    }
+
+    // MARK: Capture
+
+    /// Shows this controller's traffic with its own host — both directions — as controller `tap.index` of a
+    /// test case's monitor capture, and its power cuts and host closes as the index going and coming;
+    /// nil stops it. A controller already powered (and opened) is announced at once.
+    public func tap(into tap: MonitorCapture.Controller?) {
+        captureTap.withLock { $0 = tap }
+        guard let tap else { return }
+        let (powered, open) = port.withLock { ($0.poweredOn, $0.transport != nil) }
+        if powered { tap.added(address: configuration.address) }
+        if open { tap.opened() }
+    }
+
+    /// A packet between this controller and its host, for the capture tap.
+    func tapped(_ packet: HCIPacket, received: Bool) {
+        captureTap.withLock { $0 }?.packet(packet, received: received)
     }
 
     /// Bytes for the host (on the air's loop); dropped when no host has the controller open.

@@ -55,6 +55,7 @@ public final class SimulatedTransport: HCITransport {
 
     public func send(_ packet: HCIPacket) throws(HCITransportError) {
         try write(packet.h4Bytes)
+        controller.tapped(packet, received: false)
     }
 
     /// Writes raw H4 bytes to the controller, as a host would write them to a UART (tests use it to send
@@ -94,7 +95,10 @@ public final class SimulatedTransport: HCITransport {
         guard let receive else { return }
         switch outcome {
         case .success(let packets):
-            for packet in packets { receive(.packet(packet)) }
+            for packet in packets {
+                controller.tapped(packet, received: true)
+                receive(.packet(packet))
+            }
         case .failure(let error):
             if markClosed(HCITransportError(.framing, "\(moniker): \(error)")) {
                 controller.detach(session: session)

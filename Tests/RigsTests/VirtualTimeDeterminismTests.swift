@@ -46,14 +46,15 @@ import TestSupport
         let thermometer = try #require(rig.accessory(named: "thermometer"))
         try await runtime.world.air.clock.drive { () async throws -> Void in
             try await runtime.powerOnAll()
-            let transport = CapturingTransport(try runtime.openTransport(named: "central"), writer: try BtsnoopWriter(path: path))
+            let writer = try BtsnoopWriter(path: path)
+            let transport = CapturingTransport(try runtime.openTransport(named: "central"), writer: writer)
             let central = LEDevice(host: try HCIHost(transport: transport))
             try await central.start()
             let link = try await central.connect(matching: thermometer.match, scanTimeout: .seconds(2), parameters: rig.connectionParameters)
             _ = try await link.gatt.discoverAll()
             _ = try await link.disconnect()
             await central.close()
-            transport.writer.close()
+            writer.close()
         }
         await runtime.shutdown()
         return try records(path)

@@ -34,14 +34,14 @@ public struct AdapterAccess: Sendable {
         self.sysfs = sysfs
     }
 
-    /// Opens a host on the adapter (not yet reset), capturing to `capturePath` when given. Blocking
+    /// Opens a host on the adapter (not yet reset), capturing to `capture` when given. Blocking
     /// opens (libusb, an HCI socket bind that retries) run on their own thread.
-    public func openHost(capturePath: String? = nil, commandTimeout: Duration = .seconds(2)) async throws -> HCIHost {
+    public func openHost(capture: CaptureTarget? = nil, commandTimeout: Duration = .seconds(2)) async throws -> HCIHost {
         if case .simulated(let name) = parsed, let runtime {
             return try ControllerOpener.makeHost(transport: try runtime.openTransport(named: name), moniker: moniker,
-                                                 capturePath: capturePath, commandTimeout: commandTimeout)
+                                                 capture: capture, commandTimeout: commandTimeout)
         }
-        return try await ControllerOpener.openHost(moniker: moniker, capturePath: capturePath, commandTimeout: commandTimeout)
+        return try await ControllerOpener.openHost(moniker: moniker, capture: capture, commandTimeout: commandTimeout)
     }
 
     /// Whether `resetUSB()` can work: a simulated adapter, a `usb:` adapter, or an `hci-socket:` adapter on USB.
@@ -89,12 +89,12 @@ public struct AdapterAccess: Sendable {
 
     /// The standard recovery ladder for this adapter: HCI Reset → USB reset (when the adapter can be
     /// reset) → close and reopen → the adapter's own switch port power cycle (when given).
-    public func recoveryLadder(slot: HostSlot, powerSwitch: (any PowerSwitch)?, capturePath: String? = nil,
+    public func recoveryLadder(slot: HostSlot, powerSwitch: (any PowerSwitch)?, capture: CaptureTarget? = nil,
                                resetTimeout: Duration = .seconds(2), offTime: Duration = .seconds(2)) -> RecoveryLadder {
         let access = self
         let usbReset: (@Sendable () async throws -> String)? = canResetUSB ? { @Sendable in try await access.resetUSB() } : nil
         return RecoveryLadder.standard(adapter: moniker, slot: slot,
-                                       openHost: { try await access.openHost(capturePath: capturePath, commandTimeout: resetTimeout) },
+                                       openHost: { try await access.openHost(capture: capture, commandTimeout: resetTimeout) },
                                        usbReset: usbReset, powerSwitch: powerSwitch, resetTimeout: resetTimeout, offTime: offTime,
                                        clock: runtime?.world.air.clock ?? .real)
     }

@@ -15,7 +15,7 @@ public struct ControllerSession: Sendable {
                             commandTimeout: Duration = .seconds(2)) async throws -> ControllerSession {
         let runtime = try await simulation(for: text, rigPath: rigPath)
         do {
-            let host = try await AdapterAccess(moniker: text, runtime: runtime).openHost(capturePath: capturePath, commandTimeout: commandTimeout)
+            let host = try await AdapterAccess(moniker: text, runtime: runtime).openHost(capture: capturePath.map(CaptureTarget.file), commandTimeout: commandTimeout)
             return ControllerSession(host: host, simulation: runtime)
         } catch {
             await runtime?.shutdown()

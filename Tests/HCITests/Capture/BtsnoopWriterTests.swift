@@ -43,8 +43,7 @@ import Testing
         let writer = try BtsnoopWriter(path: path)
         for (packet, received) in Self.packets { writer.write(packet, received: received) }
         writer.close()
-        let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let executable = try #require(tshark, "tshark is not installed: scripts/test installs it (Debian package tshark)")
+        let executable = try #require(Tshark.path, "\(Tshark.missing)")
         let (status, output) = await runProgram(executable, ["-r", path])
         #expect(status == 0)
         let lines = output.split(separator: "\n")
@@ -64,8 +63,7 @@ import Testing
         writer.write(Self.packets[0].0, received: false, at: written)
         writer.write(Self.packets[0].0, received: false, at: Date(timeIntervalSince1970: 1_700_000_000.25))
         writer.close()
-        let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let executable = try #require(tshark, "tshark is not installed: scripts/test installs it (Debian package tshark)")
+        let executable = try #require(Tshark.path, "\(Tshark.missing)")
         let (status, output) = await runProgram(executable, ["-r", path, "-T", "fields", "-e", "frame.time_epoch"])
         #expect(status == 0, "\(output)")
         let times = output.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
