@@ -1,7 +1,11 @@
 import Testing
 
 /// `.bench`: leases the bench named by `HIL_RIG` for a test or a suite (the rig lock, the simulated
-/// runtime, the power switches) before it runs, and skips it with the cause once the bench has broken.
+/// runtime, the power switches) before it runs, and cancels it with the cause once the bench has broken.
+///
+/// Around each test case it is a scope (`TestScoping`): the case runs as a drive of the bench's clock (virtual
+/// time on a simulated bench), and a case the test opened with `HILCase.open` is ended when the test returns
+/// or throws — its verdict classified, its record written and attached — so the body needs no `HILCase.run`.
 public struct BenchTrait: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
@@ -10,7 +14,23 @@ public struct BenchTrait: TestTrait, SuiteTrait, TestScoping {
         if testCase != nil || !test.isSuite, let reason = await Bench.shared.brokenReason {
             try Test.cancel("bench broke earlier: \(reason)")
         }
-        try await function()
+        guard testCase != nil, BenchScope.current == nil else {
+            try await function()
+            return
+        }
+        let scope = BenchScope()
+        try await Bench.shared.clock.drive { () async throws -> Void in
+            try await BenchScope.$current.withValue(scope) {
+                var thrown: (any Error)?
+                do {
+                    try await function()
+                } catch {
+                    thrown = error
+                }
+                await scope.finish(thrown: thrown)
+                if let thrown { throw thrown }
+            }
+        }
     }
 }
 

@@ -1,149 +1,55 @@
-import BenchOperations
-import DeviceControl
-import Foundation
 import HCI
-import HILResults
 import Rigs
-import Synchronization
-import Testing
 
 extension HILCase {
-    /// Runs the standard bench procedure around `body` for one accessory (or none).
+    /// Runs the standard bench procedure around `body` for one accessory (or none): `CaseSession` opens the
+    /// case, the body runs, and the session classifies what it threw and writes the record.
     ///
     /// On a simulated bench on virtual time the whole case runs as a drive of its clock: whenever every
-    /// part of the bench waits, time jumps to the next event.
+    /// part of the bench waits, time jumps to the next event. (Under the `.bench` trait, the trait already
+    /// drives the clock around the test.)
     public static func run(accessory name: String?, _ body: @Sendable (HILCase) async throws -> Void) async throws {
         let bench = Bench.shared
         let rig = try await bench.lease()
         let clock = await bench.clock
-        try await clock.drive { () async throws -> Void in
-            try await runLeased(rig: rig, accessory: name, clock: clock, body)
+        if BenchScope.current != nil {
+            try await runOpened(rig: rig, accessory: name, clock: clock, body)
+        } else {
+            try await clock.drive { () async throws -> Void in try await runOpened(rig: rig, accessory: name, clock: clock, body) }
         }
     }
 
-    private static func runLeased(rig: Rig, accessory name: String?, clock: LoopClock,
-                                  _ body: @Sendable (HILCase) async throws -> Void) async throws {
-        let bench = Bench.shared
-        let accessory = name.flatMap { rig.accessory(named: $0) }
-        if let name, accessory == nil { throw BenchError("the rig has no accessory named \(name)") }
-        let testID = Test.current.map { String(describing: $0.id) } ?? "unknown"
-        let testName = Test.current?.name ?? "unknown"
-        let suite = testID.split(separator: "/").first.map { String($0.split(separator: ".").last ?? "") } ?? ""
-        var record = TestRecord(testID: testID, name: testName, suite: suite, accessory: name, started: Date(), duration: 0, verdict: .passed)
-        let results = ProcessInfo.processInfo.environment["HIL_RESULTS"].map { URL(fileURLWithPath: $0) }
-        var capturePath: String?
-        var temporaryCapture: String?
-        if let results {
-            let layout = ResultsLayout(results)
-            try? layout.create()
-            capturePath = layout.captureURL(for: record).path
-            record.capturePath = ResultsLayout.captureRelativePath(for: record)
-        } else if Test.current != nil {
-            // Under plain `swift test` the capture is still taken, to be attached to the test, then removed.
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("hil-capture-\(UUID().uuidString.prefix(8)).btsnoop").path
-            capturePath = path
-            temporaryCapture = path
-        }
-        defer { if let temporaryCapture { try? FileManager.default.removeItem(atPath: temporaryCapture) } }
-        let context: HILCase
-        var recoverySteps: [RecoveryStep] = []
-        var capture: CaseCapture?
-        do {
-            if let capturePath {
-                capture = try CaseCapture(path: capturePath, clock: clock, accessoryName: name)
-                capture?.note("test begin: \(CaseResult.displayName(record)) on rig \(rig.name)")
-                if let name { await bench.tapAccessory(name, into: capture?.accessory) }
-            }
-            try await bench.powerAllOn()
-            var central: LEDevice
-            var info: ControllerInfo
-            var opened: LEDevice?
-            do {
-                let device = LEDevice(host: try await bench.openAdapter(capture: capture?.centralTarget))
-                opened = device
-                info = try await device.start()
-                central = device
-            } catch {
-                // The adapter does not answer: climb the recovery ladder (HCI Reset → USB reset → reopen →
-                // its hub port's power cycle) before calling the bench broken. The host that did open is the
-                // ladder's to reset first, and to close before the later rungs (it holds the adapter).
-                let recovered = await bench.recoverAdapter(trying: opened?.host, capture: capture?.centralTarget, after: error)
-                recoverySteps = recovered.steps
-                guard let host = recovered.host else {
-                    await opened?.close()
-                    throw BenchError("\(rig.adapter.moniker) does not answer and did not recover: \(recovered.steps.map(\.description).joined(separator: "; "))")
-                }
-                if let opened, opened.host === host {
-                    central = opened
-                } else {
-                    await opened?.close()
-                    central = LEDevice(host: host)
-                }
-                info = try await central.start()
-            }
-            context = HILCase(rig: rig, accessory: accessory, central: central, clock: clock, capture: capture)
-            for step in recoverySteps {
-                context.mark(.recovery, step.description, duration: step.duration, failure: step.result != .recovered)
-            }
-            context.mark(.adapter, "HCI Reset: \(info.manufacturer) \(info.hciVersion), \(info.address)")
-            record.properties = [
-                TestRecord.PropertyKey.adapter: rig.adapter.moniker, TestRecord.PropertyKey.controllerManufacturer: info.manufacturer.description,
-                TestRecord.PropertyKey.controllerVersion: info.hciVersion.name, TestRecord.PropertyKey.controllerAddress: info.address.description,
-                "rig": rig.name,
-            ]
-            if let accessory {
-                record.properties[TestRecord.PropertyKey.accessoryIdentity] = accessory.match.description
-                if let power = accessory.power { record.properties[TestRecord.PropertyKey.powerSwitch] = "\(power.switchName) port \(power.port)" }
-            }
-        } catch {
-            let reason = "bench not ready: \(error)"
-            await bench.markBroken(reason)
-            record.verdict = .infrastructureError
-            record.message = reason
-            record.timeline = recoverySteps.map { TimelineEvent(offset: $0.startOffset / .seconds(1), duration: $0.duration / .seconds(1), lane: .recovery,
-                                                                label: $0.description, isFailure: $0.result != .recovered) }
-            await end(capture, record, accessory: name)
-            write(record, results)
-            if results == nil { attach(record, capture: temporaryCapture) }
-            throw BenchError(reason)
-        }
+    private static func runOpened(rig: Rig, accessory name: String?, clock: LoopClock, _ body: @Sendable (HILCase) async throws -> Void) async throws {
+        let session = try await CaseSession.begin(rig: rig, accessory: name, clock: clock)
         var thrown: (any Error)?
         do {
-            try await body(context)
+            try await body(session.context)
         } catch {
             thrown = error
         }
-        await context.central.close()
-        let snapshot = context.state.withLock { $0 }
-        record.timeline = snapshot.timeline
-        record.measurements = snapshot.measurements
-        record.properties.merge(snapshot.properties) { _, new in new }
-        record.duration = context.elapsed
-        if let thrown {
-            if isInfrastructure(thrown) {
-                record.verdict = .infrastructureError
-                await bench.markBroken("\(thrown)")
-            } else {
-                record.verdict = .failed
-            }
-            record.message = "\(thrown)"
-        }
-        await end(capture, record, accessory: name)
-        write(record, results)
-        if results == nil { attach(record, capture: temporaryCapture) }
+        await session.finish(thrown: thrown)
         if let thrown { throw thrown }
     }
 
-    /// Ends the case's capture: its verdict and the end as notes; the accessory's controller no longer shown.
-    static func end(_ capture: CaseCapture?, _ record: TestRecord, accessory name: String?) async {
-        guard let capture else { return }
-        if let name { await Bench.shared.tapAccessory(name, into: nil) }
-        capture.note("verdict: \(record.verdict.rawValue)\(record.message.map { ": \($0)" } ?? "")")
-        capture.note("test end: \(CaseResult.displayName(record))")
-    }
-
-    static func write(_ record: TestRecord, _ results: URL?) {
-        guard let results else { return }
-        _ = try? record.write(toResultsDirectory: results)
+    /// Opens this test case on the bench for `accessory` (a rig accessory's name, or none) and returns it,
+    /// for a test that carries the `.bench` trait and does not wrap its body in `HILCase.run`:
+    ///
+    /// ```swift
+    /// @Test(.bench, arguments: BenchAccessories.poweredNames)
+    /// func survivesPowerCut(accessory: String) async throws {
+    ///     let bench = try await HILCase.open(accessory: accessory)
+    ///     …
+    /// }
+    /// ```
+    ///
+    /// The trait ends the case when the test returns or throws: it classifies the error, writes the record
+    /// and attaches it. Throws a `BenchError` without the trait, or when the case was opened already.
+    public static func open(accessory name: String?) async throws -> HILCase {
+        guard let scope = BenchScope.current else {
+            throw BenchError("HILCase.open needs the .bench trait on the test (or wrap the body in HILCase.run)")
+        }
+        let rig = try await Bench.shared.lease()
+        let clock = await Bench.shared.clock
+        return try await scope.open { try await CaseSession.begin(rig: rig, accessory: name, clock: clock) }
     }
 }
