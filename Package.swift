@@ -106,6 +106,8 @@ let package = Package(
         .testTarget(name: "hilTests", dependencies: ["hil", "HCI", "DeviceControl", "TestSupport"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCI"]),
+        // HILTesting's own parts, apart from a bench.
+        .testTarget(name: "HILTestingTests", dependencies: ["HILTesting"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "RigFormat", "HCI"]),
     ]
 )

@@ -48,7 +48,26 @@ public struct CaseResult: Codable, Sendable, Hashable {
 
     public var verdict: TestRecord.Verdict { record.verdict }
 
-    /// `Suite/test [accessory, argument, #2]`.
+    /// Where the case failed, `Tests/Suite/File.swift:42` relative to `packageRoot` (the failing expectation,
+    /// or the test's line that threw), never an absolute path; nil when unknown.
+    public func failureLocation(packageRoot: String?) -> String? {
+        JUnitTestcase.location(file: failureFile, line: failureLine, fallback: record.sourceLocation, packageRoot: packageRoot)
+    }
+
+    /// A result for a suite as a whole that neither failed nor errored — a skipped suite (whose tests have
+    /// their own results), or a suite whose only issues were known ones. It is not a test case: junit.xml tells
+    /// it in the suite's `<system-out>`, the summary does not count it, and the run prints it as a `suite` line.
+    public var isSuiteNote: Bool {
+        source == .swiftTesting && Self.isSuiteID(record.testID) && (verdict == .skipped || verdict == .passed)
+    }
+
+    /// A suite's test ID has no `File.swift:line:column` at its end.
+    static func isSuiteID(_ testID: String) -> Bool {
+        !testID.isEmpty && TestIDParts(testID).sourceLocation == nil
+    }
+
+    /// `Suite/Inner/test [accessory, argument, #2]`: the case's one name, everywhere it is shown (the terminal,
+    /// the CI lines of `hil run`, junit.xml's testcase name, report.html).
     public static func displayName(_ record: TestRecord) -> String {
         let name = TestIDParts.trimParameters(record.name)
         var base = record.suite.isEmpty ? name : "\(record.suite)/\(name)"
@@ -141,8 +160,9 @@ public struct RunSummary: Codable, Sendable, Hashable {
     public var isComplete: Bool
     public var problems: [String]
 
+    /// Counts test cases only: a suite note (`CaseResult.isSuiteNote`) is not one.
     public init(_ assembly: Assembly) {
-        let verdicts = assembly.cases.map(\.verdict)
+        let verdicts = assembly.cases.filter { !$0.isSuiteNote }.map(\.verdict)
         total = verdicts.count
         passed = verdicts.filter { $0 == .passed }.count
         failed = verdicts.filter { $0 == .failed }.count

@@ -27,8 +27,8 @@ public enum JUnitReport {
         var totals = (tests: 0, failures: 0, errors: 0)
         for suite in suites {
             let all = bySuite[suite] ?? []
-            let cases = all.filter { !JUnitTestcase.isSuiteNote($0) }
-            let notes = all.filter(JUnitTestcase.isSuiteNote)
+            let cases = all.filter { !$0.isSuiteNote }
+            let notes = all.filter(\.isSuiteNote)
             let failed = cases.filter { $0.verdict == .failed }.count
             let errors = cases.filter { $0.verdict == .infrastructureError }.count
             let skipped = cases.filter { $0.verdict == .skipped }.count
@@ -94,7 +94,7 @@ public enum JUnitReport {
     /// `Module.Suite.Inner` from the test ID, or the record's suite; a suite's own test ID names itself.
     static func suiteName(_ result: CaseResult) -> String {
         let parts = TestIDParts(result.record.testID)
-        if JUnitTestcase.isSuiteID(result.record.testID) {
+        if CaseResult.isSuiteID(result.record.testID) {
             let name = ([parts.module].filter { !$0.isEmpty } + parts.suitePath + [parts.function]).joined(separator: ".")
             if !name.isEmpty { return name }
         }
@@ -103,11 +103,10 @@ public enum JUnitReport {
         return name.isEmpty ? "tests" : name
     }
 
-    /// `test [accessory, argument]`.
+    /// The case's one name, as the terminal, the CI lines and report.html show it: `CaseResult.displayName`
+    /// (`Suite/Inner/test [accessory, argument]`); the classname keeps the suite for grouping.
     static func caseName(_ result: CaseResult) -> String {
-        let tags = CaseResult.bracketTags(result.record)
-        let name = result.record.name.isEmpty ? TestIDParts(result.record.testID).function : TestIDParts.trimParameters(result.record.name)
-        return tags.isEmpty ? name : "\(name) [\(tags.joined(separator: ", "))]"
+        result.displayName
     }
 
     /// Record properties with the same value in every case of a suite.

@@ -30,7 +30,7 @@ enum JUnitTestcase {
     /// The message with `file:line` ahead of it, then Swift Testing's own issues when the message is not one of them.
     static func located(_ result: CaseResult, packageRoot: String?) -> String {
         let message = result.record.message ?? ""
-        let location = self.location(file: result.failureFile, line: result.failureLine, fallback: result.record.sourceLocation, packageRoot: packageRoot)
+        let location = result.failureLocation(packageRoot: packageRoot)
         var text = location.map { "\($0): \(message)" } ?? message
         for issue in result.issues where !issue.isKnown && !message.contains(issue.message) {
             let place = self.location(file: issue.filePath, line: issue.line, fallback: issue.sourceLocation, packageRoot: packageRoot)
@@ -42,6 +42,7 @@ enum JUnitTestcase {
     /// `Tests/Suite/File.swift:42`: the file relative to the package root. A file outside the package
     /// (or with no package known) gives the fallback (`File.swift:42`), never an absolute path.
     static func location(file: String?, line: Int?, fallback: String?, packageRoot: String?) -> String? {
+        let fallback = fallback.map { $0.hasPrefix("/") ? ($0 as NSString).lastPathComponent : $0 }
         guard let file, let line else { return fallback }
         guard file.hasPrefix("/") else { return "\(file):\(line)" }
         if let packageRoot, !packageRoot.isEmpty {
@@ -96,17 +97,6 @@ enum JUnitTestcase {
         }
         for name in result.attachments { lines.append("attachment: \(name)") }
         return lines
-    }
-
-    /// A result for a suite as a whole that neither failed nor errored — a skipped suite, or a suite
-    /// whose only issues were known ones. It is told in the suite's `<system-out>`, not as a testcase.
-    static func isSuiteNote(_ result: CaseResult) -> Bool {
-        result.source == .swiftTesting && isSuiteID(result.record.testID) && (result.verdict == .skipped || result.verdict == .passed)
-    }
-
-    /// A suite's test ID has no `File.swift:line:column` at its end.
-    static func isSuiteID(_ testID: String) -> Bool {
-        !testID.isEmpty && TestIDParts(testID).sourceLocation == nil
     }
 
     /// `suite skipped: reason`, then the result's known issues and attachments.

@@ -88,13 +88,20 @@ public struct SwiftTestingRun: Sendable {
         tests.values.filter { !$0.isSuite }.reduce(0) { $0 + (($1.isParameterized ?? false) ? max(1, $1.testCases?.count ?? 1) : 1) }
     }
 
+    /// Test cases that have ended — not suites (a suite skipped as a whole, a suite-level issue): the
+    /// counter's numerator, which ends at `plannedCaseCount` and at the summary's total.
+    public var finishedCaseCount: Int {
+        orderedCases.filter { $0.hasEnded && !$0.isSuiteLevel && !isSuite($0.key.testID) }.count
+    }
+
     /// Cases in start order.
     public var orderedCases: [Case] { caseOrder.compactMap { cases[$0] } }
 
     /// The description of a test, when it was discovered.
     public func test(_ id: String) -> EventStreamRecord.TestDescription? { tests[id] }
 
-    func isSuite(_ id: String) -> Bool {
+    /// Whether `id` is a suite's test ID (discovered as one, or without a source location).
+    public func isSuite(_ id: String) -> Bool {
         if let test = tests[id] { return test.isSuite }
         return TestIDParts(id).sourceLocation == nil
     }

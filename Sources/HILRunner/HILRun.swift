@@ -22,6 +22,7 @@ public enum HILRun {
         case .failure(let problem): return fail(.usageError, problem.message)
         }
         let layout = plan.layout
+        printer.packageRoot = plan.suites.directory.path
 
         // The bench: one run at a time.
         let notice: @Sendable (String) -> Void = { text in

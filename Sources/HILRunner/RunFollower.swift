@@ -105,9 +105,9 @@ struct RunFollower {
         guard now.timeIntervalSince(lastStatus) >= 0.25 else { return }
         lastStatus = now
         let planned = run.plannedCaseCount
-        let done = run.orderedCases.filter { $0.hasEnded && !$0.isSuiteLevel }.count
+        let done = run.finishedCaseCount
         var text = planned > 0 ? "[\(done)/\(planned)]" : "[\(done)]"
-        if let running = run.orderedCases.last(where: { !$0.hasEnded && !$0.isSuiteLevel }) {
+        if let running = run.orderedCases.last(where: { !$0.hasEnded && !$0.isSuiteLevel && !run.isSuite($0.key.testID) }) {
             var name = TestIDParts(running.key.testID).displayPath
             if let arguments = running.arguments { name += " [\(arguments)]" }
             text += " \(name)"

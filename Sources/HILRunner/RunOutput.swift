@@ -44,11 +44,15 @@ public struct RunOutput: Sendable {
 /// Prints a run as it goes. Interactive: a line per finished test case with its elapsed time
 /// (`✔ PowerOffTests/powerOffWhileConnected [thermometer] 0.84 s`), the message of a failure under it, and
 /// a status line redrawn in place: the case running, its loop counter and ETA, the run's counter.
-/// Otherwise: `case <verdict> <case name> <seconds>` per case, followed for every case that did not pass by
+/// Otherwise: `case <verdict> <seconds> <case name>` per case, followed for every case that did not pass by
 /// an indented `  reason: [bench: |skipped: ]file:line: message` line (what was awaited and what came, as the
-/// record's message says it), and `summary …` at the end; nothing else on standard output.
+/// record's message says it), `suite <verdict> <suite>` (and its reason) for a suite skipped as a whole, and
+/// `summary …` at the end; nothing else on standard output. The case name is `CaseResult.displayName`, as
+/// everywhere else; suite lines are not cases, so the `case` lines add up to the summary's total.
 struct ProgressPrinter {
     let output: RunOutput
+    /// The package whose suites run: failure locations are shown relative to it.
+    var packageRoot: String?
     private var statusShown = false
 
     init(_ output: RunOutput) { self.output = output }
@@ -57,21 +61,25 @@ struct ProgressPrinter {
         let record = result.record
         if output.isInteractive {
             clearStatus()
-            var line = "\(Self.symbol(record.verdict)) \(result.displayName) \(ProgressText.duration(record.duration))"
-            if let reason = Self.reason(record) { line += "\n    \(reason)" }
+            let name = result.isSuiteNote ? "suite \(result.displayName)" : result.displayName
+            var line = "\(Self.symbol(record.verdict)) \(name) \(ProgressText.duration(record.duration))"
+            if let reason = Self.reason(result, packageRoot: packageRoot) { line += "\n    \(reason)" }
             output.out(line + "\n")
         } else {
-            var line = "case \(record.verdict.rawValue) \(result.caseName) \(Markup.number(record.duration, digits: 3))\n"
-            if let reason = Self.reason(record) { line += "  reason: \(reason)\n" }
+            var line = result.isSuiteNote
+                ? "suite \(record.verdict.rawValue) \(result.displayName)\n"
+                : "case \(record.verdict.rawValue) \(Markup.number(record.duration, digits: 3)) \(result.displayName)\n"
+            if let reason = Self.reason(result, packageRoot: packageRoot) { line += "  reason: \(reason)\n" }
             output.out(line)
         }
     }
 
     /// Why a case did not pass, in one line: its kind (bench failure, skip), where, and the first line of
     /// its message; nil for a pass or a case without a message.
-    static func reason(_ record: TestRecord) -> String? {
+    static func reason(_ result: CaseResult, packageRoot: String?) -> String? {
+        let record = result.record
         guard record.verdict != .passed, let message = record.message, !message.isEmpty else { return nil }
-        let location = record.sourceLocation.map { "\($0): " } ?? ""
+        let location = result.failureLocation(packageRoot: packageRoot).map { "\($0): " } ?? ""
         let kind = record.verdict == .skipped ? "skipped: " : (record.verdict == .infrastructureError ? "bench: " : "")
         return "\(kind)\(location)\(JUnitReport.firstLine(message))"
     }

@@ -31,7 +31,7 @@ final class CaseSession: Sendable {
         if let name, accessory == nil { throw BenchError("the rig has no accessory named \(name)") }
         let testID = Test.current.map { String(describing: $0.id) } ?? "unknown"
         let testName = Test.current?.name ?? "unknown"
-        let suite = testID.split(separator: "/").first.map { String($0.split(separator: ".").last ?? "") } ?? ""
+        let suite = TestIDParts(testID).suitePath.joined(separator: "/")
         var record = TestRecord(testID: testID, name: testName, suite: suite, accessory: name, started: Date(), duration: 0, verdict: .passed)
         let results = ProcessInfo.processInfo.environment["HIL_RESULTS"].map { URL(fileURLWithPath: $0) }
         var capturePath: String?
@@ -130,6 +130,7 @@ final class CaseSession: Sendable {
                 record.verdict = .failed
             }
             record.message = "\(thrown)"
+            record.sourceLocation = context.throwSites.location(of: thrown)
         }
         await Self.end(context.capture, record, accessory: record.accessory)
         Self.write(record, results)

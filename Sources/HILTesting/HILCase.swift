@@ -28,6 +28,8 @@ public final class HILCase: Sendable {
     /// timeline mark as a system note), when one is taken.
     public let capture: CaseCapture?
     let state = Mutex<(timeline: [TimelineEvent], measurements: [HILResults.Measurement], properties: [String: String])>(([], [], [:]))
+    /// Where the steps that threw were called from (`located`).
+    let throwSites = ThrowSites()
 
     init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice, clock: LoopClock, capture: CaseCapture?) {
         self.clock = clock
@@ -41,40 +43,44 @@ public final class HILCase: Sendable {
     /// Power-cycles the adapter through its own switch port, then opens and resets a new host on it;
     /// returns the new central, captured as the old one was.
     @discardableResult
-    public func powerCycleAdapter(offTime: Duration = .milliseconds(200)) async throws -> LEDevice {
-        guard let powerSwitch = await Bench.shared.adapterPowerPort else {
-            throw BenchError("the rig names no switch for the adapter's power")
+    public func powerCycleAdapter(offTime: Duration = .milliseconds(200), sourceLocation: SourceLocation = #_sourceLocation) async throws -> LEDevice {
+        try await located(sourceLocation) {
+            guard let powerSwitch = await Bench.shared.adapterPowerPort else {
+                throw BenchError("the rig names no switch for the adapter's power")
+            }
+            let old = central
+            let start = clock.now
+            do {
+                let transition = try await powerSwitch.cycle(offTime: offTime)
+                noteVerification(transition)
+                mark(.adapter, "adapter power cycle: \(transition.verification)", duration: start.duration(to: clock.now))
+            } catch {
+                mark(.adapter, "adapter power cycle failed: \(error)", failure: true)
+                throw BenchError("\(powerSwitch.name): \(error)")
+            }
+            return try await reopenAdapter(replacing: old, after: "a power cycle")
         }
-        let old = central
-        let start = clock.now
-        do {
-            let transition = try await powerSwitch.cycle(offTime: offTime)
-            noteVerification(transition)
-            mark(.adapter, "adapter power cycle: \(transition.verification)", duration: start.duration(to: clock.now))
-        } catch {
-            mark(.adapter, "adapter power cycle failed: \(error)", failure: true)
-            throw BenchError("\(powerSwitch.name): \(error)")
-        }
-        return try await reopenAdapter(replacing: old, after: "a power cycle")
     }
 
     /// USB-resets the adapter: closes the central's host (a reset re-enumerates the device, and libusb
     /// resets only a device no one has claimed), resets it (`libusb_reset_device` on a real dongle), then
     /// opens and resets a new host on it; returns the new central, captured as the old one was.
     @discardableResult
-    public func resetAdapterUSB() async throws -> LEDevice {
-        let old = central
-        await old.close()
-        let start = clock.now
-        let done: String
-        do {
-            done = try await Bench.shared.resetAdapterUSB()
-        } catch {
-            mark(.adapter, "USB reset failed: \(error)", failure: true)
-            throw BenchError("USB reset of \(rig.adapter.moniker): \(error)")
+    public func resetAdapterUSB(sourceLocation: SourceLocation = #_sourceLocation) async throws -> LEDevice {
+        try await located(sourceLocation) {
+            let old = central
+            await old.close()
+            let start = clock.now
+            let done: String
+            do {
+                done = try await Bench.shared.resetAdapterUSB()
+            } catch {
+                mark(.adapter, "USB reset failed: \(error)", failure: true)
+                throw BenchError("USB reset of \(rig.adapter.moniker): \(error)")
+            }
+            mark(.adapter, done, duration: start.duration(to: clock.now))
+            return try await reopenAdapter(replacing: old, after: "a USB reset")
         }
-        mark(.adapter, done, duration: start.duration(to: clock.now))
-        return try await reopenAdapter(replacing: old, after: "a USB reset")
     }
 
     /// Closes the old central (if still open), opens and resets a new host on the adapter, and makes it the central.
@@ -133,50 +139,58 @@ public final class HILCase: Sendable {
     }
 
     /// Switches the accessory's power, verified; a switch that cannot be verified is a bench failure.
-    public func power(_ on: Bool) async throws {
-        let powerSwitch = try await powerSwitch()
-        let start = clock.now
-        do {
-            let transition = on ? try await powerSwitch.on() : try await powerSwitch.off()
-            noteVerification(transition)
-            mark(.power, "power \(on ? "on" : "off"): \(transition.verification)", duration: start.duration(to: clock.now))
-        } catch {
-            mark(.power, "power \(on ? "on" : "off") failed: \(error)", failure: true)
-            throw BenchError("\(powerSwitch.name): \(error)")
+    public func power(_ on: Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await located(sourceLocation) {
+            let powerSwitch = try await powerSwitch()
+            let start = clock.now
+            do {
+                let transition = on ? try await powerSwitch.on() : try await powerSwitch.off()
+                noteVerification(transition)
+                mark(.power, "power \(on ? "on" : "off"): \(transition.verification)", duration: start.duration(to: clock.now))
+            } catch {
+                mark(.power, "power \(on ? "on" : "off") failed: \(error)", failure: true)
+                throw BenchError("\(powerSwitch.name): \(error)")
+            }
         }
     }
 
     /// Finds the accessory by its rig match, within `timeout`; records when it was first seen.
-    public func findAccessory(timeout: Duration) async throws -> ScanResult {
-        guard let accessory else { throw BenchError("this test has no accessory") }
-        return try await step(.advertising) {
-            try await central.find(accessory.match, timeout: timeout)
-        } mark: { found, _ in
-            "advertising report from \(found.address) RSSI \(found.rssi)"
+    public func findAccessory(timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation) async throws -> ScanResult {
+        try await located(sourceLocation) {
+            guard let accessory else { throw BenchError("this test has no accessory") }
+            return try await step(.advertising) {
+                try await central.find(accessory.match, timeout: timeout)
+            } mark: { found, _ in
+                "advertising report from \(found.address) RSSI \(found.rssi)"
+            }
         }
     }
 
     /// Connects to the accessory with the rig's parameters, within the connect budget.
-    public func connect(to found: ScanResult) async throws -> LEConnection {
-        try await step(.connection) {
-            try await central.connect(to: found.address, type: found.addressType, parameters: rig.connectionParameters,
-                                      timeout: rig.budgets.connect)
-        } mark: { link, took in
-            measure("connect", took, budget: rig.budgets.connect)
-            return "LE Connection Complete handle 0x\(String(link.handle, radix: 16))"
+    public func connect(to found: ScanResult, sourceLocation: SourceLocation = #_sourceLocation) async throws -> LEConnection {
+        try await located(sourceLocation) {
+            try await step(.connection) {
+                try await central.connect(to: found.address, type: found.addressType, parameters: rig.connectionParameters,
+                                          timeout: rig.budgets.connect)
+            } mark: { link, took in
+                measure("connect", took, budget: rig.budgets.connect)
+                return "LE Connection Complete handle 0x\(String(link.handle, radix: 16))"
+            }
         }
     }
 
     /// Discovers the accessory's GATT database, within the discovery budget.
-    public func discover(_ link: LEConnection) async throws -> GATTServiceTree {
-        let budget = rig.budgets.discovery
-        return try await step(.discovery) {
-            try await withDeadline(budget, clock: clock, timeout: { RoleError.timeout(awaited: "GATT discovery", timeout: budget) }) {
-                try await link.gatt.discoverAll()
+    public func discover(_ link: LEConnection, sourceLocation: SourceLocation = #_sourceLocation) async throws -> GATTServiceTree {
+        try await located(sourceLocation) {
+            let budget = rig.budgets.discovery
+            return try await step(.discovery) {
+                try await withDeadline(budget, clock: clock, timeout: { RoleError.timeout(awaited: "GATT discovery", timeout: budget) }) {
+                    try await link.gatt.discoverAll()
+                }
+            } mark: { tree, took in
+                measure("discovery", took, budget: budget)
+                return "discovered \(tree.services.count) services"
             }
-        } mark: { tree, took in
-            measure("discovery", took, budget: budget)
-            return "discovered \(tree.services.count) services"
         }
     }
 

@@ -39,6 +39,22 @@ import TestSupport
         #expect(suite.attribute(forName: "tests")?.stringValue == "0")
         #expect(try suite.nodes(forXPath: "system-out").first?.stringValue == "suite skipped: rig has no second adapter")
         #expect(try document.nodes(forXPath: "/testsuites/@tests").first?.stringValue == "1")
+        // Nor is it a test case in the summary: the counts are junit.xml's testcases.
+        #expect(assembly.summary.total == 1 && assembly.summary.skipped == 0, "\(assembly.summary)")
+    }
+
+    /// A thrown error located at the test's line that threw (a HILTesting record's absolute path) is given
+    /// relative to the package, in junit.xml and by `failureLocation`; outside the package, by file name.
+    @Test func aRecordsThrowSiteIsRelativeToThePackage() throws {
+        var record = SampleRecords.record("throws", verdict: .failed, message: "awaited LE Connection Complete within 2 s, observed none")
+        record.sourceLocation = "/work/pkg/Tests/HILTests/Connect.swift:31"
+        let merged = VerdictMerge.merge(record: record, issues: [])
+        #expect(merged.failureLocation(packageRoot: "/work/pkg") == "Tests/HILTests/Connect.swift:31")
+        #expect(merged.failureLocation(packageRoot: "/elsewhere") == "Connect.swift:31")
+        var context = SampleRecords.context
+        context.package = "/work/pkg"
+        let failure = try #require(try Self.document(Assembly(context: context, cases: [merged])).nodes(forXPath: "//testcase/failure").first as? XMLElement)
+        #expect(failure.attribute(forName: "message")?.stringValue?.hasPrefix("Tests/HILTests/Connect.swift:31: awaited LE Connection Complete") == true)
     }
 
     @Test func measurementsAreProperties() throws {

@@ -23,8 +23,9 @@ import TestSupport
         #expect(root.attribute(forName: "skipped") == nil && root.attribute(forName: "timestamp") == nil, "junit-10.xsd allows neither on testsuites")
         #expect(try document.nodes(forXPath: "//testsuite/@skipped").compactMap(\.stringValue) == ["1"])
         let names = try document.nodes(forXPath: "//testcase/@name").compactMap(\.stringValue)
-        #expect(names == ["powerOffWhileConnected [thermometer]", "powerOffWhileConnected [scale]",
-                          "advertiseAfterPowerOn [thermometer]", "reconnect [thermometer]"])
+        // The one case name (CaseResult.displayName), as the terminal, the CI lines and report.html show it.
+        #expect(names == ["PowerOffTests/powerOffWhileConnected [thermometer]", "PowerOffTests/powerOffWhileConnected [scale]",
+                          "PowerOffTests/advertiseAfterPowerOn [thermometer]", "PowerOffTests/reconnect [thermometer]"])
         #expect(try document.nodes(forXPath: "//testcase/@classname").compactMap(\.stringValue).allSatisfy { $0 == "HILTests.PowerOffTests" })
 
         let failure = try #require(try document.nodes(forXPath: "//testcase[failure]").first as? XMLElement)

@@ -16,6 +16,18 @@ import TestSupport
         #expect(Set(assembly.cases.map(\.caseName)).count == 4, "case names are unique")
     }
 
+    /// The terminal's counter (`[done/planned]`) ends at the summary's total: a suite skipped as a whole is
+    /// no test case — its tests are (a real `hil run` event stream with skipped suites).
+    @Test func theCounterEndsAtTheSummarysTotal() throws {
+        let run = try Fixtures.run("skipped-suites")
+        let assembly = ResultsAssembler.assemble(records: [], run: run, context: SampleRecords.context)
+        let suiteNotes = assembly.cases.filter(\.isSuiteNote)
+        #expect(suiteNotes.count >= 5, "\(suiteNotes.map(\.displayName))")
+        #expect(run.plannedCaseCount == assembly.summary.total, "planned \(run.plannedCaseCount), summary \(assembly.summary.total)")
+        #expect(run.finishedCaseCount == assembly.summary.total, "finished \(run.finishedCaseCount), summary \(assembly.summary.total)")
+        #expect(assembly.summary.total == assembly.cases.count - suiteNotes.count)
+    }
+
     @Test func aPassedRecordWithASwiftTestingIssueFailsWithTheIssuesLocation() throws {
         let run = try Fixtures.run("mixed-verdicts")
         let fails = try #require(run.cases[.init(testID: "FixTests.PowerOffTests/fails()/FixTests.swift:6:6")])

@@ -52,7 +52,7 @@ struct EndToEndTests {
         let lines = run.out.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("case ") }.count == 6)
         #expect(lines.last?.hasPrefix("summary total=6 passed=3 failed=1 infrastructureError=1 skipped=1") == true)
-        #expect(lines.contains { $0.hasPrefix("case failed PowerOffTests.powerOffWhileConnected.scale_script_-") })
+        #expect(lines.contains { $0.hasPrefix("case failed ") && $0.hasSuffix(" PowerOffTests/powerOffWhileConnected [scale <script>]") }, "\(lines)")
 
         // Records met Swift Testing: the test saw the rig and repeat count, each accessory is a case.
         let layout = ResultsLayout(run.results)
@@ -71,13 +71,14 @@ struct EndToEndTests {
         #if canImport(FoundationXML)
         let junit = try XMLDocument(contentsOf: layout.junit, options: [])
         let names = try junit.nodes(forXPath: "//testcase/@name").compactMap(\.stringValue)
-        #expect(names.contains("powerOffWhileConnected [thermometer]"))
-        #expect(names.contains("powerOffWhileConnected [scale <script>]"))
+        // One case name everywhere: junit.xml's is the CI line's.
+        #expect(names.contains("PowerOffTests/powerOffWhileConnected [thermometer]"))
+        #expect(names.contains("PowerOffTests/powerOffWhileConnected [scale <script>]"))
         let failure = try #require(try junit.nodes(forXPath: "//testcase[failure]").first as? XMLElement)
         // junit-10.xsd has no file/line on a testcase: the failure's message leads with them.
         #expect(failure.attribute(forName: "file") == nil)
         let failureMessage = try #require(try failure.nodes(forXPath: "failure/@message").first?.stringValue)
-        #expect(failureMessage.hasPrefix("Tests/ThermoSuites/Suites.swift:30: ") || failureMessage.hasPrefix("Suites.swift:30: "), "\(failureMessage)")
+        #expect(failureMessage.hasPrefix("Tests/ThermoSuites/Suites.swift:30: "), "relative to the package: \(failureMessage)")
         #expect(try junit.nodes(forXPath: "//testsuite/properties/property[@name='rig']/@value").first?.stringValue == "fixture-rig")
         #endif
         let html = try String(contentsOf: layout.report, encoding: .utf8)

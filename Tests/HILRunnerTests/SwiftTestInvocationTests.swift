@@ -81,13 +81,34 @@ import TestSupport
         printer.caseFinished(Self.result(.failed, message: "awaited disconnect\nsecond line"))
         let lines = out.text.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
-        #expect(lines[0].hasPrefix("case passed PowerOffTests.powerOffWhileConnected.thermometer-"))
-        #expect(lines[0].hasSuffix(" 0.84"))
-        #expect(lines[1].split(separator: " ").count == 4, "no spaces inside the fields")
+        // Verdict, seconds, then the case's one name (as the terminal, junit.xml and report.html give it) to the end of the line.
+        #expect(lines[0] == "case passed 0.84 PowerOffTests/powerOffWhileConnected [thermometer]")
+        #expect(lines[1] == "case failed 0.84 PowerOffTests/powerOffWhileConnected [thermometer]")
         // A case that did not pass is followed by its reason: where, and the first line of what was awaited.
         #expect(lines[2] == "  reason: PowerOffTests.swift:42: awaited disconnect")
         #expect(lines.filter { $0.hasPrefix("case ") }.count == 2, "one case line per case")
         #expect(!out.text.contains("\u{1B}"), "no terminal control sequences")
+    }
+
+    /// A suite skipped as a whole is a `suite` line with its reason, not a case: the `case` lines add up to
+    /// the summary's total, whose counts are junit.xml's testcases.
+    @Test func aSkippedSuiteIsASuiteLineAndTheCaseLinesAddUpToTheTotal() throws {
+        let out = Lines(), err = Lines()
+        var printer = ProgressPrinter(RunOutput(isInteractive: false, out: out.append, err: err.append))
+        // What the assembler makes of a skipped suite's `testSkipped` (as JUnitSchemaTests.suiteSkip).
+        let suite = TestRecord(testID: "HILTests.Outer/ScanTests", name: "ScanTests", suite: "Outer", started: SampleRecords.start, duration: 0,
+                               verdict: .skipped, message: "the rig has no second adapter")
+        let suiteNote = CaseResult(record: suite, source: .swiftTesting)
+        let cases = [suiteNote, Self.result(.passed), Self.result(.failed, message: "awaited disconnect")]
+        for result in cases { printer.caseFinished(result) }
+        let assembly = Assembly(context: SampleRecords.context, cases: cases)
+        printer.summary(assembly.summary, layout: ResultsLayout(URL(fileURLWithPath: "/tmp/results")))
+        let lines = out.text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "suite skipped Outer/ScanTests")
+        #expect(lines.dropFirst().first == "  reason: skipped: the rig has no second adapter")
+        let caseLines = lines.filter { $0.hasPrefix("case ") }.count
+        #expect(caseLines == 2)
+        #expect(lines.last?.hasPrefix("summary total=\(caseLines) passed=1 failed=1 infrastructureError=0 skipped=0 ") == true, "\(lines)")
     }
 
     @Test func interactiveModeShowsALinePerCaseWithItsTimeAndFailure() {
