@@ -15,6 +15,14 @@ public enum ResultsRenderer {
     /// Reads the directory and writes the three files. Throws when the directory is missing or holds
     /// nothing to report, or when the files cannot be written.
     public static func rerender(_ directory: URL) throws(ResultsError) -> Rendering {
+        let rendering = try assemble(directory)
+        try ResultsWriter.write(rendering.assembly, to: ResultsLayout(directory))
+        return rendering
+    }
+
+    /// Reads the directory into an assembly, as `rerender` does, without writing anything. Throws when the
+    /// directory is missing or holds nothing to report.
+    public static func assemble(_ directory: URL) throws(ResultsError) -> Rendering {
         let layout = ResultsLayout(directory)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: layout.directory.path, isDirectory: &isDirectory) else {
@@ -63,7 +71,6 @@ public enum ResultsRenderer {
         if assembly.cases.isEmpty && errors.isEmpty {
             throw ResultsError(layout.directory.path, "has no test case to report (no finished case in .events.jsonl, no record in records/)")
         }
-        try ResultsWriter.write(assembly, to: layout)
         return Rendering(assembly: assembly, errors: errors, warnings: warnings)
     }
 }

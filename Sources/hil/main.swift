@@ -33,6 +33,8 @@ commands:
   run [--rig RIG.json] [--package PATH] [--filter REGEX] [--out DIR] [--repeat N] [--wait S] [--quiet]
                     the transition suites on a locked rig: junit.xml, results.json, report.html, captures
   report DIR        re-render report.html, junit.xml and results.json of a results directory
+  report --history DIR [DIR...] [--out DIR]
+                    history.html and history.json of many runs: pass rates, first failures, flaky tests, p95s
   sim serve [--rig RIG.json] --listen unix:PATH|tcp:127.0.0.1:PORT [--control unix:PATH] [--power-follows A=LOC]
                     serve the rig's simulated air as H4 controllers (one per connection); power commands on stdin
   sim power --control unix:PATH ACCESSORY on|off|status

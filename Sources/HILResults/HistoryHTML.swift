@@ -1,0 +1,130 @@
+import Foundation
+
+/// history.html: the `RunHistory` of `hil report --history` as one self-contained page like report.html —
+/// inline CSS and SVG, no script, no external resource (the same Content-Security-Policy forbids any),
+/// every string from a run or a record escaped, and well-formed as XML too (void elements are closed).
+/// Flaky tests come first with why, then each failing test with the run and commit where it started
+/// failing, the runs × tests matrix of pass rates, the p95 trend lines of connect and discovery, the p95 of
+/// every other measurement per run, and the runs.
+public enum HistoryHTML {
+    public static func render(_ history: RunHistory) -> String {
+        let runs = history.runs
+        let span = [runs.first, runs.last].compactMap { $0.map { ISO8601.string($0.started) } }
+        var html = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8"/>
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"/>
+        <meta name="viewport" content="width=device-width, initial-scale=1"/>
+        <title>hil history · \(runs.count) run\(runs.count == 1 ? "" : "s")</title>
+        <style>\(HistoryStyle.css)</style>
+        </head>
+        <body>
+        <header>
+        <h1>hil history: \(runs.count) run\(runs.count == 1 ? "" : "s")</h1>
+
+        """
+        var facts = ["\(history.tests.count) test\(history.tests.count == 1 ? "" : "s")",
+                     "\(history.flakyTests.count) flaky", "\(history.failingTests.count) failing"]
+        if let first = span.first, let last = span.last { facts.append("\(Markup.escape(first)) to \(Markup.escape(last))") }
+        html += "<p class=\"context\">\(facts.joined(separator: " · "))</p>\n</header>\n"
+        html += flakySection(history)
+        html += failingSection(history)
+        html += HistoryMatrixHTML.render(history)
+        html += trendSection(history)
+        html += otherMeasurementsSection(history)
+        html += runsSection(history)
+        html += "<footer>Written by hil report --history at \(Markup.escape(ISO8601.string(Date()))).</footer>\n"
+        html += "</body>\n</html>\n"
+        return html
+    }
+
+    static func flakySection(_ history: RunHistory) -> String {
+        var html = "<section id=\"flaky\"><h2>Flaky tests</h2>\n"
+        let flaky = history.flakyTests
+        guard !flaky.isEmpty else { return html + "<p class=\"none\">No test both passed and failed on one commit.</p>\n</section>\n" }
+        html += "<ul class=\"flaky\">\n"
+        for test in flaky {
+            html += "<li><span class=\"name\">\(testName(test.displayName))</span>: "
+            html += test.flips.map { flip in
+                "on commit <code>\(Markup.escape(String(flip.commit.prefix(12))))</code> passed in \(runList(flip.passedRuns)) and failed in \(runList(flip.failedRuns))"
+            }.joined(separator: "; ")
+            html += "</li>\n"
+        }
+        return html + "</ul>\n</section>\n"
+    }
+
+    static func failingSection(_ history: RunHistory) -> String {
+        var html = "<section id=\"failing\"><h2>Failing tests</h2>\n"
+        let failing = history.failingTests
+        guard !failing.isEmpty else { return html + "<p class=\"none\">No test failed in its latest run that passed or failed.</p>\n</section>\n" }
+        html += "<table class=\"failing\">\n<thead><tr><th>test</th><th>failing since</th><th>commit</th><th>started</th></tr></thead>\n<tbody>\n"
+        for test in failing {
+            guard let index = test.firstFailingRun, history.runs.indices.contains(index) else { continue }
+            let run = history.runs[index]
+            html += "<tr><td class=\"name\">\(testName(test.displayName))</td>"
+            html += "<td>run #\(index + 1) <span class=\"dir\">\(Markup.escape(run.directory))</span></td>"
+            html += "<td>\(commitCode(run.commit))</td><td class=\"nowrap\">\(Markup.escape(ISO8601.string(run.started)))</td></tr>\n"
+        }
+        return html + "</tbody></table>\n</section>\n"
+    }
+
+    static func trendSection(_ history: RunHistory) -> String {
+        var html = "<section id=\"trends\"><h2>Connect and discovery p95 per run</h2>\n"
+        for name in MeasurementSeries.trended {
+            let series = history.measurements.filter { $0.name == name }
+            if series.isEmpty { html += "<p class=\"none\">No run measured \(Markup.escape(name)).</p>\n" }
+            for one in series {
+                guard let svg = TrendSVG.render(one, runs: history.runs) else { continue }
+                html += "<figure class=\"trend\"><figcaption>\(Markup.escape(one.name)) p95 (\(Markup.escape(one.unit)))</figcaption>\(svg)</figure>\n"
+            }
+        }
+        return html + "</section>\n"
+    }
+
+    static func otherMeasurementsSection(_ history: RunHistory) -> String {
+        let others = history.measurements.filter { !MeasurementSeries.trended.contains($0.name) }
+        guard !others.isEmpty else { return "" }
+        var html = "<section id=\"measurements\"><h2>Other measurements: p95 per run</h2>\n<div class=\"scroll\"><table class=\"measurements\">\n"
+        html += "<thead><tr><th>measurement</th>" + history.runs.map { "<th class=\"num\">#\($0.index + 1)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+        for series in others {
+            html += "<tr><td class=\"name\">\(Markup.escape(series.name)) (\(Markup.escape(series.unit)))</td>"
+            for point in series.points {
+                html += "<td class=\"num\">\(point.map { Markup.escape(Markup.number($0.p95, digits: 4)) } ?? "")</td>"
+            }
+            html += "</tr>\n"
+        }
+        return html + "</tbody></table></div>\n</section>\n"
+    }
+
+    static func runsSection(_ history: RunHistory) -> String {
+        var html = "<section id=\"runs\"><h2>Runs</h2>\n<table class=\"runs\">\n"
+        html += "<thead><tr><th>run</th><th>started</th><th>directory</th><th>commit</th><th>rig</th><th>host</th><th>cases</th><th>outcome</th></tr></thead>\n<tbody>\n"
+        for run in history.runs {
+            let outcome = run.summary.outcome
+            html += "<tr><td>#\(run.index + 1)</td><td class=\"nowrap\">\(Markup.escape(ISO8601.string(run.started)))</td>"
+            html += "<td class=\"dir\">\(Markup.escape(run.directory))</td><td>\(commitCode(run.commit))</td>"
+            html += "<td>\(Markup.escape(run.rig ?? ""))</td><td>\(Markup.escape(run.host))</td>"
+            html += "<td>\(Markup.escape(run.summary.counts))</td>"
+            html += "<td class=\"outcome-\(HistoryJSON.outcomeName(outcome))\">\(Markup.escape(outcome.description)) (exit \(run.summary.exitStatus))</td></tr>\n"
+        }
+        return html + "</tbody></table>\n</section>\n"
+    }
+
+    /// A test's display name, escaped, with a line-break opportunity after each `/`, so that a long
+    /// `Suite/test` wraps between its parts rather than anywhere.
+    static func testName(_ name: String) -> String {
+        Markup.escape(name).replacingOccurrences(of: "/", with: "/<wbr/>")
+    }
+
+    /// "run #2", "runs #1, #3".
+    static func runList(_ indices: [Int]) -> String {
+        (indices.count == 1 ? "run " : "runs ") + indices.map { "#\($0 + 1)" }.joined(separator: ", ")
+    }
+
+    static func commitCode(_ commit: String?) -> String {
+        guard let commit else { return "<span class=\"none\">unknown</span>" }
+        return "<code title=\"\(Markup.escape(commit))\">\(Markup.escape(String(commit.prefix(12))))</code>"
+    }
+}

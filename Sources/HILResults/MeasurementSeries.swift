@@ -1,0 +1,52 @@
+/// One measurement's p95 over the runs of a `RunHistory` (connect and discovery latencies, and every other
+/// measurement a run recorded), keyed by the measurement's name and unit.
+///
+/// A run's point pools the measurements of that name and unit in all its cases. When any of them carries
+/// samples (a stability loop's latencies), the p95 is over all those samples; when none does, it is over
+/// the measurements' values, one per case. Percentiles are `SampleStatistics.percentiles` (linear
+/// interpolation between closest ranks); non-finite numbers are ignored.
+public struct MeasurementSeries: Sendable, Hashable {
+    /// One run's p95.
+    public struct Point: Sendable, Hashable {
+        public var p95: Double
+        /// How many numbers the p95 is over.
+        public var count: Int
+        /// Whether they are samples (true) or the cases' values (false).
+        public var fromSamples: Bool
+    }
+
+    /// The two series history.html draws as trend lines.
+    public static let trended = ["connect", "discovery"]
+
+    public var name: String
+    public var unit: String
+    /// One per run of the history; nil where the run measured nothing finite of this name and unit.
+    public var points: [Point?]
+
+    /// A series per name and unit seen in any run: `trended` first, then by name and unit.
+    static func all(casesPerRun: [[CaseResult]]) -> [MeasurementSeries] {
+        struct Key: Hashable { var name: String; var unit: String }
+        struct Pool { var samples: [Double] = []; var values: [Double] = [] }
+        var pools: [Key: [Pool]] = [:]
+        for (index, cases) in casesPerRun.enumerated() {
+            for measurement in cases.flatMap(\.record.measurements) {
+                let key = Key(name: measurement.name, unit: measurement.unit)
+                var row = pools[key] ?? Array(repeating: Pool(), count: casesPerRun.count)
+                row[index].samples += (measurement.samples ?? []).filter(\.isFinite)
+                if measurement.value.isFinite { row[index].values.append(measurement.value) }
+                pools[key] = row
+            }
+        }
+        let series = pools.map { key, row in
+            MeasurementSeries(name: key.name, unit: key.unit, points: row.map { pool -> Point? in
+                let fromSamples = !pool.samples.isEmpty
+                let numbers = fromSamples ? pool.samples : pool.values
+                guard !numbers.isEmpty else { return nil }
+                return Point(p95: SampleStatistics.percentiles(numbers).p95, count: numbers.count, fromSamples: fromSamples)
+            })
+        }
+        func rank(_ series: MeasurementSeries) -> Int { trended.firstIndex(of: series.name) ?? trended.count }
+        return series.filter { $0.points.contains { $0 != nil } }
+            .sorted { (rank($0), $0.name, $0.unit) < (rank($1), $1.name, $1.unit) }
+    }
+}
