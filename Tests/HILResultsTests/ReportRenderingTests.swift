@@ -112,7 +112,7 @@ import TestSupport
         #expect(html.contains("data-lane=\"connection\""))
         #expect(!html.contains("data-lane=\"discovery\""), "unused lanes are left out")
         #expect(html.contains("class=\"event failure instant\""))
-        #expect(html.contains("<title>2s: no Disconnection Complete</title>"))
+        #expect(html.contains("<title>2.000 s: no Disconnection Complete</title>"), "seconds to the millisecond")
         #expect(html.contains(">power off (verified: 1 device left)") || html.contains(">power off (verifi"), "a span's label on its bar")
     }
 
@@ -245,7 +245,8 @@ import TestSupport
                                        {"offset":"inf","duration":"-inf","lane":"note","label":"inf","isFailure":true},
                                        {"offset":0.5,"duration":1e300,"lane":"connection","label":"long","isFailure":false}],
          "measurements":[{"name":"m","value":"nan","unit":"s","samples":[-1e308,1e308,"nan",0]},
-                         {"name":"n","value":1,"unit":"s","budget":"inf","samples":[1,2,3]}],"properties":{}}
+                         {"name":"n","value":1,"unit":"s","budget":"inf","samples":[1,2,3]},
+                         {"name":"tiny","value":0,"unit":"ratio","samples":[0,5e-324,0]}],"properties":{}}
         """#
         let record = try TestRecord.makeDecoder().decode(TestRecord.self, from: Data(text.utf8))
         let assembly = ResultsAssembler.assemble(records: [record], run: nil, context: SampleRecords.context)
