@@ -74,7 +74,7 @@ import TestSupport
         try? FileManager.default.removeItem(at: screenshot)
         try html.write(to: report, atomically: true, encoding: .utf8)
         let script = repositoryRoot.appendingPathComponent("scripts/check-report-layout").path
-        let ran = await runProgramCapturing(script, [report.path, "--width", String(width), "--screenshot", screenshot.path, "--timeout", "150"])
+        let ran = await runProgramCapturing(script, [report.path, "--width", String(width), "--screenshot", screenshot.path, "--timeout", "100"])
         let status = ran.termination?.exitStatus ?? 127
         try #require(status == 0 || status == 1, "scripts/check-report-layout could not measure \(report.path) in Chromium (exit \(status)): \(ran.stderr)")
         #expect(status == (expectProblems ? 1 : 0), "check-report-layout: \(ran.stderr) (screenshot \(screenshot.path))")
