@@ -36,14 +36,15 @@ enum TimelineSVG {
         var svg = "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\""
         svg += " viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"timeline\">\n"
         // Axis and grid.
+        let step = ticks.count > 1 ? ticks[1] - ticks[0] : scaleEnd
         for tick in ticks {
             let tx = n(x(tick))
             svg += "<line class=\"grid\" x1=\"\(tx)\" y1=\"\(n(axisHeight - 6))\" x2=\"\(tx)\" y2=\"\(n(height - 8))\"/>"
-            svg += "<text class=\"tick\" x=\"\(tx)\" y=\"\(n(axisHeight - 10))\" text-anchor=\"middle\">\(Markup.escape(Markup.number(tick)))s</text>\n"
+            svg += "<text class=\"tick\" x=\"\(tx)\" y=\"\(n(axisHeight - 10))\" text-anchor=\"middle\">\(MeasuredValue(tick, unit: "s").tick(step: step))</text>\n"
         }
         if record.duration > 0 {
             let ex = n(x(record.duration))
-            svg += "<line class=\"end\" x1=\"\(ex)\" y1=\"\(n(axisHeight - 6))\" x2=\"\(ex)\" y2=\"\(n(height - 8))\"><title>end of the case, \(Markup.number(record.duration)) s</title></line>\n"
+            svg += "<line class=\"end\" x1=\"\(ex)\" y1=\"\(n(axisHeight - 6))\" x2=\"\(ex)\" y2=\"\(n(height - 8))\"><title>end of the case, \(seconds(record.duration))</title></line>\n"
         }
         for (row, lane) in lanes.enumerated() {
             let top = axisHeight + Double(row) * laneHeight
@@ -55,7 +56,7 @@ enum TimelineSVG {
             var labelEnd = gutter
             for (index, event) in events.enumerated() {
                 let cls = event.isFailure ? "event failure" : "event"
-                let title = "<title>\(Markup.escape(Markup.number(event.offset)))s\(event.duration.map { " +\(Markup.number($0))s" } ?? ""): \(Markup.escape(event.label))</title>"
+                let title = "<title>\(seconds(event.offset))\(event.duration.map { " +\(seconds($0))" } ?? ""): \(Markup.escape(event.label))</title>"
                 let startX = x(event.offset)
                 // A label may run up to the next mark of the lane (or the plot's end).
                 let nextX = index + 1 < events.count ? x(events[index + 1].offset) : width - rightPad
@@ -95,9 +96,7 @@ enum TimelineSVG {
 
     /// 0 and round steps (1, 2, 5 × 10ⁿ) to at least `span`, at most ~10 of them.
     static func axisTicks(upTo span: Double) -> [Double] {
-        let raw = span / 8
-        let magnitude = pow(10, floor(log10(raw)))
-        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
+        let step = AxisSteps.roundStep(atLeast: span / 8)
         var ticks: [Double] = []
         var t = 0.0
         while t < span + step * 0.999 && ticks.count < 12 {
@@ -110,6 +109,9 @@ enum TimelineSVG {
     static func clip(_ text: String, _ count: Int) -> String {
         text.count <= count ? text : String(text.prefix(Swift.max(1, count - 1))) + "…"
     }
+
+    /// A time on the timeline, rounded by `MeasuredValue`'s rule.
+    static func seconds(_ value: Double) -> String { MeasuredValue(value, unit: "s").text }
 
     /// An SVG coordinate with one decimal.
     static func n(_ value: Double) -> String { Markup.number(value, digits: 1) }

@@ -106,6 +106,24 @@ import TestSupport
         #expect(html.contains("hil run: infrastructure error"))
     }
 
+    /// Failures, then infrastructure errors, then the rest in run order — in the table, the details and
+    /// the list of failures at the top (mixed(): passed, failed, infrastructure error, skipped).
+    @Test func failuresComeFirstEverywhereWithTheirReasonsAtTheTop() throws {
+        let html = Self.html()
+        func order(_ marker: String) -> [String] {
+            html.components(separatedBy: marker).dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        }
+        #expect(order("<tr class=\"").prefix(4) == ["failed", "infrastructureError", "passed", "skipped"])
+        #expect(order("<article id=\"case-1\" class=\"case ") == ["failed"])
+        #expect(order("<article id=\"case-") == ["1", "2", "3", "4"])
+        let top = try #require(html.components(separatedBy: "<ol class=\"attention\">").dropFirst().first?.components(separatedBy: "</ol>").first)
+        #expect(top.contains("<a href=\"#case-1\">PowerOffTests/powerOffWhileConnected [scale]</a>"))
+        #expect(top.contains("PowerOffTests.swift:42: awaited Disconnection Complete within 2 s, observed none"))
+        #expect(top.contains("<a href=\"#case-2\">PowerOffTests/advertiseAfterPowerOn [thermometer]</a>"))
+        #expect(!top.contains("reconnect"), "a skip is not a failure")
+        #expect(!Self.html([SampleRecords.record("fine")]).contains("class=\"attention\""), "nothing to list when all passed")
+    }
+
     @Test func anSVGTimelineWithALanePerUsedLaneAndFailuresMarked() throws {
         let html = Self.html()
         #expect(html.components(separatedBy: "<svg class=\"timeline\"").count - 1 == 2, "two records have timelines")
@@ -113,7 +131,7 @@ import TestSupport
         #expect(html.contains("data-lane=\"connection\""))
         #expect(!html.contains("data-lane=\"discovery\""), "unused lanes are left out")
         #expect(html.contains("class=\"event failure instant\""))
-        #expect(html.contains("<title>2s: no Disconnection Complete</title>"))
+        #expect(html.contains("<title>2.000 s: no Disconnection Complete</title>"), "seconds to the millisecond")
         #expect(html.contains(">power off (verified: 1 device left)") || html.contains(">power off (verifi"), "a span's label on its bar")
     }
 
@@ -124,7 +142,7 @@ import TestSupport
         #expect(html.contains("<svg class=\"histogram\""))
         #expect(html.contains("<figcaption>connect latency</figcaption>"))
         #expect(html.contains("<td class=\"num\">100</td>"), "sample count")
-        #expect(html.contains("0.0505 s"), "p50 of 0.001…0.100")
+        #expect(html.contains("<td class=\"num\">0.051 s</td>"), "p50 of 0.001…0.100 (0.0505), to the millisecond")
         #expect(html.contains("class=\"budget\""))
         #expect(html.components(separatedBy: "class=\"bar").count - 1 >= 5)
     }
@@ -246,7 +264,8 @@ import TestSupport
                                        {"offset":"inf","duration":"-inf","lane":"note","label":"inf","isFailure":true},
                                        {"offset":0.5,"duration":1e300,"lane":"connection","label":"long","isFailure":false}],
          "measurements":[{"name":"m","value":"nan","unit":"s","samples":[-1e308,1e308,"nan",0]},
-                         {"name":"n","value":1,"unit":"s","budget":"inf","samples":[1,2,3]}],"properties":{}}
+                         {"name":"n","value":1,"unit":"s","budget":"inf","samples":[1,2,3]},
+                         {"name":"tiny","value":0,"unit":"ratio","samples":[0,5e-324,0]}],"properties":{}}
         """#
         let record = try TestRecord.makeDecoder().decode(TestRecord.self, from: Data(text.utf8))
         let assembly = ResultsAssembler.assemble(records: [record], run: nil, context: SampleRecords.context)
