@@ -58,7 +58,7 @@ public enum HTMLReport {
             html += "</ul>\n"
         }
         let cases = ReportOrder.ordered(assembly.cases)
-        html += attention(ReportOrder.needingAttention(assembly.cases))
+        html += attention(ReportOrder.needingAttention(assembly.cases), packageRoot: assembly.context.package)
         html += "</section>\n"
 
         html += "<section><h2>Test cases</h2>\n<table class=\"cases\">\n"
@@ -70,14 +70,14 @@ public enum HTMLReport {
             html += "<td>\(badge(record.verdict))</td>"
             html += "<td><a href=\"#case-\(index + 1)\">\(Markup.escape(result.displayName))</a></td>"
             html += "<td class=\"num\">\(Markup.escape(MeasuredValue.duration(record.duration)))</td>"
-            html += "<td class=\"message\">\(Markup.escape(oneLine(record)))</td>"
+            html += "<td class=\"message\">\(Markup.escape(oneLine(result, packageRoot: assembly.context.package)))</td>"
             html += "<td class=\"capture\">\(captureLink(record.capturePath) ?? "")</td>"
             html += "</tr>\n"
         }
         html += "</tbody></table>\n</section>\n"
 
         html += "<section><h2>Details</h2>\n"
-        for (index, result) in cases.enumerated() { html += details(result, index: index + 1) }
+        for (index, result) in cases.enumerated() { html += details(result, index: index + 1, packageRoot: assembly.context.package) }
         html += "</section>\n"
 
         html += "<section><h2>Run</h2>\n<table class=\"properties\">\n"
@@ -90,14 +90,14 @@ public enum HTMLReport {
         return html
     }
 
-    static func details(_ result: CaseResult, index: Int) -> String {
+    static func details(_ result: CaseResult, index: Int, packageRoot: String?) -> String {
         let record = result.record
         var html = "<article id=\"case-\(index)\" class=\"case \(record.verdict.rawValue)\">\n"
         html += "<h3>\(badge(record.verdict)) \(Markup.escape(result.displayName))</h3>\n"
         html += "<p class=\"meta\"><code>\(Markup.escape(record.testID))</code> · \(Markup.escape(MeasuredValue.duration(record.duration)))"
         html += " · started \(Markup.escape(ISO8601.string(record.started))) · from \(Markup.escape(result.source.rawValue))</p>\n"
         if let message = record.message, !message.isEmpty {
-            let location = record.sourceLocation.map { "\($0): " } ?? ""
+            let location = result.failureLocation(packageRoot: packageRoot).map { "\($0): " } ?? ""
             html += "<pre class=\"message\">\(Markup.escape(location + message))</pre>\n"
         }
         if let link = captureLink(record.capturePath) { html += "<p>Capture: \(link)</p>\n" }
@@ -158,12 +158,12 @@ public enum HTMLReport {
 
     /// The failures and infrastructure errors with their reasons, each linked to its details (which
     /// come first in the same order, so the n-th is `#case-n`); nothing when every case passed or skipped.
-    static func attention(_ cases: [CaseResult]) -> String {
+    static func attention(_ cases: [CaseResult], packageRoot: String?) -> String {
         guard !cases.isEmpty else { return "" }
         var html = "<ol class=\"attention\">\n"
         for (index, result) in cases.enumerated() {
             html += "<li class=\"\(result.verdict.rawValue)\">\(badge(result.verdict)) <a href=\"#case-\(index + 1)\">\(Markup.escape(result.displayName))</a>"
-            let reason = oneLine(result.record)
+            let reason = oneLine(result, packageRoot: packageRoot)
             if !reason.isEmpty { html += "<br><span class=\"reason\">\(Markup.escape(reason))</span>" }
             html += "</li>\n"
         }
@@ -203,10 +203,11 @@ public enum HTMLReport {
         return "<span class=\"badge \(verdict.rawValue)\">\(text)</span>"
     }
 
-    static func oneLine(_ record: TestRecord) -> String {
-        guard let message = record.message, !message.isEmpty else { return "" }
+    /// The first line of the case's message, after where it failed (relative to the package).
+    static func oneLine(_ result: CaseResult, packageRoot: String?) -> String {
+        guard let message = result.record.message, !message.isEmpty else { return "" }
         let first = JUnitReport.firstLine(message)
-        let located = record.sourceLocation.map { "\($0): \(first)" } ?? first
+        let located = result.failureLocation(packageRoot: packageRoot).map { "\($0): \(first)" } ?? first
         return located.count > 320 ? String(located.prefix(319)) + "…" : located
     }
 
