@@ -33,6 +33,8 @@ commands:
   run [--rig RIG.json] [--package PATH] [--filter REGEX] [--out DIR] [--repeat N] [--wait S] [--quiet]
                     the transition suites on a locked rig: junit.xml, results.json, report.html, captures
   report DIR        re-render report.html, junit.xml and results.json of a results directory
+  rig schema | rig check RIG.json...
+                    a rig file's JSON Schema (for editors); check rig files with hil's reader
   sim serve [--rig RIG.json] --listen unix:PATH|tcp:127.0.0.1:PORT [--control unix:PATH] [--power-follows A=LOC]
                     serve the rig's simulated air as H4 controllers (one per connection); power commands on stdin
   sim power --control unix:PATH ACCESSORY on|off|status
@@ -54,7 +56,7 @@ let commands: [String: @Sendable (Arguments) async -> ExitStatus] = [
     "info": InfoCommand.run, "scan": ScanCommand.run, "connect": ConnectCommand.run, "advertise": AdvertiseCommand.run,
     "pair": PairCommand.run, "bonds": BondsCommand.run, "preflight": PreflightCommand.run, "usb": USBCommand.run,
     "power": PowerCommand.run, "run": RunCommand.run, "report": ReportCommand.run, "adapters": AdaptersCommand.run,
-    "doctor": DoctorCommand.run, "recover": RecoverCommand.run, "sim": SimCommand.run,
+    "doctor": DoctorCommand.run, "recover": RecoverCommand.run, "sim": SimCommand.run, "rig": RigCommand.run,
 ]
 
 var words = Array(CommandLine.arguments.dropFirst())
