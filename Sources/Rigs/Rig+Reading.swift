@@ -4,14 +4,16 @@ import RigFormat
 import Simulation
 
 extension Rig {
-    static let keys = ["name", "description", "adapter", "powerSwitches", "simulation", "accessories", "budgets",
+    static let keys = ["$schema", "name", "description", "adapter", "powerSwitches", "simulation", "accessories", "budgets",
                        "remoteLossReasons", "localDisconnectReasons", "reportsLinkLoss", "peerSeesAdapterReset"]
 
     /// Reads a rig file's top-level object: every field checked, unknown keys rejected with a did-you-mean,
     /// then the whole checked for consistency (`RigConsistency`): switch ports that exist and are used
-    /// once, simulated controllers used once.
+    /// once, simulated controllers used once. A top-level `"$schema"` string names the JSON Schema editors
+    /// check the file against (`rigs/rig.schema.json`, `RigSchema`); its value is not used.
     public init(reading value: RigValue) throws(RigError) {
         self = try value.object(keys: Self.keys, "a JSON object (a rig file)") { fields throws(RigError) -> Rig in
+            _ = try fields.value("$schema")?.string("a string naming the rig file's JSON Schema, like \"./rig.schema.json\"", allowEmpty: true)
             let name = try fields.string("name", "the rig's name (it names the rig's lock)")
             let summary = try fields.value("description")?.string("a string", allowEmpty: true)
             let adapterValue = try fields.required("adapter", "an object like {\"moniker\": \"usb:0\"}")

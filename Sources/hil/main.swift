@@ -35,6 +35,8 @@ commands:
   report DIR        re-render report.html, junit.xml and results.json of a results directory
   report --history DIR [DIR...] [--out DIR]
                     history.html and history.json of many runs: pass rates, first failures, flaky tests, p95s
+  rig schema | rig check RIG.json...
+                    a rig file's JSON Schema (for editors); check rig files with hil's reader
   sim serve [--rig RIG.json] --listen unix:PATH|tcp:127.0.0.1:PORT [--control unix:PATH] [--power-follows A=LOC]
                     serve the rig's simulated air as H4 controllers (one per connection); power commands on stdin
   sim power --control unix:PATH ACCESSORY on|off|status
@@ -56,7 +58,7 @@ let commands: [String: @Sendable (Arguments) async -> ExitStatus] = [
     "info": InfoCommand.run, "scan": ScanCommand.run, "connect": ConnectCommand.run, "advertise": AdvertiseCommand.run,
     "pair": PairCommand.run, "bonds": BondsCommand.run, "preflight": PreflightCommand.run, "usb": USBCommand.run,
     "power": PowerCommand.run, "run": RunCommand.run, "report": ReportCommand.run, "adapters": AdaptersCommand.run,
-    "doctor": DoctorCommand.run, "recover": RecoverCommand.run, "sim": SimCommand.run,
+    "doctor": DoctorCommand.run, "recover": RecoverCommand.run, "sim": SimCommand.run, "rig": RigCommand.run,
 ]
 
 var words = Array(CommandLine.arguments.dropFirst())

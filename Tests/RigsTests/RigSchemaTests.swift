@@ -1,0 +1,41 @@
+import Foundation
+import RigFormat
+@testable import Rigs
+import Testing
+import TestSupport
+
+/// The schema editors use is the one hil embeds, every rig in rigs/ names it, and the reader takes
+/// `"$schema"` at the top level only, as a string.
+@Suite struct RigSchemaTests {
+    @Test func theEmbeddedSchemaIsTheFileInRigs() throws {
+        let file = try String(contentsOf: repositoryRoot.appendingPathComponent("rigs/rig.schema.json"), encoding: .utf8)
+        #expect(RigSchema.text == file, "rigs/rig.schema.json differs from Sources/Rigs/RigSchema.swift: edit the Swift string, then run `hil rig schema > rigs/rig.schema.json`")
+    }
+
+    @Test func everyRigInRigsNamesTheSchemaAndLoads() throws {
+        let directory = repositoryRoot.appendingPathComponent("rigs")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".expected.json") && $0 != "rig.schema.json" }
+        #expect(files.count >= 13, "\(files)")
+        for file in files {
+            let path = directory.appendingPathComponent(file).path
+            _ = try Rig.load(path: path)
+            let document = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+            guard case .object(let members) = document.value else { Issue.record("\(file) is not an object"); continue }
+            #expect(members.first?.key == "$schema" && members.first?.value.value == .string("./rig.schema.json"), "\(file)")
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"$schema": 5, "name": "t", "adapter": {"moniker": "usb:0"}, "accessories": []}"#,
+         #"$schema: expected a string naming the rig file's JSON Schema, like "./rig.schema.json", found 5"#),
+        (#"{"name": "t", "adapter": {"moniker": "usb:0", "$schema": "./rig.schema.json"}, "accessories": []}"#,
+         "adapter.$schema: unknown key (known: moniker, power)"),
+        (#"{"schema": "./rig.schema.json", "name": "t", "adapter": {"moniker": "usb:0"}, "accessories": []}"#,
+         "schema: unknown key; did you mean $schema?"),
+        (#"{"$schema": "", "name": "t", "adapter": {"moniker": "usb:0"}, "accessories": []}"#, "no error"),
+    ])
+    func schemaIsATopLevelString(rig: String, expected: String) {
+        #expect(RigTests.message(Data(rig.utf8)) == expected)
+    }
+}
