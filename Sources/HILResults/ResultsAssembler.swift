@@ -213,7 +213,8 @@ public enum VerdictMerge {
         case .failed:
             if merged.message == nil { merged.message = failures.map(\.summary).joined(separator: "\n") }
             if merged.sourceLocation == nil { merged.sourceLocation = failures.first?.sourceLocation }
-            if let first = failures.first, first.sourceLocation == merged.sourceLocation { file = first.filePath; line = first.line }
+            // The record's location names the failing expectation Swift Testing saw: take the issue's full path.
+            if let issue = failures.first(where: { sameLocation(merged.sourceLocation, $0) }) { file = issue.filePath; line = issue.line }
         case .passed, .skipped:
             if let first = failures.first {
                 merged.verdict = .failed
@@ -237,5 +238,14 @@ public enum VerdictMerge {
             }
         }
         return CaseResult(record: merged, source: .recordAndSwiftTesting, issues: issues, failureFile: file, failureLine: line)
+    }
+
+    /// Whether a record's `File.swift:42` (or a path ending in it) is where `issue` was recorded.
+    static func sameLocation(_ location: String?, _ issue: SwiftTestingRun.Issue) -> Bool {
+        guard let location, let colon = location.lastIndex(of: ":"), let line = Int(location[location.index(after: colon)...]),
+              line == issue.line else { return false }
+        let name = (String(location[..<colon]) as NSString).lastPathComponent
+        let issueName = ((issue.filePath ?? issue.sourceLocation ?? "") as NSString).lastPathComponent.split(separator: ":").first.map(String.init)
+        return !name.isEmpty && name == issueName
     }
 }

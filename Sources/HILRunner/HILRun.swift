@@ -28,6 +28,20 @@ public enum HILRun {
         let notice: @Sendable (String) -> Void = { text in
             if output.isInteractive { output.out(text + "\n") } else { output.err("hil run: \(text)\n") }
         }
+        if let place = plan.rig.labgrid {
+            // The bench is a labgrid place: the coordinator decides who runs on it, across hosts.
+            let lease: LabgridPlaceLease
+            do {
+                lease = try await LabgridPlaceLease.acquire(place, wait: options.wait, notice: notice)
+            } catch {
+                return fail(.infrastructureError, error.description, layout)
+            }
+            var properties = ["labgrid.place": "\(place.place) (coordinator \(place.coordinator))"]
+            if let holder = lease.holder { properties["labgrid.holder"] = holder }
+            let report = await runHeld(options, plan: plan, properties: properties, printer: &printer)
+            if let error = await lease.release() { output.err("hil run: \(place) was not released: \(error)\n") }
+            return report
+        }
         let lock: RigLock
         do {
             lock = try await RigLock.acquire(rigName: plan.rig.name, command: options.command, wait: options.wait,
@@ -36,11 +50,24 @@ public enum HILRun {
             return fail(.infrastructureError, error.description, layout)
         }
         defer { lock.release() }
+        return await runHeld(options, plan: plan, properties: [:], printer: &printer)
+    }
 
+    /// The run on a bench it holds: build, test, follow, conclude. `properties` go into the run's context.
+    private static func runHeld(_ options: RunOptions, plan: RunPlan, properties: [String: String],
+                                printer: inout ProgressPrinter) async -> RunReport {
+        let layout = plan.layout
+        let output = printer.output
+        func fail(_ outcome: RunOutcome, _ message: String, _ layout: ResultsLayout? = nil) -> RunReport {
+            printer.clearStatus()
+            output.err("hil run: \(message)\n")
+            return RunReport(outcome: outcome, summary: nil, message: message, results: layout)
+        }
         let invocation = SwiftTestInvocation(suites: plan.suites, filter: options.filter, layout: layout, rig: plan.rigURL,
                                              repeatCount: options.repeatCount, swift: options.swift, testBundle: options.testBundle)
         let context = RunContext(rig: plan.rigURL.path, rigName: plan.rig.name, gitCommit: await gitCommit(plan.suites.directory),
-                                 package: plan.suites.directory.path, command: options.command, started: Date(), repeatCount: options.repeatCount)
+                                 package: plan.suites.directory.path, command: options.command, started: Date(), repeatCount: options.repeatCount,
+                                 properties: properties)
         do { try context.write(to: layout) } catch { return fail(.usageError, "results directory: \(error)", layout) }
 
         let deadline = ContinuousClock.now + options.timeout

@@ -5,7 +5,7 @@ import Simulation
 
 extension Rig {
     static let keys = ["$schema", "name", "description", "adapter", "powerSwitches", "simulation", "accessories", "budgets",
-                       "remoteLossReasons", "localDisconnectReasons", "reportsLinkLoss", "peerSeesAdapterReset"]
+                       "remoteLossReasons", "localDisconnectReasons", "reportsLinkLoss", "peerSeesAdapterReset", "labgrid"]
 
     /// Reads a rig file's top-level object: every field checked, unknown keys rejected with a did-you-mean,
     /// then the whole checked for consistency (`RigConsistency`): switch ports that exist and are used
@@ -34,14 +34,35 @@ extension Rig {
             for item in try list.array("an array of accessories") { accessories.append(try Self.accessory(item)) }
             let budgets = try fields.value("budgets").map(Budgets.init(reading:)) ?? Budgets.defaults
             let reportsLinkLoss = try fields.bool("reportsLinkLoss", default: true)
-            let rig = Rig(name: name, summary: summary, adapter: adapter, accessories: accessories, budgets: budgets,
+            var rig = Rig(name: name, summary: summary, adapter: adapter, accessories: accessories, budgets: budgets,
                           remoteLossReasons: try Self.statuses(fields, "remoteLossReasons", default: [.connectionTimeout]),
                           localDisconnectReasons: try Self.statuses(fields, "localDisconnectReasons", default: [HCIStatus(rawValue: 0x16)]),
                           reportsLinkLoss: reportsLinkLoss,
                           peerSeesAdapterReset: try fields.bool("peerSeesAdapterReset", default: reportsLinkLoss),
                           simulation: simulation, powerSwitches: switches, path: nil)
+            rig.labgrid = try fields.value("labgrid").map(Self.labgridPlace)
+            // A labgrid switch without a coordinator of its own uses the rig's place's.
+            if let coordinator = rig.labgrid?.coordinator {
+                for index in rig.powerSwitches.indices {
+                    if case .labgrid(let place, let resource, nil) = rig.powerSwitches[index].backend {
+                        rig.powerSwitches[index].backend = .labgrid(place: place, resource: resource, coordinator: coordinator)
+                    }
+                }
+            }
             try RigConsistency(rig).check()
             return rig
+        }
+    }
+
+    /// `"labgrid": {"place": "bench-1", "coordinator": "127.0.0.1:20408"}`; the coordinator defaults to
+    /// `LG_COORDINATOR`, else labgrid's default.
+    static func labgridPlace(_ value: RigValue) throws(RigError) -> LabgridPlace {
+        try value.object(keys: ["place", "coordinator"], "an object like {\"place\": \"bench-1\", \"coordinator\": \"127.0.0.1:20408\"}") { fields throws(RigError) -> LabgridPlace in
+            let place = try fields.string("place", "the name of the labgrid place this bench is")
+            let coordinator = try fields.value("coordinator").map { (value: RigValue) throws(RigError) -> String in
+                try PowerSwitchDescription.coordinatorAddress(value)
+            }
+            return LabgridPlace(place: place, coordinator: coordinator)
         }
     }
 

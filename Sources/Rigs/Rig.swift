@@ -31,6 +31,9 @@ public struct Rig: Sendable, Equatable {
     public var powerSwitches: [PowerSwitchDescription]
     /// Where the file was read from.
     public var path: String?
+    /// The labgrid place this bench is (`"labgrid": {"coordinator": …, "place": …}`): `hil run` acquires it for
+    /// the run instead of taking this host's rig lock; nil for a bench of this host alone.
+    public var labgrid: LabgridPlace? = nil
 
     public struct Adapter: Sendable, Hashable {
         public var moniker: String

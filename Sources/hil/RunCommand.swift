@@ -18,7 +18,7 @@ enum RunCommand {
       --out DIR           results directory (default: results/<rig>-<date>-<time>)
       --repeat N          loops repeat N times (HIL_REPEAT, default 1)
       --timeout SECONDS   deadline for build and tests together (default 1800)
-      --wait SECONDS      wait this long for a rig another run holds (default 0: fail at once)
+      --wait SECONDS      wait this long for a rig (or the rig's labgrid place) another run holds (default 0: fail at once)
       --test-bundle PATH  run this already-built test bundle (e.g. .build/debug/BluetoothHILPackageTests.xctest)
                           directly, as swift test runs it, without swift build or SwiftPM (a bench or a guest
                           with the Swift runtime and a tree built elsewhere); with --package, that package's

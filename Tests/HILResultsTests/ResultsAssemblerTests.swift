@@ -43,6 +43,21 @@ import TestSupport
         #expect(merged.record.accessory == "thermometer", "the record's fields are kept")
     }
 
+    /// A failed record that names its expectation by file name and line gets Swift Testing's full path for
+    /// it, so junit.xml can give it relative to the package.
+    @Test func aFailedRecordsBareLocationTakesTheIssuesPath() throws {
+        let run = try Fixtures.run("mixed-verdicts")
+        let fails = try #require(run.cases[.init(testID: "FixTests.PowerOffTests/fails()/FixTests.swift:6:6")])
+        let issue = try #require(fails.failures.first)
+        let record = TestRecord(testID: fails.key.testID, name: "fails()", suite: "PowerOffTests", started: try #require(fails.started),
+                                duration: 0.002, verdict: .failed, message: "awaited disconnect", sourceLocation: "FixTests.swift:8")
+        let merged = VerdictMerge.merge(record: record, issues: fails.issues)
+        #expect(issue.filePath?.hasPrefix("/") == true, "the event stream gives the absolute path: \(issue)")
+        #expect(merged.failureFile == issue.filePath && merged.failureLine == 8)
+        let root = ((issue.filePath ?? "") as NSString).deletingLastPathComponent
+        #expect(merged.failureLocation(packageRoot: root) == "FixTests.swift:8")
+    }
+
     @Test func anInfrastructureRecordStaysAnInfrastructureErrorWhateverSwiftTestingRecorded() throws {
         let run = try Fixtures.run("mixed-verdicts")
         let fails = try #require(run.cases[.init(testID: "FixTests.PowerOffTests/fails()/FixTests.swift:6:6")])

@@ -16,8 +16,10 @@ enum EveryKeyRig {
             {"name": "strap-ykush", "kind": "ykush", "serial": "YK12345", "ports": [1, 2]},
             {"name": "relay-board", "kind": "relay", "vendor": "dcttech", "serial": "ABCDE", "ports": [4]},
             {"name": "emulator", "kind": "process", "argv": ["python3", "-m", "sensor", ""], "environment": {"PYTHONUNBUFFERED": "1", "EMPTY": ""},
-             "readyPattern": "advertising", "readyDeadlineSeconds": 10, "stopDeadlineSeconds": 5, "pidFile": "/tmp/every-key-emulator.pid"}
+             "readyPattern": "advertising", "readyDeadlineSeconds": 10, "stopDeadlineSeconds": 5, "pidFile": "/tmp/every-key-emulator.pid"},
+            {"name": "lab-outlet", "kind": "labgrid", "place": "bench-1", "resource": "NetworkPowerPort", "coordinator": "127.0.0.1:20408"}
           ],
+          "labgrid": {"place": "bench-1", "coordinator": "127.0.0.1:20408"},
           "simulation": {
             "controllers": [
               {"name": "central", "address": "00:48:49:4C:00:01", "addressType": "public", "rssi": -40, "faults": ["unresponsive"],

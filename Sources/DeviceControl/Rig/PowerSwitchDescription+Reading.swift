@@ -9,6 +9,7 @@ extension PowerSwitchDescription {
         .ykush: ["serial", "ports", "port"],
         .relay: ["vendor", "serial", "ports", "port"],
         .process: ["argv", "environment", "readyPattern", "readyDeadlineSeconds", "stopDeadlineSeconds", "pidFile"],
+        .labgrid: ["place", "resource", "coordinator"],
     ]
 
     /// Reads one entry of a rig's `powerSwitches`: every field checked, a field of another kind or an
@@ -94,7 +95,21 @@ extension PowerSwitchDescription {
                             readyDeadline: try seconds(fields, "readyDeadlineSeconds", max: 600, default: 10),
                             stopDeadline: try seconds(fields, "stopDeadlineSeconds", max: 600, default: 5),
                             pidFile: try fields.optionalString("pidFile", "a file path"))
+        case .labgrid:
+            let place = try fields.string("place", "the name of a labgrid place, e.g. \"bench-1\"")
+            let coordinator = try fields.value("coordinator").map { (value: RigValue) throws(RigError) -> String in try coordinatorAddress(value) }
+            return .labgrid(place: place, resource: try fields.optionalString("resource", "the name of the place's power resource"),
+                            coordinator: coordinator)
         }
+    }
+
+    /// A labgrid coordinator address, `HOST:PORT`.
+    public static func coordinatorAddress(_ value: RigValue) throws(RigError) -> String {
+        let expected = "a labgrid coordinator address like \"127.0.0.1:20408\""
+        let text = try value.string(expected)
+        guard let colon = text.lastIndex(of: ":"), colon != text.startIndex, let port = Int(text[text.index(after: colon)...]),
+              (1...65_535).contains(port), !text.contains(where: \.isWhitespace) else { throw value.fail(expected) }
+        return text
     }
 
     private static func regularExpression(_ value: RigValue) throws(RigError) -> String {

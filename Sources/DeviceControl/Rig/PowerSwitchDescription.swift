@@ -6,7 +6,8 @@
 ///
 /// Kinds and their fields: `command` (on, off, status, statePattern, deadlineSeconds), `usb-hub` (hub,
 /// ports, method, force, repeat), `ykush` (serial, ports), `relay` (vendor, serial, ports), `process`
-/// (argv, environment, readyPattern, readyDeadlineSeconds, stopDeadlineSeconds, pidFile). `port: N` may
+/// (argv, environment, readyPattern, readyDeadlineSeconds, stopDeadlineSeconds, pidFile), `labgrid` (place,
+/// resource, coordinator). `port: N` may
 /// stand for `ports: [N]`. Unknown fields are errors with a did-you-mean, so a typo is not silently
 /// ignored; `init(reading:)` errors name the field path and the value as written
 /// (`powerSwitches[1].ports[0]: expected a port number from 1 to 255, found -2`).
@@ -17,6 +18,9 @@ public struct PowerSwitchDescription: Sendable, Equatable {
         case ykush
         case relay
         case process
+        /// A labgrid place's power driver (`labgrid-client -p PLACE power …`): every PDU, YKUSH and uhubctl
+        /// backend labgrid has.
+        case labgrid
     }
 
     public enum Backend: Sendable, Equatable {
@@ -26,6 +30,9 @@ public struct PowerSwitchDescription: Sendable, Equatable {
         case relay(vendor: String, serial: String?, ports: [Int])
         case process(argv: [String], environment: [String: String]?, readyPattern: String?,
                      readyDeadline: Duration, stopDeadline: Duration, pidFile: String?)
+        /// `place` on `coordinator` (nil: the rig's labgrid coordinator, else `LG_COORDINATOR`), `resource` naming
+        /// the power driver where the place has several.
+        case labgrid(place: String, resource: String?, coordinator: String?)
 
         public var kind: Kind {
             switch self {
@@ -34,6 +41,7 @@ public struct PowerSwitchDescription: Sendable, Equatable {
             case .ykush: return .ykush
             case .relay: return .relay
             case .process: return .process
+            case .labgrid: return .labgrid
             }
         }
     }
@@ -69,7 +77,7 @@ public struct PowerSwitchDescription: Sendable, Equatable {
     public var ports: [Int] {
         switch backend {
         case .usbHub(_, let ports, _, _, _), .ykush(_, let ports), .relay(_, _, let ports): return ports
-        case .command, .process: return [1]
+        case .command, .process, .labgrid: return [1]
         }
     }
 

@@ -14,6 +14,8 @@ public enum PowerSwitchFactory {
         case .process(let argv, let environment, let readyPattern, let readyDeadline, let stopDeadline, let pidFile):
             return try ProcessActuator(name: description.name, argv: argv, environment: environment, readyPattern: readyPattern,
                                        readyDeadline: readyDeadline, stopDeadline: stopDeadline, pidFile: pidFile)
+        case .labgrid(let place, let resource, let coordinator):
+            return LabgridPowerActuator(name: description.name, place: LabgridPlace(place: place, coordinator: coordinator), resource: resource)
         }
     }
 
