@@ -79,8 +79,10 @@ public struct SwiftTestInvocation: Sendable, Hashable {
         return command
     }
 
-    /// What the tests read: `HIL_RIG`, `HIL_RESULTS`, `HIL_REPEAT`.
+    /// What the tests read: `HIL_RIG`, `HIL_RESULTS`, `HIL_REPEAT`, and `HIL_RUNNER_PID` (this process: the
+    /// tests end themselves when it is gone, `RunnerWatchdog`).
     public var environment: [String: String] {
-        ["HIL_RIG": rig.path, "HIL_RESULTS": layout.directory.path, "HIL_REPEAT": String(repeatCount)]
+        ["HIL_RIG": rig.path, "HIL_RESULTS": layout.directory.path, "HIL_REPEAT": String(repeatCount),
+         "HIL_RUNNER_PID": String(getpid())]
     }
 }

@@ -50,6 +50,8 @@ public actor Bench {
         do {
             guard let path = Bench.rigPath else { throw BenchError("no rig: set HIL_RIG to a rig file") }
             let rig = try Rig.load(path: path)
+            // Under hil run the runner holds the lock; the tests end themselves if it is killed.
+            RunnerWatchdog.start()
             if ProcessInfo.processInfo.environment["HIL_RESULTS"] == nil {
                 do {
                     lock = try await RigLock.acquire(rigName: rig.name, command: "swift test (HILTesting)", wait: .seconds(60))
