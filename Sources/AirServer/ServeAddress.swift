@@ -1,11 +1,12 @@
 import HCI
 /// Where the served air listens: a Unix stream socket or a loopback TCP port, written as the monikers a
 /// client then uses (`unix:PATH` is also the client's moniker; `tcp:127.0.0.1:PORT` is reached with
-/// `tcp-client:127.0.0.1:PORT`). Only loopback TCP addresses are accepted: the air is a test bench, not
-/// a network service.
+/// `tcp-client:127.0.0.1:PORT`). Only loopback TCP addresses are accepted unless the caller allows remote
+/// ones (`hil serve --allow-remote`): a bench is a test bench, not a network service.
 public enum ServeAddress: Hashable, Sendable, CustomStringConvertible {
     case unix(path: String)
-    /// An IPv4 loopback literal (127.0.0.0/8) or `::1`; port 0 asks the kernel for a free port.
+    /// A numeric IP address: an IPv4 loopback literal (127.0.0.0/8) or `::1` unless remote addresses were
+    /// allowed; port 0 asks the kernel for a free port.
     case tcp(host: String, port: UInt16)
 
     /// The largest Unix socket path (sockaddr_un's sun_path, without its terminating NUL).
@@ -19,8 +20,9 @@ public enum ServeAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Parses `unix:PATH` or `tcp:HOST:PORT` (`tcp:[::1]:PORT` for IPv6).
-    public init(parsing text: String) throws(SimServeError) {
+    /// Parses `unix:PATH` or `tcp:HOST:PORT` (`tcp:[::1]:PORT` for IPv6). With `allowingRemote`, HOST may be
+    /// any numeric IPv4 or IPv6 address (`0.0.0.0` for every interface); otherwise only a loopback one.
+    public init(parsing text: String, allowingRemote: Bool = false) throws(SimServeError) {
         if text.hasPrefix("unix:") {
             let path = String(text.dropFirst(5))
             guard !path.isEmpty else { throw SimServeError("'\(text)': unix: needs a socket path", usage: true) }
@@ -43,10 +45,25 @@ public enum ServeAddress: Hashable, Sendable, CustomStringConvertible {
         guard let port = UInt16(portText) else {
             throw SimServeError("'\(text)': the port '\(portText)' is not a number from 0 to 65535", usage: true)
         }
+        if allowingRemote, !Self.isLoopback(host) {
+            guard SocketAddress.ip(host: host, port: port).withSockaddr({ _, _ in true }) != nil else {
+                throw SimServeError("'\(text)': \(host.isEmpty ? "no host" : "'\(host)' is not a numeric IPv4 or IPv6 address")", usage: true)
+            }
+            self = .tcp(host: host, port: port)
+            return
+        }
         guard Self.isLoopback(host) else {
             throw SimServeError("'\(text)': \(host.isEmpty ? "no host" : "'\(host)' is not a loopback address"); the air listens on 127.0.0.1 or ::1 only", usage: true)
         }
         self = .tcp(host: host == "localhost" ? "127.0.0.1" : host, port: port)
+    }
+
+    /// Whether only this host can connect: a Unix socket, or a loopback TCP address.
+    public var isLoopback: Bool {
+        switch self {
+        case .unix: true
+        case .tcp(let host, _): Self.isLoopback(host)
+        }
     }
 
     /// 127.0.0.0/8 as a dotted quad, `::1`, or `localhost`.

@@ -76,16 +76,13 @@ public actor SimulatedAirServer {
     /// accepting. Usage errors (a rig without a simulation, an unknown accessory or controller) have
     /// `isUsage`; a socket that cannot be bound does not.
     public static func start(rig: Rig, options: Options) async throws(SimServeError) -> SimulatedAirServer {
-        var rig = rig
         guard rig.simulation != nil else {
             throw SimServeError("rig \(rig.name): it has no simulation block: nothing to serve", usage: true)
         }
-        if rig.simulation?.timing.timeScale != 1 {
-            options.log("hil sim serve: rig \(rig.name): timeScale \(rig.simulation?.timing.timeScale ?? 1) ignored: the served air runs on real time")
-            rig.simulation?.timing.timeScale = 1
-        }
         // Its hosts are other processes, whose waits virtual time cannot see.
-        rig.simulation?.timing.clock = .real
+        let rig = rig.onRealTime { scale in
+            options.log("hil sim serve: rig \(rig.name): timeScale \(scale) ignored: the served air runs on real time")
+        }
         let runtime: SimulatedRigRuntime
         do {
             runtime = try SimulatedRigRuntime(rig: rig)

@@ -17,17 +17,40 @@ enum SocketOptions {
 
     /// The local port of a bound TCP socket (`getsockname(2)`).
     static func boundPort(_ fd: Int32) -> UInt16? {
+        ipName(fd, peer: false)?.port
+    }
+
+    /// The remote end of a connected TCP socket (`getpeername(2)`), as `127.0.0.1:40312` or `[::1]:40312`;
+    /// nil for a Unix socket.
+    static func peerAddress(_ fd: Int32) -> String? {
+        ipName(fd, peer: true).map { SocketAddress.ip(host: $0.host, port: $0.port).description }
+    }
+
+    /// A TCP socket's own or peer address: numeric host and port.
+    private static func ipName(_ fd: Int32, peer: Bool) -> (host: String, port: UInt16)? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let result = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { peer ? getpeername(fd, $0, &length) : getsockname(fd, $0, &length) }
         }
         guard result == 0 else { return nil }
-        return withUnsafePointer(to: &storage) { pointer -> UInt16? in
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        return withUnsafePointer(to: &storage) { pointer -> (String, UInt16)? in
             switch Int32(pointer.pointee.ss_family) {
-            case AF_INET: return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
-            case AF_INET6: return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
-            default: return nil
+            case AF_INET:
+                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                    var raw = address.pointee.sin_addr
+                    let host = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count)).map { String(cString: $0) } ?? "?"
+                    return (host, UInt16(bigEndian: address.pointee.sin_port))
+                }
+            case AF_INET6:
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                    var raw = address.pointee.sin6_addr
+                    let host = inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count)).map { String(cString: $0) } ?? "?"
+                    return (host, UInt16(bigEndian: address.pointee.sin6_port))
+                }
+            default:
+                return nil
             }
         }
     }

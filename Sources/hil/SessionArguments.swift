@@ -10,12 +10,23 @@ enum SessionOpening {
                      commandTimeout: Duration = .seconds(2)) async -> Result<ControllerSession, ExitStatus> {
         do {
             return .success(try await ControllerSession.open(moniker: moniker, rigPath: rigPath, capturePath: capture, commandTimeout: commandTimeout))
-        } catch let error as HCITransportError {
-            return .failure(Diagnostics.fail(command, error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError))
-        } catch let error as RigError {
-            return .failure(Diagnostics.fail(command, error.description, .usageError))
         } catch {
-            return .failure(Diagnostics.fail(command, "\(moniker): \(error)", .infrastructureError))
+            return .failure(fail(command, moniker: moniker, error))
+        }
+    }
+
+    /// The one line and exit status for a controller that could not be opened: a bad moniker or rig is a
+    /// usage error (3); a held bench and anything else are the bench's (2).
+    static func fail(_ command: String, moniker: String, _ error: any Error) -> ExitStatus {
+        switch error {
+        case let error as HCITransportError:
+            Diagnostics.fail(command, error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError)
+        case let error as RigError:
+            Diagnostics.fail(command, error.description, .usageError)
+        case let error as RigLockError:
+            Diagnostics.fail(command, error.description, .infrastructureError)
+        default:
+            Diagnostics.fail(command, "\(moniker): \(error)", .infrastructureError)
         }
     }
 }

@@ -64,19 +64,16 @@ enum SimServeCommand {
         // Started with `&` from an interactive shell, a read of the terminal would stop the process
         // (SIGTTIN); ignored, the read fails instead and only standard input's channel ends.
         signal(SIGTTIN, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
+        let stops = StopSignals()
+        let signals = stops.names
         let server: SimulatedAirServer
         do {
             server = try await SimulatedAirServer.start(rig: rig, options: options)
         } catch {
             return Diagnostics.fail("sim serve", error.description, error.isUsage ? .usageError : .infrastructureError)
         }
-        let sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { server.requestStop(name) }
-            source.resume()
-            return source
+        let forwarding = Task {
+            for await name in signals { server.requestStop(name) }
         }
         FileHandle.standardOutput.write(Data((server.readyLine + "\n").utf8))
         let input = Task { await server.serveStandardInput() }
@@ -87,7 +84,8 @@ enum SimServeCommand {
         }
         await server.shutdown()
         input.cancel()
-        for source in sources { source.cancel() }
+        forwarding.cancel()
+        stops.cancel()
         FileHandle.standardError.write(Data("hil sim serve: stopped (\(why))\n".utf8))
         return .success
     }

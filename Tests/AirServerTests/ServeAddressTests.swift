@@ -20,6 +20,27 @@ import Testing
         #expect { try ServeAddress(parsing: text) } throws: { error in (error as? SimServeError)?.isUsage == true }
     }
 
+    @Test(arguments: [
+        ("tcp:0.0.0.0:9001", ServeAddress.tcp(host: "0.0.0.0", port: 9001)),
+        ("tcp:192.168.1.5:0", .tcp(host: "192.168.1.5", port: 0)),
+        ("tcp:[::]:9001", .tcp(host: "::", port: 9001)),
+        ("tcp:127.0.0.1:9001", .tcp(host: "127.0.0.1", port: 9001)),
+    ])
+    func allowingRemoteTakesAnyNumericAddress(text: String, address: ServeAddress) throws {
+        let parsed = try ServeAddress(parsing: text, allowingRemote: true)
+        #expect(parsed == address)
+        #expect(parsed.isLoopback == text.hasPrefix("tcp:127."))
+    }
+
+    @Test(arguments: ["tcp:benchhost:9001", "tcp::9001", "tcp:300.1.1.1:9001", "tcp:[fe80::zz]:1"])
+    func allowingRemoteStillRefusesWhatIsNotANumericAddress(text: String) {
+        #expect { try ServeAddress(parsing: text, allowingRemote: true) } throws: { error in (error as? SimServeError)?.isUsage == true }
+    }
+
+    @Test func aUnixSocketIsLoopback() throws {
+        #expect(try ServeAddress(parsing: "unix:/tmp/a").isLoopback)
+    }
+
     @Test func refusesASocketPathLongerThanSunPath() {
         #expect(throws: SimServeError.self) { try ServeAddress(parsing: "unix:/" + String(repeating: "a", count: 107)) }
     }

@@ -44,6 +44,15 @@ public struct AdapterAccess: Sendable {
         return try await ControllerOpener.openHost(moniker: moniker, capture: capture, commandTimeout: commandTimeout)
     }
 
+    /// Opens the adapter's transport with no host on it (`hil serve` hands its packets to a host
+    /// elsewhere), capturing to `capture` when given. Nothing is sent to the controller.
+    public func openTransport(capture: CaptureTarget? = nil) async throws(HCITransportError) -> any HCITransport {
+        if case .simulated(let name) = parsed, let runtime {
+            return try ControllerOpener.capturing(try runtime.openTransport(named: name), moniker: moniker, capture: capture)
+        }
+        return try await ControllerOpener.openTransport(moniker: moniker, capture: capture)
+    }
+
     /// Whether `resetUSB()` can work: a simulated adapter, a `usb:` adapter, or an `hci-socket:` adapter on USB.
     public var canResetUSB: Bool {
         switch parsed {

@@ -10,8 +10,25 @@ public enum ControllerOpener {
     /// thread of its own, never on Swift's cooperative pool.
     public static func openHost(moniker text: String, capture: CaptureTarget? = nil,
                                 commandTimeout: Duration = .seconds(2)) async throws(HCITransportError) -> HCIHost {
+        try await blocking(text) { try openHostBlocking(moniker: text, capture: capture, commandTimeout: commandTimeout) }
+    }
+
+    /// `openHost`, blocking the calling thread: for a thread of the caller's own.
+    static func openHostBlocking(moniker text: String, capture: CaptureTarget? = nil,
+                                 commandTimeout: Duration = .seconds(2)) throws(HCITransportError) -> HCIHost {
+        try makeHost(transport: try openTransportBlocking(moniker: text), moniker: text, capture: capture, commandTimeout: commandTimeout)
+    }
+
+    /// The transport to the controller `moniker` names (not `sim:`, which needs its bench), with no host on
+    /// it: for `hil serve`, which hands its packets to a host elsewhere. Blocking opens run on their own thread.
+    public static func openTransport(moniker text: String, capture: CaptureTarget? = nil) async throws(HCITransportError) -> any HCITransport {
+        try await blocking(text) { try capturing(try openTransportBlocking(moniker: text), moniker: text, capture: capture) }
+    }
+
+    /// Runs a blocking open on a thread of its own; an error that is not an `HCITransportError` is named with the moniker.
+    private static func blocking<T: Sendable>(_ text: String, _ body: @escaping @Sendable () throws -> T) async throws(HCITransportError) -> T {
         do {
-            return try await offPool { try openHostBlocking(moniker: text, capture: capture, commandTimeout: commandTimeout) }
+            return try await offPool(body)
         } catch let error as HCITransportError {
             throw error
         } catch {
@@ -19,42 +36,43 @@ public enum ControllerOpener {
         }
     }
 
-    /// `openHost`, blocking the calling thread: for a thread of the caller's own.
-    static func openHostBlocking(moniker text: String, capture: CaptureTarget? = nil,
-                                 commandTimeout: Duration = .seconds(2)) throws(HCITransportError) -> HCIHost {
+    /// Opens the transport of a `usb:`, `hci-socket:` or socket/UART moniker, blocking the calling thread.
+    static func openTransportBlocking(moniker text: String) throws(HCITransportError) -> any HCITransport {
         let moniker = try TransportMoniker(parsing: text)
-        let transport: any HCITransport
         switch moniker {
-        case .usb(let selector): transport = try USBTransport.open(selector: selector, moniker: moniker.description)
-        case .hciSocket(let index): transport = try HCISocketTransport.open(index: index, moniker: moniker.description)
-        default: transport = try moniker.openStreamTransport()
+        case .usb(let selector): return try USBTransport.open(selector: selector, moniker: moniker.description)
+        case .hciSocket(let index): return try HCISocketTransport.open(index: index, moniker: moniker.description)
+        default: return try moniker.openStreamTransport()
         }
-        return try makeHost(transport: transport, moniker: text, capture: capture, commandTimeout: commandTimeout)
     }
 
     /// A host on an opened transport, wrapped in a capture when `capture` is given; the transport is closed
     /// if the host cannot be made.
     public static func makeHost(transport: any HCITransport, moniker: String, capture: CaptureTarget?,
                                 commandTimeout: Duration = .seconds(2)) throws(HCITransportError) -> HCIHost {
-        var transport = transport
-        switch capture {
-        case .file(let path):
-            do {
-                transport = CapturingTransport(transport, writer: try BtsnoopWriter(path: path))
-            } catch {
-                transport.close()
-                throw error
-            }
-        case .controller(let controller):
-            transport = CapturingTransport(transport, destination: .controller(controller, bus: bus(of: moniker)))
-        case nil:
-            break
-        }
+        let transport = try capturing(transport, moniker: moniker, capture: capture)
         do {
             return try HCIHost(transport: transport, commandTimeout: commandTimeout)
         } catch {
             transport.close()
             throw HCITransportError(.io, "\(moniker): cannot start the host's event loop: \(error)")
+        }
+    }
+
+    /// `transport` wrapped in a capture when `capture` is given (closed when the capture file cannot be made).
+    public static func capturing(_ transport: any HCITransport, moniker: String, capture: CaptureTarget?) throws(HCITransportError) -> any HCITransport {
+        switch capture {
+        case .file(let path):
+            do {
+                return CapturingTransport(transport, writer: try BtsnoopWriter(path: path))
+            } catch {
+                transport.close()
+                throw error
+            }
+        case .controller(let controller):
+            return CapturingTransport(transport, destination: .controller(controller, bus: bus(of: moniker)))
+        case nil:
+            return transport
         }
     }
 

@@ -28,18 +28,26 @@ public struct ControllerSession: Sendable {
     /// checked whatever the moniker. A bad moniker is an `HCITransportError` of kind `.invalidMoniker`; a
     /// bad rig a `RigError`.
     public static func simulation(for text: String, rigPath: String?) async throws -> SimulatedRigRuntime? {
+        let rig = try self.rig(for: text, rigPath: rigPath)
+        guard case .simulated = try TransportMoniker(parsing: text), let rig else { return nil }
+        return try await poweredSimulation(of: rig)
+    }
+
+    /// The rig a session on `text` belongs to: the one at `rigPath` (read and checked whatever the
+    /// moniker), else for a `sim:` moniker rigs/simulated.json, else none. A bad moniker is an
+    /// `HCITransportError` of kind `.invalidMoniker`; a bad or missing rig a `RigError`.
+    public static func rig(for text: String, rigPath: String?) throws -> Rig? {
         let moniker = try TransportMoniker(parsing: text)
-        let given = try rigPath.map { (path: String) throws(RigError) -> Rig in try Rig.load(path: path) }
+        if let rigPath { return try Rig.load(path: rigPath) }
         guard case .simulated = moniker else { return nil }
-        let rig: Rig
-        if let given {
-            rig = given
-        } else {
-            guard let path = Rig.defaultPath() else {
-                throw RigError("\(text): sim: monikers resolve against a rig file; none given (--rig) and rigs/simulated.json not found")
-            }
-            rig = try Rig.load(path: path)
+        guard let path = Rig.defaultPath() else {
+            throw RigError("\(text): sim: monikers resolve against a rig file; none given (--rig) and rigs/simulated.json not found")
         }
+        return try Rig.load(path: path)
+    }
+
+    /// The rig's simulated bench, running with its accessories powered on.
+    static func poweredSimulation(of rig: Rig) async throws -> SimulatedRigRuntime {
         let runtime = try SimulatedRigRuntime(rig: rig)
         do {
             try await runtime.powerOnAll()

@@ -35,10 +35,11 @@ final class ChildProgram: Sendable {
         throw ChildProgramError("no built hil executable in \(directories.map(\.path)) (swift build --build-tests builds it)")
     }
 
-    /// Starts `path` with `arguments` in this process's working directory (the package root under `swift test`).
-    init(_ path: String, _ arguments: [String], name: String) throws {
+    /// Starts `path` with `arguments` in this process's working directory (the package root under `swift test`),
+    /// with `environment` added to this process's.
+    init(_ path: String, _ arguments: [String], name: String, environment: [String: String]? = nil) throws {
         self.name = name
-        child = try ChildProcess.spawn([path] + arguments, standardInput: true)
+        child = try ChildProcess.spawn([path] + arguments, environment: environment, standardInput: true)
         inputFD = Mutex(child.input)
         let (output, errors, ending) = (output, errors, ending)
         let events = child.events
@@ -182,8 +183,9 @@ struct ChildProgramError: Error, CustomStringConvertible {
 
 /// Runs a program to completion (on a Dispatch thread, not the cooperative pool) with a deadline; its
 /// exit status (nil when it had to be killed), standard output and standard error.
-func runToCompletion(_ path: String, _ arguments: [String], timeout: Duration = .seconds(30)) async throws -> (status: Int32?, output: String, error: String) {
-    let child = try ChildProgram(path, arguments, name: URL(fileURLWithPath: path).lastPathComponent)
+func runToCompletion(_ path: String, _ arguments: [String], timeout: Duration = .seconds(30),
+                     environment: [String: String]? = nil) async throws -> (status: Int32?, output: String, error: String) {
+    let child = try ChildProgram(path, arguments, name: URL(fileURLWithPath: path).lastPathComponent, environment: environment)
     try? child.closeInput()
     let status = await child.exitStatus(within: timeout)
     if status == nil { await child.stop() }

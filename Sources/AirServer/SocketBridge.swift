@@ -1,0 +1,81 @@
+import HCI
+import Synchronization
+
+/// A host on a connected socket bridged to a controller's transport, on an `EventLoop` of its own: the
+/// host's H4 bytes are framed (a bad indicator or an ACL packet above `maximumDataLength` ends the bridge)
+/// and each whole packet is sent to the controller; the controller's packets are written to the socket
+/// unchanged. It ends once, for whichever reason comes first: the host closed, bad input, a write that
+/// stalled, the controller's transport closed, or `close(why:)`; both transports are closed then.
+final class SocketBridge: Sendable {
+    private let name: String
+    private let loop: EventLoop
+    private let socket: FileDescriptorTransport
+    private let controller: any HCITransport
+    /// Who hears the end, until it has.
+    private let onEnd: Mutex<(@Sendable (HCITransportError) -> Void)?> = Mutex(nil)
+    private let ended = Mutex(false)
+
+    /// Takes ownership of `fd` (closed when the bridge ends) and of the open `controller` transport (both
+    /// are closed when the loop cannot be started). `name` labels the socket side in errors and the loop.
+    init(name: String, loopLabel: String, fd: Int32, controller: any HCITransport, maximumDataLength: Int) throws(SimServeError) {
+        do {
+            loop = try EventLoop(label: loopLabel)
+        } catch {
+            controller.close()
+            _ = SocketOptions.closeDescriptor(fd)
+            throw SimServeError("\(name): cannot start its event loop: \(error)")
+        }
+        self.name = name
+        self.controller = controller
+        socket = FileDescriptorTransport(moniker: name, fd: fd, maximumDataLength: maximumDataLength)
+    }
+
+    /// Starts both directions on the bridge's loop; `onEnd` hears, once, why it ended, after both
+    /// transports have closed.
+    func start(onEnd: @escaping @Sendable (HCITransportError) -> Void) {
+        self.onEnd.withLock { $0 = onEnd }
+        loop.execute { [self] in
+            do throws(HCITransportError) {
+                try controller.start(on: loop, receive: forwarding(to: socket))
+                try socket.start(on: loop, receive: forwarding(to: controller))
+            } catch {
+                end(error)
+            }
+        }
+    }
+
+    /// What one side receives goes to `destination`; its end, or a send that fails, ends the bridge.
+    private func forwarding(to destination: any HCITransport) -> @Sendable (HCITransportEvent) -> Void {
+        { [self] event in
+            switch event {
+            case .packet(let packet):
+                do throws(HCITransportError) { try destination.send(packet) } catch { end(error) }
+            case .closed(let error):
+                end(error)
+            }
+        }
+    }
+
+    /// Ends the bridge from this side (the server is shutting down, the controller went away).
+    func close(why: String) {
+        end(HCITransportError(.closedByHost, "\(name): \(why)"))
+    }
+
+    private func end(_ error: HCITransportError) {
+        let first = ended.withLock { ended in
+            defer { ended = true }
+            return !ended
+        }
+        guard first else { return }
+        loop.execute { [self] in
+            socket.close()
+            controller.close()
+            let onEnd = self.onEnd.withLock { onEnd in
+                defer { onEnd = nil }
+                return onEnd
+            }
+            onEnd?(error)
+            loop.shutdown()
+        }
+    }
+}
