@@ -39,6 +39,8 @@ commands:
                     serve the rig's simulated air as H4 controllers (one per connection); power commands on stdin
   sim power --control unix:PATH ACCESSORY on|off|status
                     switch a served air's simulated accessory
+  lab export RIG.json [--group NAME]
+                    the rig's dongle, hub ports, YKUSH ports and relays as a labgrid exporter config (YAML)
 
 controller monikers: unix:PATH  tcp-client:HOST:PORT  serial:DEVICE[,BAUD][,rtscts]
                      usb:N  usb:VID:PID[/SERIAL]  usb:BUS-PORT.PORT (add ! for a vendor-class dongle)  hci-socket:N
@@ -57,6 +59,7 @@ let commands: [String: @Sendable (Arguments) async -> ExitStatus] = [
     "pair": PairCommand.run, "bonds": BondsCommand.run, "preflight": PreflightCommand.run, "usb": USBCommand.run,
     "power": PowerCommand.run, "run": RunCommand.run, "report": ReportCommand.run, "adapters": AdaptersCommand.run,
     "doctor": DoctorCommand.run, "recover": RecoverCommand.run, "sim": SimCommand.run,
+    "lab": LabCommand.run,
 ]
 
 var words = Array(CommandLine.arguments.dropFirst())
