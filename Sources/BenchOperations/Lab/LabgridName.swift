@@ -13,12 +13,12 @@ enum LabgridName {
         }
     }
 
-    /// `name` with each run of other characters replaced by one `-`, without leading or trailing `-`;
+    /// `name` with each run of other characters (and of `-`) replaced by one `-`, without leading or trailing `-`;
     /// `fallback` when nothing is left.
     static func safe(_ name: String, fallback: String) -> String {
         var result = ""
         for scalar in name.unicodeScalars {
-            if isSafe(scalar) {
+            if isSafe(scalar) && scalar != "-" {
                 result.unicodeScalars.append(scalar)
             } else if !result.hasSuffix("-") {
                 result += "-"
