@@ -43,6 +43,8 @@ commands:
                     switch a served air's simulated accessory
   serve ADAPTER --listen tcp:127.0.0.1:PORT|unix:PATH [--rig RIG.json] [--capture FILE]
                     serve one controller as H4 to one host at a time (a runner elsewhere names it tcp-client:)
+  lab export RIG.json [--group NAME]
+                    the rig's dongle, hub ports, YKUSH ports and relays as a labgrid exporter config (YAML)
 
 controller monikers: unix:PATH  tcp-client:HOST:PORT  serial:DEVICE[,BAUD][,rtscts]
                      usb:N  usb:VID:PID[/SERIAL]  usb:BUS-PORT.PORT (add ! for a vendor-class dongle)  hci-socket:N
@@ -61,7 +63,7 @@ let commands: [String: @Sendable (Arguments) async -> ExitStatus] = [
     "pair": PairCommand.run, "bonds": BondsCommand.run, "preflight": PreflightCommand.run, "usb": USBCommand.run,
     "power": PowerCommand.run, "run": RunCommand.run, "report": ReportCommand.run, "adapters": AdaptersCommand.run,
     "doctor": DoctorCommand.run, "recover": RecoverCommand.run, "sim": SimCommand.run, "rig": RigCommand.run,
-    "serve": ServeCommand.run,
+    "serve": ServeCommand.run, "lab": LabCommand.run,
 ]
 
 var words = Array(CommandLine.arguments.dropFirst())
