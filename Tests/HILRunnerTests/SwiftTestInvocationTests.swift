@@ -36,7 +36,9 @@ import TestSupport
         #expect(test.contains("--event-stream-version") && test[test.firstIndex(of: "--event-stream-version").map { $0 + 1 } ?? 0] == "0")
         #expect(test.contains("/tmp/results/.events.jsonl"))
         #expect(test.contains("--attachments-path") && test.contains("/tmp/results/attachments"))
-        #expect(invocation.environment == ["HIL_RIG": "/work/main/rigs/simulated.json", "HIL_RESULTS": "/tmp/results", "HIL_REPEAT": "3"])
+        // HIL_RUNNER_PID: the tests end themselves when this runner is gone (RunnerWatchdog).
+        #expect(invocation.environment == ["HIL_RIG": "/work/main/rigs/simulated.json", "HIL_RESULTS": "/tmp/results", "HIL_REPEAT": "3",
+                                           "HIL_RUNNER_PID": String(ProcessInfo.processInfo.processIdentifier)])
     }
 
     /// `swift test` on Linux runs the Swift Testing half as `BUNDLE <its arguments> --testing-library swift-testing`
