@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "AirServer", targets: ["AirServer"]),
         .library(name: "HILRunner", targets: ["HILRunner"]),
         .library(name: "HILTesting", targets: ["HILTesting"]),
+        .library(name: "AccessoryPlay", targets: ["AccessoryPlay"]),
     ],
     targets: [
         // C libraries, from Debian -dev packages.
@@ -79,8 +80,10 @@ let package = Package(
         .target(name: "HILRunner", dependencies: ["HILResults", "Rigs", "BenchOperations", "DeviceControl"]),
         // Swift Testing traits that lease a bench.
         .target(name: "HILTesting", dependencies: ["Rigs", "BenchOperations", "HILResults", "DeviceControl", "HCI"]),
+        // The bench as a scriptable accessory for a phone app (`hil accessory`): profiles, fault plans, the report.
+        .target(name: "AccessoryPlay", dependencies: ["HCI", "RigFormat", "HILResults"]),
         // The command-line tool: arguments, presenters of its answers, exit codes.
-        .executableTarget(name: "hil", dependencies: ["HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "HCI", "Preflight", "RigFormat",
+        .executableTarget(name: "hil", dependencies: ["HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "HCI", "Preflight", "RigFormat", "AccessoryPlay",
                                                      .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // Benchmarks run by scripts/bench-*: each measures ours beside a baseline in the same run.
         .executableTarget(name: "hil-benchmark", dependencies: ["BenchOperations", "HCI", "Simulation"]),
@@ -108,6 +111,7 @@ let package = Package(
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCI"]),
         // HILTesting's own parts, apart from a bench.
         .testTarget(name: "HILTestingTests", dependencies: ["HILTesting"]),
+        .testTarget(name: "AccessoryPlayTests", dependencies: ["AccessoryPlay", "RigFormat", "HCI"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "RigFormat", "HCI"]),
     ]
 )

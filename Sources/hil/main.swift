@@ -20,6 +20,8 @@ commands:
                     connect to an accessory; with --gatt print its GATT tree and readable values
   advertise MONIKER --name N [--service UUID] [--gatt battery,heart-rate,...] [--security encrypted|authenticated]
                     play an accessory until Ctrl-C (with --security, one that pairs and protects its data)
+  accessory MONIKER --profile PROFILE.json --plan PLAN.json [--out DIR]
+                    play an accessory for a phone app with a fault plan; report what the app did
   pair MONIKER --name N [--method M] [--passkey NNNNNN] [--confirm yes|no] [--legacy]
                     pair with an accessory and store the bond (connect uses it to encrypt)
   bonds list | bonds forget ADDRESS
@@ -63,7 +65,7 @@ let commands: [String: @Sendable (Arguments) async -> ExitStatus] = [
     "pair": PairCommand.run, "bonds": BondsCommand.run, "preflight": PreflightCommand.run, "usb": USBCommand.run,
     "power": PowerCommand.run, "run": RunCommand.run, "report": ReportCommand.run, "adapters": AdaptersCommand.run,
     "doctor": DoctorCommand.run, "recover": RecoverCommand.run, "sim": SimCommand.run, "rig": RigCommand.run,
-    "serve": ServeCommand.run, "lab": LabCommand.run,
+    "serve": ServeCommand.run, "lab": LabCommand.run, "accessory": AccessoryCommand.run,
 ]
 
 var words = Array(CommandLine.arguments.dropFirst())

@@ -5,7 +5,7 @@ import TestSupport
 /// Every command explains itself (`hil CMD --help`, `hil help CMD`: exit 0, its own usage), a wrong command
 /// line is one line that says where the usage is (exit 3), and `hil --version` answers.
 @Suite struct HelpAndVersionTests {
-    static let commands = ["info", "scan", "connect", "advertise", "pair", "bonds", "preflight", "usb", "power", "run", "report",
+    static let commands = ["info", "scan", "connect", "advertise", "accessory", "pair", "bonds", "preflight", "usb", "power", "run", "report",
                            "adapters", "doctor", "recover", "sim", "rig", "serve", "lab"]
 
     static func hil(_ arguments: [String]) async throws -> (status: Int32?, stdout: String, stderr: String) {
@@ -23,7 +23,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: ["info", "scan", "connect", "advertise", "pair", "bonds", "usb", "power", "run", "report", "adapters", "doctor", "recover", "rig", "serve", "lab"])
+    @Test(arguments: ["info", "scan", "connect", "advertise", "accessory", "pair", "bonds", "usb", "power", "run", "report", "adapters", "doctor", "recover", "rig", "serve", "lab"])
     func aWrongCommandLineIsOneLine(command: String) async throws {
         let ran = try await Self.hil([command, "--no-such-option"])
         #expect(ran.status == 3, "\(ran.stderr)")

@@ -68,7 +68,7 @@ extension UInt64 {
 }
 
 /// Octets from hexadecimal text (an even number of digits, optional spaces or colons), or nil.
-func parseHex(_ text: String) -> [UInt8]? {
+public func parseHex(_ text: String) -> [UInt8]? {
     let digits = text.filter { $0 != " " && $0 != ":" }
     guard digits.count % 2 == 0 else { return nil }
     var bytes: [UInt8] = []

@@ -1,0 +1,199 @@
+import HCI
+
+/// Plays a profile's accessory on a device and runs a fault plan against whichever central connects:
+/// advertises, accepts connections, records what the central does (`ActivityLog`), runs each step when
+/// its trigger comes, and decides each expectation. `run()` returns when every step ran and every
+/// expectation is decided, or when its task is cancelled (SIGINT, SIGTERM) — the outcome says which.
+public actor AccessoryPlayer {
+    let device: LEDevice
+    let profile: AccessoryProfile
+    let plan: FaultPlan
+    let database: GATTDatabase
+    let log: ActivityLog
+    var current: LEConnection?
+    var connections = 0
+    /// When each connection formed, in milliseconds from the start.
+    var connectedAt: [Double] = []
+    var outcomes: [StepOutcome]
+    var watcher: Task<Void, Never>?
+
+    /// How a run ended.
+    public struct Result: Sendable {
+        /// Nil when the plan finished; else why it stopped early.
+        public var interruption: String?
+        public var events: [CentralEvent]
+        public var steps: [StepOutcome]
+    }
+
+    /// `observer` sees each event as it happens (the command prints it).
+    public init(device: LEDevice, profile: AccessoryProfile, plan: FaultPlan, database: GATTDatabase,
+                observer: @escaping @Sendable (CentralEvent) -> Void = { _ in }) {
+        self.device = device
+        self.profile = profile
+        self.plan = plan
+        self.database = database
+        self.log = ActivityLog(clock: device.host.loop.clock, observer: observer)
+        self.outcomes = plan.steps.map { step in
+            StepOutcome(name: step.name, action: step.action.word, checks: step.expectations.map { expectation in
+                switch expectation {
+                case .reconnectWithin(let limit):
+                    StepOutcome.Check(key: expectation.key, limit: Double(limit), message: "not decided: the step did not run")
+                }
+            })
+        }
+    }
+
+    /// Starts advertising and runs the plan; throws only when the accessory cannot start advertising.
+    public func run() async throws(RoleError) -> Result {
+        let incoming = await device.incomingConnections()
+        watcher = Task { [weak self] in
+            for await link in incoming { await self?.connected(link) }
+        }
+        try await device.start()
+        try await advertise()
+        var interruption: String?
+        for index in plan.steps.indices {
+            guard await waitForTrigger(of: index) else { interruption = "interrupted before \(plan.steps[index].name)"; break }
+            await perform(index)
+        }
+        if interruption == nil, !(await settle()) { interruption = "interrupted before every expectation was decided" }
+        watcher?.cancel()
+        for index in outcomes.indices { decide(index, final: true) }
+        return Result(interruption: interruption, events: log.events, steps: outcomes)
+    }
+
+    func advertise() async throws(RoleError) {
+        try await device.startAdvertising(profile.advertisement)
+        log.record(.advertising, "advertising \"\(profile.name)\" every \(RoundedText.ms(profile.advertisingIntervalMilliseconds))")
+    }
+
+    func connected(_ link: LEConnection) async {
+        connections += 1
+        current = link
+        let at = log.record(.connected, handle: link.handle, "connection \(connections) from \(link.peerAddress) "
+                            + "(interval \(RoundedText.ms(Double(await link.interval) * 1.25)), latency \(await link.latency), "
+                            + "supervision timeout \(Int(await link.supervisionTimeout) * 10) ms)", at: link.established)
+        connectedAt.append(at)
+        await link.setATTInterceptor(log.interceptor(handle: link.handle, database: database))
+        for index in outcomes.indices where outcomes[index].ranAt.map({ $0 <= at }) == true && outcomes[index].reconnectedAt == nil
+            && outcomes[index].linkEndedAt != nil {
+            outcomes[index].reconnectedAt = at
+            decide(index, final: false)
+        }
+        Task { [weak self] in
+            let reason = try? await link.waitForDisconnection(timeout: .seconds(7 * 86_400))
+            await self?.ended(link, reason: reason)
+        }
+    }
+
+    func ended(_ link: LEConnection, reason: HCIStatus?) async {
+        let note = await link.endedNote.map { " (\($0))" } ?? ""
+        let at = log.record(.disconnected, handle: link.handle, "link ended: \(reason.map(\.description) ?? "unknown reason")\(note)")
+        log.silence(link.handle, false)
+        if current === link { current = nil }
+        for index in outcomes.indices where outcomes[index].ranAt != nil && outcomes[index].linkEndedAt == nil {
+            outcomes[index].linkEndedAt = at
+            // Without advertise_after_ms the device advertises again as the link ends.
+            if plan.steps[index].advertiseAfterMilliseconds == nil && plan.steps[index].action != .vanish {
+                outcomes[index].advertisedAgainAt = at
+            }
+        }
+    }
+
+    /// Waits for step `index`'s trigger; false when cancelled first.
+    func waitForTrigger(of index: Int) async -> Bool {
+        let previousRanAt = index > 0 ? outcomes[index - 1].ranAt ?? 0 : 0
+        while !Task.isCancelled {
+            switch plan.steps[index].trigger {
+            case .atTime(let milliseconds):
+                if log.milliseconds() >= Double(milliseconds) { return true }
+            case .afterConnect(let milliseconds, let count):
+                if connections >= count, let link = current, let at = connectedAt.last, at >= previousRanAt,
+                   log.milliseconds() - at >= Double(milliseconds), await link.isConnected {
+                    return true
+                }
+            }
+            await pause()
+        }
+        return false
+    }
+
+    /// Runs step `index`'s action.
+    func perform(_ index: Int) async {
+        let step = plan.steps[index]
+        let link = current
+        let stayAway = step.advertiseAfterMilliseconds
+        if stayAway != nil || step.action == .vanish { try? await device.stopAdvertising() }
+        let ranAt = log.record(.fault, handle: link?.handle, "\(step.name): \(step.action.word)"
+                                + (stayAway.map { ", advertising again after \($0) ms" } ?? ""))
+        outcomes[index].ranAt = ranAt
+        switch step.action {
+        case .disconnect(let reason):
+            if let link { _ = try? await link.disconnect(reason: reason) }
+        case .vanish:
+            do { try await device.host.initialize() } catch {
+                log.record(.fault, "\(step.name): HCI Reset failed: \(error)")
+            }
+        case .stopAnsweringATT:
+            if let link {
+                log.silence(link.handle, true)
+                _ = try? await link.waitForDisconnection(timeout: .seconds(7 * 86_400))
+            }
+        }
+        if link == nil { outcomes[index].linkEndedAt = ranAt }
+        if stayAway != nil || step.action == .vanish {
+            let delay = Double(stayAway ?? 0)
+            while !Task.isCancelled && log.milliseconds() - ranAt < delay { await pause() }
+            guard !Task.isCancelled else { return }
+            do {
+                try await advertise()
+                outcomes[index].advertisedAgainAt = log.milliseconds()
+            } catch {
+                log.record(.fault, "\(step.name): cannot advertise again: \(error)")
+            }
+        } else if link == nil {
+            outcomes[index].advertisedAgainAt = ranAt
+        }
+    }
+
+    /// Waits until every expectation is decided; false when cancelled first.
+    func settle() async -> Bool {
+        while !Task.isCancelled {
+            for index in outcomes.indices { decide(index, final: false) }
+            if outcomes.allSatisfy({ $0.checks.allSatisfy { $0.passed != nil } }) { return true }
+            await pause()
+        }
+        return false
+    }
+
+    /// Decides what can be decided of step `index`'s checks; `final` words the undecided ones for the report.
+    func decide(_ index: Int, final: Bool) {
+        let outcome = outcomes[index]
+        for check in outcome.checks.indices where outcomes[index].checks[check].passed == nil {
+            var item = outcomes[index].checks[check]
+            let limit = RoundedText.ms(item.limit)
+            if let delay = outcome.reconnectDelay {
+                item.measured = delay
+                item.passed = delay <= item.limit
+                item.message = "the central reconnected \(RoundedText.ms(delay)) after the accessory advertised again (limit \(limit))"
+            } else if let advertised = outcome.advertisedAgainAt, log.milliseconds() - advertised > item.limit {
+                item.passed = false
+                item.message = "the central did not reconnect within \(limit) of the accessory advertising again"
+            } else if final {
+                item.message = outcome.ranAt == nil ? "not decided: the run ended before the step ran"
+                    : "not decided: the run ended \(outcome.advertisedAgainAt == nil ? "before the accessory advertised again" : "before the central reconnected or \(limit) passed")"
+            }
+            outcomes[index].checks[check] = item
+        }
+    }
+
+    func pause() async { try? await Task.sleep(for: .milliseconds(5)) }
+}
+
+/// Milliseconds as a report shows them: to 0.1 ms.
+enum RoundedText {
+    static func ms(_ value: Double) -> String {
+        let tenths = (value * 10).rounded() / 10
+        return tenths == tenths.rounded() ? "\(Int(tenths)) ms" : "\(tenths) ms"
+    }
+}

@@ -1,0 +1,120 @@
+import HCI
+import RigFormat
+
+extension AccessoryProfile {
+    /// The keys of a profile file's top level.
+    static let keys = ["$schema", "name", "description", "advertising", "services"]
+
+    /// Reads a profile file strictly, as rigs are read: an unknown key, a missing field or a value of the
+    /// wrong kind is one `RigError` naming the field (`services[1].characteristics[0].properties[2]: unknown
+    /// property 'notfy'; did you mean notify?`).
+    public static func read(file path: String) throws(RigError) -> AccessoryProfile {
+        try RigDocument.read(file: path) { value throws(RigError) in try AccessoryProfile(reading: value) }
+    }
+
+    /// Reads a profile: `name` (required), `description`, `advertising` (`interval_ms`, `services`) and
+    /// `services`, each a ready profile (`{"profile": "heart-rate"}`) or a custom service.
+    public init(reading value: RigValue) throws(RigError) {
+        self = try value.object(keys: Self.keys, "a profile object") { fields throws(RigError) -> AccessoryProfile in
+            let name = try fields.string("name", "the accessory's name (what it advertises)")
+            guard name.utf8.count <= 248 else { throw try fields.required("name", "").problem("longer than 248 octets (the GAP Device Name limit)") }
+            var services: [GATTService] = []
+            for item in try fields.value("services")?.array("an array of services") ?? [] {
+                services.append(try Self.service(item))
+            }
+            var interval = 100.0
+            var advertised: [BluetoothUUID]?
+            if let advertising = fields.value("advertising") {
+                try advertising.object(keys: ["interval_ms", "services"]) { ad throws(RigError) in
+                    interval = try ad.number("interval_ms", in: 20...10_240, "an advertising interval from 20 to 10240 ms", default: 100)
+                    if let list = ad.value("services") {
+                        advertised = try list.array("an array of service UUIDs").map { (item: RigValue) throws(RigError) -> BluetoothUUID in try Self.uuid(item) }
+                    }
+                }
+            }
+            return AccessoryProfile(name: name, advertisingIntervalMilliseconds: interval,
+                                    advertisedServices: advertised ?? services.map(\.uuid), services: services)
+        }
+    }
+
+    static func uuid(_ value: RigValue) throws(RigError) -> BluetoothUUID {
+        let expected = "a UUID (16-bit like \"180D\" or 128-bit like \"6e400001-b5a3-f393-e0a9-e50e24dcca9e\")"
+        guard let uuid = BluetoothUUID(try value.string(expected)) else { throw value.fail(expected) }
+        return uuid
+    }
+
+    static func service(_ value: RigValue) throws(RigError) -> GATTService {
+        try value.object(keys: ["profile", "uuid", "primary", "characteristics"], "a service object") { fields throws(RigError) -> GATTService in
+            if let profile = fields.value("profile") {
+                try fields.restrict(to: ["profile"], what: "not allowed beside \"profile\"")
+                let known = StandardProfile.allCases.map(\.rawValue)
+                let text = try profile.string("a ready profile (\(known.joined(separator: ", ")))")
+                guard let standard = StandardProfile(name: text) else {
+                    let hint = DidYouMean.question(for: text, among: known).map { "; \($0)" } ?? " (known: \(known.joined(separator: ", ")))"
+                    throw profile.problem("unknown profile '\(text)'\(hint)")
+                }
+                return standard.service
+            }
+            let uuid = try uuid(try fields.required("uuid", "a service UUID (or \"profile\": a ready profile)"))
+            var characteristics: [GATTCharacteristic] = []
+            for item in try fields.value("characteristics")?.array("an array of characteristics") ?? [] {
+                characteristics.append(try characteristic(item))
+            }
+            return GATTService(uuid: uuid, isPrimary: try fields.bool("primary", default: true), characteristics: characteristics)
+        }
+    }
+
+    static let propertyNames: [(String, GATTCharacteristicProperties)] = [
+        ("broadcast", .broadcast), ("read", .read), ("write-without-response", .writeWithoutResponse), ("write", .write),
+        ("notify", .notify), ("indicate", .indicate), ("signed-write", .authenticatedSignedWrites),
+    ]
+
+    static let permissionNames: [(String, GATTPermissions)] = [
+        ("read", .read), ("read-encrypted", .readEncrypted), ("read-authenticated", .readAuthenticated),
+        ("write", .write), ("write-encrypted", .writeEncrypted), ("write-authenticated", .writeAuthenticated),
+    ]
+
+    static func characteristic(_ value: RigValue) throws(RigError) -> GATTCharacteristic {
+        let keys = ["uuid", "properties", "permissions", "value_hex", "value_text", "description"]
+        return try value.object(keys: keys, "a characteristic object") { fields throws(RigError) -> GATTCharacteristic in
+            let uuid = try uuid(try fields.required("uuid", "a characteristic UUID"))
+            let properties = try names(try fields.required("properties", "an array of properties"), Self.propertyNames, what: "property")
+            let permissions = try fields.value("permissions").map { (list: RigValue) throws(RigError) -> GATTPermissions in
+                try names(list, Self.permissionNames, what: "permission")
+            }
+            if fields.has("value_hex") && fields.has("value_text") {
+                throw try fields.required("value_text", "").problem("give value_hex or value_text, not both")
+            }
+            var bytes: [UInt8] = []
+            if let hex = fields.value("value_hex") {
+                let expected = "hex octets like \"4801\" (at most 512)"
+                guard let parsed = Self.hexBytes(try hex.string(expected, allowEmpty: true)), parsed.count <= 512 else { throw hex.fail(expected) }
+                bytes = parsed
+            } else if let text = try fields.value("value_text")?.string("a string", allowEmpty: true) {
+                bytes = Array(text.utf8)
+            }
+            let descriptors = try fields.optionalString("description", "a user description (a non-empty string)").map { [GATTDescriptor.userDescription($0)] } ?? []
+            return GATTCharacteristic(uuid: uuid, properties: properties, permissions: permissions, value: .bytes(bytes), descriptors: descriptors)
+        }
+    }
+
+    /// An array of names, each from `table`, as the union of their options.
+    static func names<Option: OptionSet>(_ value: RigValue, _ table: [(String, Option)], what: String) throws(RigError) -> Option {
+        let known = table.map(\.0)
+        var result: Option = []
+        for item in try value.array("an array of \(what) names (\(known.joined(separator: ", ")))") {
+            let text = try item.string("a \(what) name (\(known.joined(separator: ", ")))")
+            guard let option = table.first(where: { $0.0 == text })?.1 else {
+                let hint = DidYouMean.question(for: text, among: known).map { "; \($0)" } ?? " (known: \(known.joined(separator: ", ")))"
+                throw item.problem("unknown \(what) '\(text)'\(hint)")
+            }
+            result.formUnion(option)
+        }
+        return result
+    }
+
+    /// "4801", "48 01", "0x4801" → [0x48, 0x01]; nil for anything else.
+    static func hexBytes(_ text: String) -> [UInt8]? {
+        parseHex(text.hasPrefix("0x") || text.hasPrefix("0X") ? String(text.dropFirst(2)) : text)
+    }
+}

@@ -1,0 +1,59 @@
+import HCI
+import Synchronization
+
+/// The run's record of what the central did, shared with the ATT interceptor of every link (which runs on
+/// the host's loop): events are appended under a lock with the time they happened, and the interceptor
+/// asks here whether the plan has stopped answering a link.
+final class ActivityLog: Sendable {
+    let clock: LoopClock
+    let started: ContinuousClock.Instant
+    private let state = Mutex<State>(State())
+    /// Called with each event as it is recorded (the command prints them).
+    let observer: @Sendable (CentralEvent) -> Void
+
+    struct State {
+        var events: [CentralEvent] = []
+        /// Links whose ATT requests get no response.
+        var silenced: Set<UInt16> = []
+    }
+
+    init(clock: LoopClock, observer: @escaping @Sendable (CentralEvent) -> Void) {
+        self.clock = clock
+        self.started = clock.now
+        self.observer = observer
+    }
+
+    /// Milliseconds from the start to `instant` (now when nil).
+    func milliseconds(at instant: ContinuousClock.Instant? = nil) -> Double {
+        started.duration(to: instant ?? clock.now) / .milliseconds(1)
+    }
+
+    /// Records an event now (or at `instant`) and returns its time in milliseconds.
+    @discardableResult
+    func record(_ kind: CentralEvent.Kind, handle: UInt16? = nil, _ detail: String, at instant: ContinuousClock.Instant? = nil) -> Double {
+        let event = CentralEvent(milliseconds: milliseconds(at: instant), kind: kind, handle: handle, detail: detail)
+        state.withLock { $0.events.append(event) }
+        observer(event)
+        return event.milliseconds
+    }
+
+    /// Every event so far, in time order.
+    var events: [CentralEvent] {
+        state.withLock { $0.events }.sorted { $0.milliseconds < $1.milliseconds }
+    }
+
+    func silence(_ handle: UInt16, _ silent: Bool) {
+        state.withLock { if silent { $0.silenced.insert(handle) } else { $0.silenced.remove(handle) } }
+    }
+
+    /// The interceptor for the link `handle`: records each request the central makes and drops it while
+    /// the plan has silenced the link.
+    func interceptor(handle: UInt16, database: GATTDatabase) -> ATTServer.Interceptor {
+        { [self] pdu in
+            guard let (kind, detail) = ATTRequestKind.describe(pdu, in: database) else { return nil }
+            let silent = state.withLock { $0.silenced.contains(handle) }
+            record(silent ? .unanswered : kind, handle: handle, silent ? "no answer to: \(detail)" : detail)
+            return silent ? .drop : nil
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import HCI
+
+/// One thing the central (the app under test) or the accessory did, at a time from the start of the run.
+public struct CentralEvent: Sendable, Hashable, Codable {
+    /// Milliseconds since the accessory started.
+    public var milliseconds: Double
+    public var kind: Kind
+    /// The link's handle, for link events.
+    public var handle: UInt16?
+    /// What happened, in words: `connected C0:…:01 (interval 30 ms, latency 0, timeout 4200 ms)`, `read 2A37`.
+    public var detail: String
+
+    public init(milliseconds: Double, kind: Kind, handle: UInt16? = nil, detail: String) {
+        self.milliseconds = milliseconds
+        self.kind = kind
+        self.handle = handle
+        self.detail = detail
+    }
+
+    /// The kinds of events the report counts.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The accessory advertises (at the start, after a fault).
+        case advertising
+        /// The central connected.
+        case connected
+        /// The link ended (the reason in `detail`).
+        case disconnected
+        /// A step of the plan ran.
+        case fault
+        /// The central's ATT requests, by what they are for.
+        case mtu, discovery, read, write, subscribe
+        /// An ATT request the plan left unanswered.
+        case unanswered
+        /// Any other ATT request or command.
+        case att
+    }
+}

@@ -1,0 +1,76 @@
+import HCI
+
+/// What `hil accessory` does to the phone, step by step: each step waits for its trigger, does its action,
+/// and may state what the app is expected to do next (`docs/accessory-plans.md`).
+public struct FaultPlan: Sendable {
+    /// The plan's name (for the report); the file's name when it has none.
+    public var name: String
+    public var steps: [Step]
+
+    public init(name: String, steps: [Step]) {
+        self.name = name
+        self.steps = steps
+    }
+
+    /// One step: when, what, and what the app should do about it.
+    public struct Step: Sendable {
+        /// `"name"`, or `step N: ACTION`.
+        public var name: String
+        public var trigger: Trigger
+        public var action: Action
+        /// Stay away this long after the fault, then advertise again; nil advertises again at once.
+        public var advertiseAfterMilliseconds: Int?
+        public var expectations: [Expectation]
+
+        public init(name: String, trigger: Trigger, action: Action, advertiseAfterMilliseconds: Int? = nil, expectations: [Expectation] = []) {
+            self.name = name
+            self.trigger = trigger
+            self.action = action
+            self.advertiseAfterMilliseconds = advertiseAfterMilliseconds
+            self.expectations = expectations
+        }
+    }
+
+    /// When a step runs. Steps run in order: a step's trigger is awaited only once the step before it ran.
+    public enum Trigger: Sendable, Hashable {
+        /// `at_ms`: this long after the accessory started advertising.
+        case atTime(milliseconds: Int)
+        /// `after_connect_ms` (and `after_connections`): this long after a central connected, once at least
+        /// `connections` connections have been made in the run (1 unless given).
+        case afterConnect(milliseconds: Int, connections: Int)
+    }
+
+    /// What a step does.
+    public enum Action: Sendable, Hashable {
+        /// `disconnect`: HCI Disconnect with this reason (the central sees it as the link's end).
+        case disconnect(reason: HCIStatus)
+        /// `vanish`: stop advertising and drop the link without a Disconnect (an HCI Reset of our
+        /// controller): to the phone, the accessory lost power — its supervision timer runs out.
+        case vanish
+        /// `stop_answering_att`: requests on the link get no response (the central's 30 s ATT transaction
+        /// timeout runs out) until the link ends; later links are answered.
+        case stopAnsweringATT
+
+        /// The plan file's word for it.
+        public var word: String {
+            switch self {
+            case .disconnect: "disconnect"
+            case .vanish: "vanish"
+            case .stopAnsweringATT: "stop_answering_att"
+            }
+        }
+    }
+
+    /// What the app should do after a step, checked and reported as one test case.
+    public enum Expectation: Sendable, Hashable {
+        /// `reconnect_within_ms`: the central connects again within this long of the accessory advertising again.
+        case reconnectWithin(milliseconds: Int)
+
+        /// The key it is written with.
+        public var key: String {
+            switch self {
+            case .reconnectWithin: "reconnect_within_ms"
+            }
+        }
+    }
+}

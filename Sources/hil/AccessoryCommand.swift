@@ -1,0 +1,110 @@
+import AccessoryPlay
+import BenchOperations
+import Foundation
+import HCI
+import HILResults
+import RigFormat
+
+/// `hil accessory MONIKER --profile PROFILE.json --plan PLAN.json [--out DIR]`: the bench plays an accessory
+/// for a phone app, runs a fault plan against it and reports what the app did.
+enum AccessoryCommand {
+    static let usage = """
+        usage: hil accessory MONIKER --profile PROFILE.json --plan PLAN.json [--out DIR] [--rig RIG.json] [--capture FILE]
+        Plays the accessory PROFILE.json describes (name, advertising, GATT services: profiles/*.json) for a phone
+        app, and runs the fault plan PLAN.json against the central that connects (docs/accessory-plans.md):
+        disconnect with a reason, vanish, stay away then advertise again, stop answering ATT. Records what the
+        central did — connections, disconnections, MTU, discovery, reads, writes, subscriptions — and how long
+        it took to reconnect after each fault. Runs until the plan is done (every step ran, every expectation
+        decided) or Ctrl-C / SIGTERM, and writes DIR (default results/accessory) either way: junit.xml,
+        results.json and report.html (one test case per expectation, and the central's activity),
+        central.json (every event) and captures/accessory.btsnoop (the session; --capture FILE elsewhere).
+        Exit 0 when every expectation passed, 1 when one failed, 130 when interrupted.
+        """
+
+    static func run(_ arguments: Arguments) async -> ExitStatus {
+        var arguments = arguments
+        if arguments.flag("help") { print(usage); return .success }
+        let moniker: String, profilePath: String, planPath: String, out: String, rigPath: String?, capture: String?
+        do {
+            guard let profile = try arguments.option("profile") else { throw UsageError("--profile PROFILE.json is required") }
+            guard let plan = try arguments.option("plan") else { throw UsageError("--plan PLAN.json is required") }
+            (profilePath, planPath) = (profile, plan)
+            out = try arguments.option("out") ?? "results/accessory"
+            rigPath = try arguments.option("rig")
+            capture = try arguments.option("capture")
+            moniker = try arguments.required("a controller moniker")
+            try arguments.finish()
+        } catch {
+            return Diagnostics.usageError("accessory", error)
+        }
+        let profile: AccessoryProfile, plan: FaultPlan, database: GATTDatabase
+        do {
+            profile = try AccessoryProfile.read(file: profilePath)
+        } catch {
+            return Diagnostics.fail("accessory", "profile \(profilePath): \(error.message)", .usageError)
+        }
+        do {
+            let fallback = URL(fileURLWithPath: planPath).deletingPathExtension().lastPathComponent
+            plan = try FaultPlan.read(file: planPath, fallbackName: fallback)
+        } catch {
+            return Diagnostics.fail("accessory", "plan \(planPath): \(error.message)", .usageError)
+        }
+        do {
+            database = try profile.database()
+        } catch {
+            return Diagnostics.fail("accessory", "profile \(profilePath): cannot build its GATT database: \(error)", .usageError)
+        }
+        let directory = URL(fileURLWithPath: out, isDirectory: true)
+        do { try AccessoryReport.prepare(directory) } catch {
+            return Diagnostics.fail("accessory", error.description, .usageError)
+        }
+        let capturePath = capture ?? ResultsLayout(directory).captures.appendingPathComponent("accessory.btsnoop").path
+        let started = Date()
+        let session: ControllerSession
+        switch await SessionOpening.open("accessory", moniker: moniker, rigPath: rigPath, capture: capturePath) {
+        case .success(let opened): session = opened
+        case .failure(let status): return status
+        }
+        let device = LEDevice(host: session.host, database: database)
+        let player = AccessoryPlayer(device: device, profile: profile, plan: plan, database: database) { event in
+            print(String(format: "%10.1f ms  ", event.milliseconds) + event.detail)
+        }
+        print("playing \"\(profile.name)\" on \(moniker) with plan \(plan.name) (\(plan.steps.count) steps); Ctrl-C to stop")
+        let running = Task { () -> Result<AccessoryPlayer.Result, RoleError> in
+            do throws(RoleError) { return .success(try await player.run()) } catch { return .failure(error) }
+        }
+        let signalled = await firstOf(running)
+        if signalled != nil { running.cancel() }
+        let outcome = await running.value
+        try? await device.stopAdvertising()
+        await device.close(); await session.close()
+        let result: AccessoryPlayer.Result
+        switch outcome {
+        case .success(let played): result = played
+        case .failure(let error): return Diagnostics.fail("accessory", "\(moniker): \(error)", .infrastructureError)
+        }
+        let context = RunContext(rig: rigPath, command: (["hil"] + CommandLine.arguments.dropFirst()).joined(separator: " "), started: started,
+                                 properties: ["adapter": moniker, "profile": profilePath, "plan": planPath])
+        let relativeCapture = capture == nil ? "captures/accessory.btsnoop" : nil
+        let records: [TestRecord]
+        do {
+            records = try AccessoryReport.write(result, plan: plan, profileName: profile.name, started: started, directory: directory,
+                                                capturePath: relativeCapture, context: context)
+        } catch {
+            return Diagnostics.fail("accessory", "cannot write the report: \(error)", .infrastructureError)
+        }
+        for record in records { print("\(record.verdict.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(record.name): \(record.message ?? "")") }
+        print("report: \(directory.path)/report.html")
+        if let signalled { print("stopped (\(signalled))"); return .interrupted }
+        return records.contains { $0.verdict == .failed } ? .productFailure : .success
+    }
+
+    /// Waits for `task` to finish or for SIGINT/SIGTERM, whichever comes first; the signal's name, or nil.
+    static func firstOf(_ task: Task<Result<AccessoryPlayer.Result, RoleError>, Never>) async -> String? {
+        let (stream, continuation) = AsyncStream<String?>.makeStream()
+        Task { continuation.yield(await StopSignal.wait(upTo: nil)) }
+        Task { _ = await task.value; continuation.yield(nil) }
+        for await first in stream { return first }
+        return nil
+    }
+}
