@@ -16,6 +16,11 @@ extension TestRecord {
         public static let powerVerification = "power.verification"
         /// The accessory as it identified itself: name, address, firmware.
         public static let accessoryIdentity = "accessory.identity"
+        /// The first protocol violation the accessory committed (`ATT Exchange MTU Response with Server Rx
+        /// MTU 0, …`), its octets as spaced hex (`violation.bytes`: `03 00 00`) and how many there were.
+        public static let violation = "violation"
+        public static let violationBytes = "violation.bytes"
+        public static let violationCount = "violation.count"
     }
 
     /// The encoder for records and results: sorted keys, dates as ISO 8601 with milliseconds.

@@ -82,6 +82,14 @@ extension Trait where Self == ConditionTrait {
         }
     }
 
+    /// Runs only when an accessory of the rig misbehaves on purpose (a rig accessory's `"malicious": true`).
+    public static var requiresMaliciousAccessory: ConditionTrait {
+        .enabled("no accessory of the rig misbehaves on purpose (a rig accessory's \"malicious\": true)") {
+            guard let rig = try? await Bench.shared.lease() else { return true }
+            return rig.accessories.contains { $0.malicious }
+        }
+    }
+
     /// Runs only when an accessory of the rig declares security (`security` with its pairing method).
     public static var requiresSecuredAccessory: ConditionTrait {
         .enabled("no accessory of the rig declares security (a rig accessory's \"security\" block)") {

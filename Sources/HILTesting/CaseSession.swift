@@ -115,6 +115,8 @@ final class CaseSession: Sendable {
     /// Ends the case after its body returned, or threw `thrown`: closes the central, classifies the error,
     /// writes and attaches the record, removes a temporary capture.
     func finish(thrown: (any Error)?) async {
+        let violations = await context.central.host.protocolViolations
+        if let first = violations.first { context.mark(.note, first.description, failure: true) }
         await context.central.close()
         var record = record
         let snapshot = context.state.withLock { $0 }
@@ -122,7 +124,14 @@ final class CaseSession: Sendable {
         record.measurements = snapshot.measurements
         record.properties.merge(snapshot.properties) { _, new in new }
         record.duration = context.elapsed
-        if let thrown {
+        if let first = violations.first {
+            // The accessory broke the protocol: its failure, whatever went wrong after it.
+            record.verdict = .failed
+            record.message = ProtocolViolationVerdict.message(first, count: violations.count, thrown: thrown)
+            record.properties.merge(ProtocolViolationVerdict.properties(first, count: violations.count)) { _, new in new }
+            record.sourceLocation = thrown.flatMap { context.throwSites.location(of: $0) }
+            if thrown == nil { Issue.record(Comment(rawValue: record.message ?? first.description)) }
+        } else if let thrown {
             if HILCase.isInfrastructure(thrown) {
                 record.verdict = .infrastructureError
                 await Bench.shared.markBroken("\(thrown)")

@@ -74,7 +74,7 @@ extension Rig {
     }
 
     static func accessory(_ value: RigValue) throws(RigError) -> Accessory {
-        try value.object(keys: ["name", "match", "power", "expectedServices", "simulated", "security"]) { fields throws(RigError) -> Accessory in
+        try value.object(keys: ["name", "match", "power", "expectedServices", "simulated", "security", "malicious"]) { fields throws(RigError) -> Accessory in
             let name = try fields.string("name", "the accessory's name")
             let matchValue = try fields.required("match", "an object with a name, address, service or manufacturer")
             let filter = try matchValue.object(keys: ["name", "address", "service", "manufacturer"]) { match throws(RigError) -> ScanFilter in
@@ -108,7 +108,7 @@ extension Rig {
             }
             simulated?.security = security
             return Accessory(name: name, match: filter, power: try fields.value("power").map(Self.powerReference), expectedServices: expected,
-                             simulated: simulated, security: security)
+                             simulated: simulated, security: security, malicious: try fields.bool("malicious", default: false))
         }
     }
 

@@ -57,6 +57,8 @@ public struct Rig: Sendable, Equatable {
         public var simulated: SimulatedAccessoryDescription?
         /// How it pairs and what it protects, when it declares security (the security suites skip it otherwise).
         public var security: AccessorySecurity?
+        /// It misbehaves on purpose (a hostile firmware under test): the hostile-accessory suite runs on the rig.
+        public var malicious: Bool = false
     }
 
     /// Timing budgets, in seconds, and loop settings.

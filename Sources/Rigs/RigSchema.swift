@@ -701,6 +701,11 @@ public enum RigSchema {
             }
           ]
         },
+        "malicious": {
+          "type": "boolean",
+          "default": false,
+          "description": "It misbehaves on purpose (a hostile firmware under test: truncated or oversized PDUs, responses nobody asked for, signaling garbage, SMP out of order): the MaliciousAccessory suite runs on the rig, and must fail it with the protocol violation named. Default false."
+        },
         "expectedServices": {
           "type": "array",
           "items": {
@@ -971,6 +976,11 @@ public enum RigSchema {
           "type": "boolean",
           "default": false,
           "description": "It answers a reconnecting central's LTK request with a wrong key (the link ends with a MIC failure). Default false."
+        },
+        "maliciousATT": {
+          "type": "string",
+          "enum": ["truncated-response", "oversized-response", "wrong-opcode", "wrong-handle", "mtu-zero", "backwards-handles", "zero-handle"],
+          "description": "Its ATT server misbehaves on purpose in answer to GATT discovery: truncated-response (Read By Group Type answered with its opcode alone), oversized-response (a response over the ATT_MTU of 23), wrong-opcode (a Read Response instead), wrong-handle (Find Information answered for a handle outside the range asked), mtu-zero (Exchange MTU answered with 0), backwards-handles (a service group ending before it starts), zero-handle (a service at handle 0x0000). Default: none."
         }
       }
     },

@@ -103,6 +103,9 @@ public actor SimulatedAccessory {
 
     func accepted(_ link: LEConnection) async {
         let faults = description.faults
+        if let malicious = faults.maliciousATT {
+            await link.setATTInterceptor(malicious.interceptor)
+        }
         if let slow = faults.slowATTMilliseconds {
             let late = SimulatedATTFault.delay(.milliseconds(Int64(slow)))
             await link.setATTInterceptor(SimulatedATTFault.interceptor { _ in late })

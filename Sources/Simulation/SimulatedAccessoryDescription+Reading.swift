@@ -41,7 +41,7 @@ extension SimulatedAccessoryFaults {
     public init(reading value: RigValue) throws(RigError) {
         self = try value.object(keys: ["stopsAdvertisingAfterPowerCycles", "dropsLinkAfterMilliseconds", "slowATTMilliseconds",
                                        "rebootsOnWrite", "refusesConnections", "forgetsBondsOnPowerCycle",
-                                       "servesProtectedUnencrypted", "rejectsPairing", "answersWithWrongLTK"]) { fields throws(RigError) -> Self in
+                                       "servesProtectedUnencrypted", "rejectsPairing", "answersWithWrongLTK", "maliciousATT"]) { fields throws(RigError) -> Self in
             let milliseconds = "a number of milliseconds above 0 and at most 600000"
             return Self(
                 stopsAdvertisingAfterPowerCycles: try fields.value("stopsAdvertisingAfterPowerCycles")?.integer(in: 1...1_000_000),
@@ -52,7 +52,16 @@ extension SimulatedAccessoryFaults {
                 forgetsBondsOnPowerCycle: try fields.bool("forgetsBondsOnPowerCycle", default: false),
                 servesProtectedUnencrypted: try fields.bool("servesProtectedUnencrypted", default: false),
                 rejectsPairing: try fields.bool("rejectsPairing", default: false),
-                answersWithWrongLTK: try fields.bool("answersWithWrongLTK", default: false))
+                answersWithWrongLTK: try fields.bool("answersWithWrongLTK", default: false),
+                maliciousATT: try fields.value("maliciousATT").map { (item: RigValue) throws(RigError) -> SimulatedMaliciousATT in
+                    let known = SimulatedMaliciousATT.allCases.map(\.rawValue)
+                    let text = try item.string("one of \(known.joined(separator: ", "))")
+                    guard let behaviour = SimulatedMaliciousATT(rawValue: text) else {
+                        let hint = DidYouMean.closest(to: text, among: known).map { "; did you mean \($0)?" } ?? " (known: \(known.joined(separator: ", ")))"
+                        throw item.problem("unknown malicious ATT behaviour '\(text)'\(hint)")
+                    }
+                    return behaviour
+                })
         }
     }
 }

@@ -49,11 +49,13 @@ public struct SimulatedAccessoryFaults: Sendable, Hashable {
     public var rejectsPairing: Bool
     /// It answers a reconnecting central's LTK request with a wrong key (the link ends with a MIC failure).
     public var answersWithWrongLTK: Bool
+    /// Its ATT server misbehaves on purpose in answer to discovery (a truncated, oversized or wrong response).
+    public var maliciousATT: SimulatedMaliciousATT?
 
     public init(stopsAdvertisingAfterPowerCycles: Int? = nil, dropsLinkAfterMilliseconds: Double? = nil,
                 slowATTMilliseconds: Double? = nil, rebootsOnWrite: Bool = false, refusesConnections: Bool = false,
                 forgetsBondsOnPowerCycle: Bool = false, servesProtectedUnencrypted: Bool = false, rejectsPairing: Bool = false,
-                answersWithWrongLTK: Bool = false) {
+                answersWithWrongLTK: Bool = false, maliciousATT: SimulatedMaliciousATT? = nil) {
         self.stopsAdvertisingAfterPowerCycles = stopsAdvertisingAfterPowerCycles
         self.dropsLinkAfterMilliseconds = dropsLinkAfterMilliseconds
         self.slowATTMilliseconds = slowATTMilliseconds
@@ -63,5 +65,6 @@ public struct SimulatedAccessoryFaults: Sendable, Hashable {
         self.servesProtectedUnencrypted = servesProtectedUnencrypted
         self.rejectsPairing = rejectsPairing
         self.answersWithWrongLTK = answersWithWrongLTK
+        self.maliciousATT = maliciousATT
     }
 }

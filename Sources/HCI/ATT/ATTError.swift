@@ -27,6 +27,9 @@ public enum ATTError: Error, Hashable, Sendable, CustomStringConvertible {
     case cancelled(request: ATTPDU)
     /// The caller asked for something ATT cannot carry (e.g. a value over 512 octets).
     case invalidArgument(String)
+    /// The server broke the protocol in answer to `request` (a PDU over the ATT_MTU, an MTU below 23), with
+    /// the offending bytes.
+    case protocolViolation(request: ATTPDU?, ProtocolViolation)
 
     /// Whether the server refused for lack of link security (0x05, 0x0C, 0x0F): pairing, or encrypting with
     /// a bond, may let the request through.
@@ -68,6 +71,8 @@ public enum ATTError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(request): cancelled before it was sent"
         case .invalidArgument(let what):
             return what
+        case .protocolViolation(let request, let violation):
+            return (request.map { "\($0): " } ?? "") + violation.description
         }
     }
 }

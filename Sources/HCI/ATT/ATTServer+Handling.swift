@@ -27,6 +27,8 @@ extension ATTServer {
                 return Reply(response: nil, events: [.dropped(pdu)])
             case .replace(let response):
                 return Reply(response: response?.encoded())
+            case .replaceBytes(let bytes):
+                return Reply(response: bytes)
             case .delay(let extra):
                 delay = extra
             }

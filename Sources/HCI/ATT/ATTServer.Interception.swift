@@ -12,6 +12,9 @@ extension ATTServer {
         case drop
         /// Do not handle it: answer with this PDU at once, or with nothing when nil.
         case replace(ATTPDU?)
+        /// Do not handle it: answer at once with these octets, whatever they are (a truncated, oversized or
+        /// otherwise malformed response — what a misbehaving server sends).
+        case replaceBytes([UInt8])
     }
 
     /// Decides, for each decoded request and command, how the server intercepts it;

@@ -13,6 +13,12 @@ extension GATTClient {
             if case .exchangeMTUResponse(let value) = pdu { return value }
             return nil
         }
+        guard Int(serverMTU) >= ATTServer.defaultMTU else {
+            // Vol 3 Part F §3.4.2.2: Server Rx MTU is at least the default 23.
+            let response = ATTPDU.exchangeMTUResponse(serverRxMTU: serverMTU)
+            throw .protocolViolation(request: request, violated("Exchange MTU Response with Server Rx MTU \(serverMTU), below the minimum "
+                + "\(ATTServer.defaultMTU) (Vol 3 Part F §3.4.2.2)", response.encoded()))
+        }
         mtu = max(ATTServer.defaultMTU, min(preferredMTU, Int(serverMTU)))
         return mtu
     }

@@ -32,16 +32,24 @@ extension GATTClient {
         var start = first
         while start <= end {
             let request = makeRequest(start)
-            let list: [Entry]
+            let response: ATTPDU
             do {
-                list = try await self.request(request, entries)
+                response = try await transact(request)
             } catch {
                 if error.errorCode == .attributeNotFound { return result }
                 throw error
             }
+            guard let list = entries(response) else { throw .unexpectedResponse(request: request, received: response) }
             var floor = start
             for entry in list {
-                let last = try Self.checked(span(entry), floor: floor, end: end, request: request)
+                let last: UInt16
+                do {
+                    last = try Self.checked(span(entry), floor: floor, end: end, request: request)
+                } catch {
+                    // Handles going backwards, zero, or outside the range asked for: the server's fault.
+                    if case .invalidResponse(_, let reason) = error { violated("\(response.opcode) in answer to \(request): \(reason)", lastResponseBytes) }
+                    throw error
+                }
                 result.append(try element(entry, request))
                 guard last < 0xFFFF else { return result }
                 floor = last + 1

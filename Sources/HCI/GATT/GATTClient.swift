@@ -29,8 +29,11 @@ public actor GATTClient {
 
     /// Sends one ATT PDU on the bearer.
     public typealias Send = @Sendable ([UInt8]) async throws -> Void
+    /// Told of each protocol violation by the server (the host's record, for a test case to find).
+    public typealias ReportViolation = @Sendable (ProtocolViolation) async -> Void
 
     let send: Send
+    let reportViolation: ReportViolation?
     /// How long a request may wait for its response.
     public let transactionTimeout: Duration
     /// The receive MTU this client offers in Exchange MTU.
@@ -44,6 +47,18 @@ public actor GATTClient {
     /// PDUs that arrived with nothing to match them (responses with no request
     /// outstanding, undecodable PDUs outside a transaction), for diagnostics.
     public internal(set) var unmatchedPDUs: [String] = []
+    /// What the server sent against the protocol, with its bytes (the first `HCIHost.maximumViolations`).
+    public internal(set) var violations: [ProtocolViolation] = []
+    /// Value handles this client subscribed to or listens on; notifications for others count toward a flood.
+    var listenedHandles: Set<UInt16> = []
+    /// The octets of the last response that answered a request, as they arrived (evidence for a violation
+    /// found once the response is read).
+    var lastResponseBytes: [UInt8] = []
+    var listensToAll = false
+    /// Notifications and indications for handles nobody subscribed to or listens on.
+    var unsolicitedNotifications = 0
+    /// How many unsolicited notifications make a flood (a violation of Vol 3 Part G §3.3.3.3).
+    public static let notificationFloodThreshold = 50
 
     struct Transaction {
         let id: UInt64
@@ -74,10 +89,12 @@ public actor GATTClient {
 
     /// A client whose PDUs go out through `send`. `transactionTimeout` defaults to
     /// the 30 s of §3.3.3, on `loop`'s clock (virtual time on a simulated bench); `preferredMTU` is offered
-    /// in Exchange MTU (23…517). The client runs on `loop`.
+    /// in Exchange MTU (23…517). The client runs on `loop`; `reportViolation` hears of every protocol violation.
     public init(transactionTimeout: Duration = GATTClient.defaultTransactionTimeout,
-                preferredMTU: Int = ATTServer.maximumSupportedMTU, loop: EventLoop, send: @escaping Send) {
+                preferredMTU: Int = ATTServer.maximumSupportedMTU, loop: EventLoop,
+                reportViolation: ReportViolation? = nil, send: @escaping Send) {
         self.send = send
+        self.reportViolation = reportViolation
         self.loop = loop
         self.transactionTimeout = transactionTimeout
         self.preferredMTU = min(0xFFFF, max(ATTServer.defaultMTU, preferredMTU))
@@ -101,10 +118,19 @@ public actor GATTClient {
     public func receive(_ bytes: [UInt8]) {
         guard closedReason == nil, let first = bytes.first else { return }
         let opcode = ATTOpcode(first)
+        if bytes.count > mtu {
+            // Vol 3 Part F §3.2.9: no PDU is longer than the ATT_MTU.
+            let violation = violated("\(opcode) of \(bytes.count) octets exceeds the ATT_MTU of \(mtu) (Vol 3 Part F §3.2.9)", bytes)
+            if opcode.isResponse, let current = outstanding {
+                finish(current.id, .failure(.protocolViolation(request: current.request, violation)))
+            }
+            return
+        }
         let pdu: ATTPDU
         do {
             pdu = try ATTPDU(decoding: bytes)
         } catch {
+            violated("malformed \(error)", bytes)
             if opcode.isResponse, let current = outstanding {
                 finish(current.id, .failure(.malformedResponse(request: current.request, error)))
             } else {
@@ -114,10 +140,13 @@ public actor GATTClient {
         }
         switch pdu {
         case .handleValueNotification(let handle, let value):
+            countUnsolicited([handle], bytes)
             deliver(GATTNotification(handle: handle, value: value))
         case .multipleHandleValueNotification(let list):
+            countUnsolicited(list.map(\.handle), bytes)
             for entry in list { deliver(GATTNotification(handle: entry.handle, value: entry.value)) }
         case .handleValueIndication(let handle, let value):
+            countUnsolicited([handle], bytes)
             deliver(GATTNotification(handle: handle, value: value, isIndication: true))
             // Vol 3 Part G §4.11: the client confirms every indication.
             enqueue(ATTPDU.handleValueConfirmation.encoded(), .unacknowledged)
@@ -126,7 +155,7 @@ public actor GATTClient {
             updateMTU(min(preferredMTU, Int(clientMTU)))
         default:
             if pdu.isResponse {
-                matchResponse(pdu)
+                matchResponse(pdu, bytes)
             } else if pdu.isRequest || pdu.isUnknownRequest {
                 // Vol 3 Part F §3.4.1.1: a request nobody serves gets Request Not Supported.
                 enqueue(ATTPDU.errorResponse(request: pdu.opcode, handle: 0, error: .requestNotSupported).encoded(),
@@ -191,18 +220,40 @@ public actor GATTClient {
         startNextIfIdle()
     }
 
-    private func matchResponse(_ pdu: ATTPDU) {
+    private func matchResponse(_ pdu: ATTPDU, _ bytes: [UInt8]) {
         guard let current = outstanding else {
+            violated("unsolicited \(pdu.opcode): no request outstanding (Vol 3 Part F §3.3.2)", bytes)
             note("no request outstanding: \(pdu)")
             return
         }
         if case .errorResponse(let request, let handle, let code) = pdu, request == current.request.opcode {
             finish(current.id, .failure(.errorResponse(request: current.request, handle: handle, code: code)))
         } else if pdu.opcode == current.request.expectedResponseOpcode {
+            lastResponseBytes = bytes
             finish(current.id, .success(pdu))
         } else {
+            violated("\(pdu.opcode) in answer to \(current.request.opcode)", bytes)
             finish(current.id, .failure(.unexpectedResponse(request: current.request, received: pdu)))
         }
+    }
+
+    /// Records a protocol violation by the server and reports it; returns it for the error it goes into.
+    @discardableResult
+    func violated(_ what: String, _ bytes: [UInt8]) -> ProtocolViolation {
+        let violation = ProtocolViolation(.att, what, bytes: bytes)
+        if violations.count < HCIHost.maximumViolations { violations.append(violation) }
+        if let reportViolation { Task(executorPreference: loop) { await reportViolation(violation) } }
+        return violation
+    }
+
+    /// Counts notifications for handles nobody subscribed to or listens on; the `notificationFloodThreshold`th
+    /// is a violation (Vol 3 Part G §3.3.3.3: a server notifies only a client that configured it).
+    private func countUnsolicited(_ handles: [UInt16], _ bytes: [UInt8]) {
+        guard !listensToAll, handles.contains(where: { !listenedHandles.contains($0) }) else { return }
+        unsolicitedNotifications += 1
+        guard unsolicitedNotifications == Self.notificationFloodThreshold else { return }
+        violated("notification flood: \(unsolicitedNotifications) notifications for handles the client never subscribed to "
+            + "(Vol 3 Part G §3.3.3.3)", bytes)
     }
 
     private func timerFired(_ id: UInt64) {
@@ -321,6 +372,7 @@ public actor GATTClient {
         let id = nextID
         nextID += 1
         streams[id] = (handle, continuation)
+        if let handle { listenedHandles.insert(handle) } else { listensToAll = true }
         let loop = loop
         continuation.onTermination = { [weak self] _ in
             Task(executorPreference: loop) { await self?.removeStream(id) }

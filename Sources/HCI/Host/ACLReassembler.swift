@@ -5,14 +5,25 @@ struct ACLReassembler {
     /// The largest PDU accepted; a longer claim is a malformed stream.
     let maximumPDULength: Int
 
+    /// Unfinished PDUs a new start fragment abandoned (handle, the octets received), oldest first, until
+    /// `takeAbandoned()`: a peer whose L2CAP length claimed more than it sent.
+    private(set) var abandoned: [(handle: UInt16, bytes: [UInt8])] = []
+
     init(maximumPDULength: Int = 65_535 + 4) { self.maximumPDULength = maximumPDULength }
+
+    /// Returns and forgets the abandoned PDUs.
+    mutating func takeAbandoned() -> [(handle: UInt16, bytes: [UInt8])] {
+        defer { abandoned = [] }
+        return abandoned
+    }
 
     /// Adds a fragment; returns a complete PDU when this fragment finishes one.
     mutating func add(_ packet: ACLDataPacket) throws(HCIDecodingError) -> [UInt8]? {
         var buffer: [UInt8]
         switch packet.boundary {
         case .firstFlushable, .firstNonFlushable, .complete:
-            // A new start abandons an unfinished PDU on this handle.
+            // A new start abandons an unfinished PDU on this handle: its L2CAP length claimed more than came.
+            if let unfinished = partial[packet.handle] { abandoned.append((packet.handle, unfinished)) }
             buffer = packet.data
         case .continuing:
             guard let existing = partial[packet.handle] else {

@@ -169,9 +169,16 @@ extension HCIHost {
             handle(event)
         case .aclData(let acl):
             do {
-                if let pdu = try reassembler.add(acl) { deliver(.aclPDU(handle: acl.handle, data: pdu)) }
+                let pdu = try reassembler.add(acl)
+                for (handle, bytes) in reassembler.takeAbandoned() {
+                    let claimed = bytes.count >= 2 ? Int(bytes[0]) | Int(bytes[1]) << 8 : nil
+                    recordViolation(ProtocolViolation(.acl, "handle 0x\(hex4(handle)): L2CAP length \(claimed.map(String.init) ?? "?") "
+                        + "but only \(max(0, bytes.count - 4)) octet(s) came before the next start fragment", bytes: bytes))
+                }
+                if let pdu { deliver(.aclPDU(handle: acl.handle, data: pdu)) }
             } catch {
-                noteAnomaly(error.description)
+                let what = error.description.hasPrefix("ACL ") ? String(error.description.dropFirst(4)) : error.description
+                recordViolation(ProtocolViolation(.acl, what, bytes: acl.data))
             }
         case .command(let command):
             noteAnomaly("the controller sent a command packet (\(command.opcode)); ignored")

@@ -30,6 +30,8 @@ public actor HCIHost {
     public internal(set) var closedReason: HCITransportError?
     /// Anomalies seen: undecodable packets, unexpected completions.
     public internal(set) var anomalies: [String] = []
+    /// What peers sent against the protocol on this host's links, in order (at most `maximumViolations`).
+    public internal(set) var protocolViolations: [ProtocolViolation] = []
 
     var commandCredits = 1
     var commandQueue: [PendingCommand] = []

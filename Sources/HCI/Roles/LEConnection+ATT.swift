@@ -4,7 +4,7 @@ extension LEConnection {
     /// indications go to the GATT client.
     func receivedATT(_ payload: [UInt8]) async {
         guard let first = payload.first else {
-            note("empty PDU on the ATT channel")
+            await violated(ProtocolViolation(.att, "empty PDU (no opcode)", bytes: payload))
             return
         }
         guard ATTOpcode(first).isServerBound, var server = attServer else {

@@ -184,7 +184,7 @@ extension LEConnection {
         do {
             pdu = try SMPPDU(decoding: payload)
         } catch {
-            note(error.description)
+            await violated(ProtocolViolation(.smp, "PDU does not decode: \(error)", bytes: payload))
             if pairing != nil || error.unknownCode != nil { await abortPairing(PairingAbort.ours(error.reason, error.description)) }
             return
         }
@@ -202,6 +202,8 @@ extension LEConnection {
             }
         default:
             guard pairing != nil else {
+                await violated(ProtocolViolation(.smp, "\(pdu.code) with no pairing under way"
+                    + (pdu.code == .pairingRequest ? " (a Pairing Request to the central)" : " (out of order: no Pairing Request came before it)"), bytes: payload))
                 return await sendSMP(.pairingFailed(pdu.code == .pairingRequest ? .pairingNotSupported : .unspecifiedReason))
             }
             await step(with: pdu)

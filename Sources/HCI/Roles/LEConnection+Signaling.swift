@@ -7,7 +7,7 @@ extension LEConnection {
         do {
             command = try LESignalingCommand(decoding: payload)
         } catch {
-            note(error.description)
+            await violated(ProtocolViolation(.signaling, "command does not decode: \(error)", bytes: payload))
             try? await send(channel: L2CAPChannelID.leSignaling,
                             LESignalingCommand.commandReject(identifier: payload.count > 1 ? payload[1] : 0,
                                                              reason: LESignalingCommand.RejectReason.commandNotUnderstood, data: []).encoded)
@@ -16,6 +16,7 @@ extension LEConnection {
         switch command {
         case .connectionParameterUpdateRequest(let identifier, let min, let max, let latency, let timeout):
             guard role == .central else {
+                await violated(ProtocolViolation(.signaling, "Connection Parameter Update Request from the central (only a peripheral sends it, Vol 3 Part A §4.20)", bytes: payload))
                 try? await send(channel: L2CAPChannelID.leSignaling,
                                 LESignalingCommand.commandReject(identifier: identifier, reason: LESignalingCommand.RejectReason.commandNotUnderstood, data: []).encoded)
                 return
@@ -29,7 +30,7 @@ extension LEConnection {
             }
         case .connectionParameterUpdateResponse(let identifier, let result):
             guard let pending = pendingParameterUpdate, pending.identifier == identifier else {
-                note("Connection Parameter Update Response \(identifier) matches no request")
+                await violated(ProtocolViolation(.signaling, "Connection Parameter Update Response \(identifier) answers no request", bytes: payload))
                 return
             }
             pendingParameterUpdate = nil
@@ -44,7 +45,7 @@ extension LEConnection {
                 pending.continuation.resume(returning: .failure(.rejected("the central rejected the request: Command Reject reason 0x\(hex4(reason))")))
             }
         case .leCreditBasedConnectionResponse:
-            note("unexpected LE Credit Based Connection Response")
+            await violated(ProtocolViolation(.signaling, "LE Credit Based Connection Response answers no request", bytes: payload))
         case .other(_, let identifier, _):
             try? await send(channel: L2CAPChannelID.leSignaling,
                             LESignalingCommand.commandReject(identifier: identifier, reason: LESignalingCommand.RejectReason.commandNotUnderstood, data: []).encoded)

@@ -66,7 +66,8 @@ public actor LEConnection {
         latency = complete.latency
         supervisionTimeout = complete.supervisionTimeout
         let (host, handle) = (device.host, complete.handle)
-        gatt = GATTClient(transactionTimeout: device.attTransactionTimeout, loop: device.host.loop) { pdu in
+        gatt = GATTClient(transactionTimeout: device.attTransactionTimeout, loop: device.host.loop,
+                          reportViolation: { violation in await host.recordViolation(violation) }) { pdu in
             try await host.sendACL(handle: handle, pdu: L2CAPFrame(channel: L2CAPChannelID.att, payload: pdu).encoded)
         }
         attServer = device.database.map { ATTServer(database: $0) }
@@ -133,20 +134,27 @@ public actor LEConnection {
         do {
             frame = try L2CAPFrame(decoding: pdu)
         } catch {
-            note(error.description)
+            await violated(ProtocolViolation(.l2cap, error.description, bytes: pdu))
             return
         }
         switch frame.channel {
         case L2CAPChannelID.att: await receivedATT(frame.payload)
         case L2CAPChannelID.leSignaling: await receivedSignaling(frame.payload)
         case L2CAPChannelID.smp: await receivedSMP(frame.payload)
-        default: note("L2CAP frame on channel 0x\(hex4(frame.channel)), which is not open")
+        default: await violated(ProtocolViolation(.l2cap, "frame on channel 0x\(hex4(frame.channel)), which is not open", bytes: pdu))
         }
     }
 
     /// Sends a B-frame on a fixed channel.
     func send(channel: UInt16, _ payload: [UInt8]) async throws(HCIError) {
         try await host.sendACL(handle: handle, pdu: L2CAPFrame(channel: channel, payload: payload).encoded)
+    }
+
+    /// Records what the peer sent against the protocol: as an anomaly of this link and on the host
+    /// (`HCIHost.protocolViolations`), where a test case finds it.
+    func violated(_ violation: ProtocolViolation) async {
+        note(violation.description)
+        await host.recordViolation(violation)
     }
 
     func note(_ text: String) {

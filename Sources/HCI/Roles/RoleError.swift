@@ -16,6 +16,8 @@ public enum RoleError: Error, Sendable, CustomStringConvertible {
     case timeout(awaited: String, timeout: Duration)
     /// A peer's L2CAP signaling answer said no.
     case rejected(String)
+    /// The peer sent what the protocol does not allow (the first such PDU, with its bytes).
+    case protocolViolation(ProtocolViolation)
 
     public var description: String {
         switch self {
@@ -31,6 +33,7 @@ public enum RoleError: Error, Sendable, CustomStringConvertible {
         case .busy(let what): "busy: \(what)"
         case .timeout(let awaited, let timeout): "no \(awaited) within \(formatDuration(timeout))"
         case .rejected(let what): what
+        case .protocolViolation(let violation): violation.description
         }
     }
 }
