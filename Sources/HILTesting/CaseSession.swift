@@ -115,7 +115,12 @@ final class CaseSession: Sendable {
     /// Ends the case after its body returned, or threw `thrown`: closes the central, classifies the error,
     /// writes and attaches the record, removes a temporary capture.
     func finish(thrown: (any Error)?) async {
-        let violations = await context.central.host.protocolViolations
+        // What the host was told, and what the case's GATT clients saw themselves (their reports reach the host
+        // in a task of their own, which may not have run yet when a real-time case ends).
+        var violations = await context.central.host.protocolViolations
+        for link in context.links.withLock({ $0 }) {
+            for violation in await link.gatt.violations where !violations.contains(violation) { violations.append(violation) }
+        }
         if let first = violations.first { context.mark(.note, first.description, failure: true) }
         await context.central.close()
         var record = record

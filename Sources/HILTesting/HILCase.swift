@@ -30,6 +30,9 @@ public final class HILCase: Sendable {
     let state = Mutex<(timeline: [TimelineEvent], measurements: [HILResults.Measurement], properties: [String: String])>(([], [], [:]))
     /// Where the steps that threw were called from (`located`).
     let throwSites = ThrowSites()
+    /// The links this case connected (`connect(to:)`): their GATT clients' protocol violations are read
+    /// directly when the case ends, not only as reported to the host.
+    let links = Mutex<[LEConnection]>([])
 
     init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice, clock: LoopClock, capture: CaseCapture?) {
         self.clock = clock
@@ -174,6 +177,7 @@ public final class HILCase: Sendable {
                                           timeout: rig.budgets.connect)
             } mark: { link, took in
                 measure("connect", took, budget: rig.budgets.connect)
+                links.withLock { $0.append(link) }
                 return "LE Connection Complete handle 0x\(String(link.handle, radix: 16))"
             }
         }
