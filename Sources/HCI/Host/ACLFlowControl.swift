@@ -110,6 +110,12 @@ extension HCIHost {
         let started = loop.now
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, HCIError>, Never>) in
+                // Checked again: the link may have dropped while this call waited to run here (hci-fuzz `host`
+                // found a send queued after its Disconnection Complete, its buffer never given back).
+                guard connections[handle] != nil else {
+                    continuation.resume(returning: .failure(.unknownConnection(handle: handle)))
+                    return
+                }
                 var send = ACLFlowControl.Send(id: id, handle: handle, fragments: fragments, timeout: timeout, started: started,
                                                continuation: continuation)
                 send.timer = loop.schedule(at: started.advanced(by: timeout)) { [weak self] in
