@@ -17,11 +17,19 @@ import Darwin
 /// Checksum of everything the harness formatted, so that no work is optimized away.
 nonisolated(unsafe) private var touchedTotal = 0
 
+/// The target `HIL_FUZZ_TARGET` names, chosen once per process.
+private let selectedTarget = FuzzTarget.fromEnvironment
+
 /// The libFuzzer callback: one input, 0 to keep it in the corpus if it adds coverage.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func hciFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    guard let target = selectedTarget else {
+        let message = Array("hci-fuzz: HIL_FUZZ_TARGET names no target (targets: \(FuzzTarget.names))\n".utf8)
+        _ = write(2, message, message.count)
+        exit(2)
+    }
     let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    touchedTotal &+= Harness.run(input)
+    touchedTotal &+= target.run(input)
     return 0
 }
 

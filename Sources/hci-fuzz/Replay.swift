@@ -5,10 +5,13 @@ import SeededRandom
 
 enum Replay {
     static let usage = """
-        usage: hci-fuzz [--random N] [--seed S] [--verbose] [FILE|DIR ...]
-          Runs each FILE, and each file in each DIR, through the fuzz callback; with --random N,
-          also N generated inputs (well-formed H4 packets with random fields, and mutations of the
-          files given) from a fixed seed (--seed to change it). A trap is a bug; exit 0 if none.
+        usage: hci-fuzz [--target NAME] [--random N] [--seed S] [--verbose] [FILE|DIR ...]
+               hci-fuzz --list
+          Runs each FILE, and each file in each DIR, through the fuzz callback of target NAME
+          (default: $HIL_FUZZ_TARGET, else hci); with --random N, also N generated inputs (for hci
+          well-formed H4 packets with random fields, for the others random bytes, and mutations of
+          the files given) from a fixed seed (--seed to change it). A trap is a bug; exit 0 if none.
+          --list prints the targets.
           Built with `swift build --product hci-fuzz --sanitize fuzzer`, this binary is a libFuzzer
           fuzzer instead and takes libFuzzer's options (see scripts/fuzz).
         """
@@ -18,6 +21,7 @@ enum Replay {
         var randomCount = 0
         var seed: UInt64 = 0x4843_4946_555A_5A01
         var verbose = false
+        var target = FuzzTarget.fromEnvironment
         var index = 0
         func value(_ name: String) -> String? {
             index += 1
@@ -38,6 +42,16 @@ enum Replay {
                 seed = number
             case "--verbose":
                 verbose = true
+            case "--target":
+                guard let name = value(word) else { return usageError() }
+                target = FuzzTarget.named(name)
+                if target == nil {
+                    printError("hci-fuzz: no target \(name) (targets: \(FuzzTarget.names))")
+                    return 2
+                }
+            case "--list":
+                for target in FuzzTarget.all { print("\(target.name)\t\(target.summary)") }
+                return 0
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -49,6 +63,10 @@ enum Replay {
                 paths.append(word)
             }
             index += 1
+        }
+        guard let target else {
+            printError("hci-fuzz: HIL_FUZZ_TARGET names no target (targets: \(FuzzTarget.names))")
+            return 2
         }
         if paths.isEmpty && randomCount == 0 { return usageError() }
         CrashReport.install()
@@ -77,8 +95,8 @@ enum Replay {
             }
             if verbose { printError("hci-fuzz: \(file)") }
             let input = [UInt8](data)
-            CrashReport.current(input, label: file)
-            touched &+= Harness.run(input)
+            CrashReport.current(input, label: "\(target.name): \(file)")
+            touched &+= target.run(input)
             corpus.append(input)
         }
 
@@ -86,13 +104,15 @@ enum Replay {
         for number in 0..<randomCount {
             let input = if !corpus.isEmpty && generator.next() % 2 == 0 {
                 mutate(corpus[Int(generator.next() % UInt64(corpus.count))], using: &generator)
-            } else {
+            } else if target.name == "hci" {
                 generate(using: &generator)
+            } else {
+                (0..<Int(generator.next() % 96)).map { _ in generator.byte() }
             }
-            CrashReport.current(input, label: "random input #\(number) of --seed \(seed)")
-            touched &+= Harness.run(input)
+            CrashReport.current(input, label: "\(target.name): random input #\(number) of --seed \(seed)")
+            touched &+= target.run(input)
         }
-        print("hci-fuzz: \(files.count) file(s) and \(randomCount) random input(s) ran without a trap (checksum \(touched & 0xFFFF))")
+        print("hci-fuzz: \(target.name): \(files.count) file(s) and \(randomCount) random input(s) ran without a trap (checksum \(touched & 0xFFFF))")
         return 0
     }
 

@@ -35,7 +35,7 @@ extension HCICommand where Response == Void {
 public struct HCIReturnParameters {
     var reader: ByteReader
 
-    init(_ bytes: some Collection<UInt8>, opcode: HCIOpcode) {
+    package init(_ bytes: some Collection<UInt8>, opcode: HCIOpcode) {
         reader = ByteReader(bytes, context: "Command Complete", opcode: opcode)
     }
 

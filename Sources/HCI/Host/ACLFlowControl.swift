@@ -35,11 +35,15 @@ struct ACLFlowControl {
         inFlight.removeAll()
     }
 
-    mutating func open(handle: UInt16) { inFlight[handle] = 0 }
+    /// A new link; a repeated LE Connection Complete for an open handle keeps the packets in flight (forgetting
+    /// them would lose their buffers for good).
+    mutating func open(handle: UInt16) { inFlight[handle] = inFlight[handle] ?? 0 }
 
+    /// Gives back the buffers of completed packets; entries for handles with no link are ignored, so a
+    /// controller naming unknown handles cannot grow the table.
     mutating func completed(_ entries: [CompletedPackets]) {
         for entry in entries {
-            let outstanding = inFlight[entry.handle] ?? 0
+            guard let outstanding = inFlight[entry.handle] else { continue }
             let returned = min(Int(entry.count), outstanding)
             inFlight[entry.handle] = outstanding - returned
             availableBuffers = min(totalBuffers, availableBuffers + returned)
@@ -106,6 +110,12 @@ extension HCIHost {
         let started = loop.now
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, HCIError>, Never>) in
+                // Checked again: the link may have dropped while this call waited to run here (hci-fuzz `host`
+                // found a send queued after its Disconnection Complete, its buffer never given back).
+                guard connections[handle] != nil else {
+                    continuation.resume(returning: .failure(.unknownConnection(handle: handle)))
+                    return
+                }
                 var send = ACLFlowControl.Send(id: id, handle: handle, fragments: fragments, timeout: timeout, started: started,
                                                continuation: continuation)
                 send.timer = loop.schedule(at: started.advanced(by: timeout)) { [weak self] in

@@ -1,15 +1,15 @@
 /// Joins ACL fragments into whole L2CAP PDUs, one stream per connection handle, using the basic
 /// L2CAP header's length (Core v5.4 Vol 3 Part A §3.1).
-struct ACLReassembler {
+package struct ACLReassembler {
     private var partial: [UInt16: [UInt8]] = [:]
     /// The largest PDU accepted; a longer claim is a malformed stream.
-    let maximumPDULength: Int
+    package let maximumPDULength: Int
 
     /// Unfinished PDUs a new start fragment abandoned (handle, the octets received), oldest first, until
     /// `takeAbandoned()`: a peer whose L2CAP length claimed more than it sent.
     private(set) var abandoned: [(handle: UInt16, bytes: [UInt8])] = []
 
-    init(maximumPDULength: Int = 65_535 + 4) { self.maximumPDULength = maximumPDULength }
+    package init(maximumPDULength: Int = 65_535 + 4) { self.maximumPDULength = maximumPDULength }
 
     /// Returns and forgets the abandoned PDUs.
     mutating func takeAbandoned() -> [(handle: UInt16, bytes: [UInt8])] {
@@ -18,7 +18,7 @@ struct ACLReassembler {
     }
 
     /// Adds a fragment; returns a complete PDU when this fragment finishes one.
-    mutating func add(_ packet: ACLDataPacket) throws(HCIDecodingError) -> [UInt8]? {
+    package mutating func add(_ packet: ACLDataPacket) throws(HCIDecodingError) -> [UInt8]? {
         var buffer: [UInt8]
         switch packet.boundary {
         case .firstFlushable, .firstNonFlushable, .complete:

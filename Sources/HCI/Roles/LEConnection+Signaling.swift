@@ -88,8 +88,20 @@ extension LEConnection {
             let request = LESignalingCommand.connectionParameterUpdateRequest(
                 identifier: identifier, intervalMin: parameters.intervalMin, intervalMax: parameters.intervalMax,
                 latency: parameters.latency, timeout: parameters.supervisionTimeout)
+            let awaited = "Connection Parameter Update Response \(identifier)"
+            var timer: UInt64 = 0
             let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, RoleError>, Never>) in
+                // One request at a time, and never an endless wait for the central's answer (hci-fuzz `host`
+                // found a second request overwriting the first's continuation, and a silent central waited on forever).
+                guard pendingParameterUpdate == nil else {
+                    continuation.resume(returning: .failure(.busy("a connection parameter update is under way")))
+                    return
+                }
                 pendingParameterUpdate = (identifier, continuation)
+                timer = host.loop.schedule(after: timeout) { [weak self] in
+                    guard let self else { return }
+                    self.assumeIsolated { $0.failParameterUpdate(identifier: identifier, .timeout(awaited: awaited, timeout: timeout)) }
+                }
                 Task(executorPreference: host.loop) {
                     do throws(HCIError) {
                         try await self.send(channel: L2CAPChannelID.leSignaling, request.encoded)
@@ -98,6 +110,7 @@ extension LEConnection {
                     }
                 }
             }
+            host.loop.cancelTimer(timer)
             if case .failure(let error) = answer {
                 await host.discard(completion)
                 throw error

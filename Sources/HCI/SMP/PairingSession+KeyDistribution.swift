@@ -11,7 +11,7 @@ extension PairingSession {
     }
 
     /// The link is encrypted with the pairing's key: the responder distributes first, then the initiator.
-    func encryptionEnabled() throws(PairingAbort) -> PairingStep {
+    package func encryptionEnabled() throws(PairingAbort) -> PairingStep {
         guard phase == .encrypting else { return PairingStep() }
         phase = .distributing
         expectedFromPeer = Self.codes(for: isInitiator ? responderKeys : initiatorKeys)

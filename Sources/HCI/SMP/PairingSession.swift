@@ -31,21 +31,21 @@ public enum PairingPrompt: Sendable, Hashable {
 }
 
 /// What the state machine asks its link to do after a step.
-struct PairingStep {
-    var send: [SMPPDU] = []
+package struct PairingStep {
+    package var send: [SMPPDU] = []
     /// As initiator: start encryption with this key (LE Enable Encryption).
-    var encryptWith: LongTermKey?
+    package var encryptWith: LongTermKey?
     /// As responder: the key to answer the controller's LTK request with.
-    var answerLTKRequestWith: LongTermKey?
-    var prompts: [PairingPrompt] = []
+    package var answerLTKRequestWith: LongTermKey?
+    package var prompts: [PairingPrompt] = []
     /// The pairing is complete.
-    var finished: PairingResult?
+    package var finished: PairingResult?
 }
 
 /// Why a pairing stops: the reason we send (nil when the peer failed it) and the error to report.
-struct PairingAbort: Error {
-    let send: PairingFailureReason?
-    let error: SecurityError
+package struct PairingAbort: Error {
+    package let send: PairingFailureReason?
+    package let error: SecurityError
 
     /// We fail the pairing with `reason`.
     static func ours(_ reason: PairingFailureReason, _ detail: String) -> PairingAbort {
@@ -70,7 +70,7 @@ public struct PairingResult: Sendable, Hashable {
 /// One pairing on one link (Core v5.4 Vol 3 Part H §2.3): phase 1 (features), phase 2 (legacy or Secure
 /// Connections authentication and key generation), phase 3 (key distribution after encryption). It does
 /// no I/O: each input returns a `PairingStep`, and the link sends and encrypts.
-final class PairingSession {
+package final class PairingSession {
     enum Phase: Equatable {
         case awaitingResponse, awaitingRequest
         case legacyConfirm, legacyRandom
@@ -120,7 +120,7 @@ final class PairingSession {
     var localDistributedLTK: LongTermKey?
     var expectedFromPeer: [SMPCode] = []
 
-    init(isInitiator: Bool, options: PairingOptions, addresses: PairingAddresses, identity: LocalIdentity?) {
+    package init(isInitiator: Bool, options: PairingOptions, addresses: PairingAddresses, identity: LocalIdentity?) {
         self.isInitiator = isInitiator
         self.options = options
         self.addresses = addresses
@@ -134,7 +134,7 @@ final class PairingSession {
     }
 
     /// What the initiator sends first: Pairing Request.
-    func start() -> SMPPDU {
+    package func start() -> SMPPDU {
         let request = SMPPDU.pairingRequest(localFeatures)
         preq = request.encoded
         return request
@@ -156,7 +156,7 @@ final class PairingSession {
     }
 
     /// Handles one PDU from the peer.
-    func receive(_ pdu: SMPPDU) throws(PairingAbort) -> PairingStep {
+    package func receive(_ pdu: SMPPDU) throws(PairingAbort) -> PairingStep {
         if case .pairingFailed(let reason) = pdu {
             throw PairingAbort(send: nil, error: .pairingFailed(reason: reason, byPeer: true, detail: "while we awaited \(awaited)"))
         }

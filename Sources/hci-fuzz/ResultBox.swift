@@ -1,0 +1,8 @@
+import Synchronization
+
+/// A value handed from a task to the thread that waits for it.
+final class ResultBox<T: Sendable>: Sendable {
+    private let value = Mutex<T?>(nil)
+    func set(_ newValue: T) { value.withLock { $0 = newValue } }
+    func get() -> T? { value.withLock { $0 } }
+}
