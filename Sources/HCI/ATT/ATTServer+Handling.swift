@@ -11,6 +11,12 @@ extension ATTServer {
     public mutating func reply(to bytes: [UInt8]) -> Reply {
         guard let first = bytes.first else { return Reply(response: nil) }
         let opcode = ATTOpcode(first)
+        // Vol 3 Part F §3.2.9: no PDU is longer than the ATT_MTU. A request that is would be echoed or answered
+        // past it (a Prepare Write Response echoes its value): Invalid PDU; a longer command is ignored.
+        guard bytes.count <= mtu else {
+            guard opcode.isRequest else { return Reply(response: nil) }
+            return errorReply(opcode, Failure(code: .invalidPDU, handle: 0))
+        }
         let pdu: ATTPDU
         do {
             pdu = try ATTPDU(decoding: bytes)

@@ -29,6 +29,24 @@ struct ATTServerTests {
 
     // MARK: MTU
 
+    /// Found by the att-server fuzzer: a Prepare Write Request longer than the ATT_MTU was echoed in a 29-octet
+    /// response at an ATT_MTU of 23. No PDU may exceed the ATT_MTU (Vol 3 Part F §3.2.9).
+    @Test("A request longer than the ATT_MTU gets Invalid PDU, never a response past the ATT_MTU")
+    func requestsLongerThanTheMTUAreInvalid() throws {
+        var server = try Self.server()
+        let long = ATTPDU.prepareWriteRequest(handle: 0x0027, offset: 0, value: [UInt8](repeating: 0x41, count: 24))
+        #expect(long.encoded().count == 29)
+        let reply = server.handle(long.encoded())
+        let answer = try #require(reply)
+        #expect(answer.count <= 23)
+        #expect(try ATTPDU(decoding: answer) == .errorResponse(request: .prepareWriteRequest, handle: 0, error: .invalidPDU))
+        // A command that long is ignored; one that fits is handled as before.
+        let command = ATTPDU.writeCommand(handle: 0x0027, value: [UInt8](repeating: 0x41, count: 21)).encoded()
+        #expect(server.handle(command) == nil)
+        let fits = ATTPDU.prepareWriteRequest(handle: 0x0027, offset: 0, value: [UInt8](repeating: 0x41, count: 18))
+        #expect(try Self.ask(&server, fits) == .prepareWriteResponse(handle: 0x0027, offset: 0, value: [UInt8](repeating: 0x41, count: 18)))
+    }
+
     @Test("Exchange MTU: answers with its maximum and adopts min(client, server), at least 23")
     func exchangeMTU() throws {
         var server = try Self.server(maximumMTU: 100)
