@@ -137,7 +137,8 @@ extension ATTPDU {
             }
         case .readMultipleVariableResponse:
             var values: [[UInt8]] = []
-            while reader.remaining > 0 {
+            // A peer's cut may even split the last Value Length: a lone octet at the end carries no value.
+            while reader.remaining > 1 {
                 let length = Int(try reader.u16("Value Length"))
                 // The list is cut at ATT_MTU – 1 octets (§3.4.4.12), so the last value may be short.
                 values.append(try reader.bytes(min(length, reader.remaining), "Attribute Value"))

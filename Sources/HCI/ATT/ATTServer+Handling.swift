@@ -252,6 +252,9 @@ extension ATTServer {
         }
         var bytes: [UInt8] = [ATTOpcode.readMultipleVariableResponse.rawValue]
         for value in tuples {
+            // A tuple whose Value Length would not fit whole ends the list: the cut may shorten a value, but
+            // a lone octet of a length says nothing.
+            guard bytes.count + 2 <= mtu else { break }
             bytes.append(UInt8(value.count & 0xFF))
             bytes.append(UInt8(value.count >> 8))
             bytes += value

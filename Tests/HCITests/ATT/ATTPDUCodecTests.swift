@@ -80,6 +80,30 @@ struct ATTPDUCodecTests {
         }
     }
 
+    /// §3.4.4.12: the Length Value Tuple List is cut to ATT_MTU – 1 octets, which may shorten the last value
+    /// and even split its Value Length (the att-server fuzzer's find): the values before it decode.
+    @Test("Read Multiple Variable Response cut short: a short last value, a lone length octet")
+    func readMultipleVariableResponseCutShort() throws {
+        #expect(try ATTPDU(decoding: [0x21, 0x05, 0x00, 0x41, 0x42]) == .readMultipleVariableResponse(values: [[0x41, 0x42]]))
+        #expect(try ATTPDU(decoding: [0x21, 0x01, 0x00, 0x41, 0x05]) == .readMultipleVariableResponse(values: [[0x41]]))
+    }
+
+    /// Our server ends the list rather than send a lone length octet, at the smallest ATT_MTU.
+    @Test("Our Read Multiple Variable Response never ends in a lone length octet")
+    func ourReadMultipleVariableResponseEndsOnAWholeLength() throws {
+        var server = try ATTServerTests.server()
+        // Battery Level (1 octet) and Body Sensor Location (1 octet), then the Device Name: 3 + 3 + 2 + name.
+        let reply = server.handle(ATTPDU.readMultipleVariableRequest(handles: [0x0019, 0x0020, 0x0003, 0x0019, 0x0019, 0x0019, 0x0019]).encoded())
+        let bytes = try #require(reply)
+        #expect(bytes.count <= 23)
+        #expect(bytes.first == 0x21)
+        var offset = 1
+        while offset < bytes.count {
+            #expect(offset + 2 <= bytes.count, "a lone length octet at \(offset) of \(bytes)")
+            offset += 2 + Int(bytes[offset]) + Int(bytes[offset + 1 < bytes.count ? offset + 1 : offset]) << 8
+        }
+    }
+
     @Test("20,000 random PDUs: never a trap; whatever decodes round-trips")
     func fuzz() {
         var generator = SplitMix64(seed: 0xA77)
