@@ -185,6 +185,12 @@ public actor GATTClient {
         nextID += 1
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<ATTPDU, ATTError>, Never>) in
+                // The bearer may have closed while this task got here (the host fuzzer's find: a request queued
+                // after the close waited for ever).
+                if let closedReason {
+                    continuation.resume(returning: .failure(.bearerClosed(request: request, reason: closedReason)))
+                    return
+                }
                 queue.append(Transaction(id: id, request: request, continuation: continuation))
                 startNextIfIdle()
             }
