@@ -40,9 +40,10 @@ struct FuzzController: Sendable {
         }
     }
 
-    /// H4 Command Complete: one credit, status 0, then `returnParameters`.
+    /// H4 Command Complete: one credit, status 0, then `returnParameters` (cut to fit the event).
     static func commandComplete(_ opcode: HCIOpcode, status: UInt8 = 0, credits: UInt8 = 1, _ returnParameters: [UInt8]) -> [UInt8] {
-        let parameters = [credits, UInt8(opcode.rawValue & 0xFF), UInt8(opcode.rawValue >> 8), status] + returnParameters
+        // An event's parameters are at most 255 octets (its length is one octet).
+        let parameters = Array(([credits, UInt8(opcode.rawValue & 0xFF), UInt8(opcode.rawValue >> 8), status] + returnParameters).prefix(255))
         return [HCIPacketIndicator.event.rawValue, HCIEvent.Code.commandComplete, UInt8(parameters.count)] + parameters
     }
 
