@@ -73,6 +73,10 @@ public enum Preflight {
         guard !isDirectory.boolValue else {
             throw .unreadable(path: path, reason: "it is a directory (give the Info.plist, AndroidManifest.xml, .ipa or .apk inside it)")
         }
+        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        guard type == nil || type == .typeRegular || type == .typeSymbolicLink else {
+            throw .unreadable(path: path, reason: "it is not a regular file (a FIFO, socket or device)")
+        }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch {
