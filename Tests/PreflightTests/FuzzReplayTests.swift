@@ -27,4 +27,16 @@ struct FuzzReplayTests {
         let report = try Preflight.lintAndroid(data: try Fixture.data("fuzz/axml/manifest.axml"), name: "m")
         #expect(report.findings.count >= 1)
     }
+
+    /// Found by `scripts/fuzz-preflight` (xml-plist): "$($(" in a usage description took back a "$" that
+    /// was never kept, removing the last character of an empty string (a trap).
+    @Test func aBuildSettingInsideABuildSettingIsNotATrap() throws {
+        let plist = """
+            <plist><dict><key>NSBluetoothAlwaysUsageDescription</key><string>$($(PRODUCT_NAME)) finds your bike lock.</string>\
+            <key>MinimumOSVersion</key><string>13.0</string></dict></plist>
+            """
+        let report = try Preflight.lintIOS(data: Data(plist.utf8), name: "Info.plist", options: IOSOptions(uses: [.central]))
+        #expect(report.platform == .ios)
+        #expect(try Fixture.data("fuzz/xml-plist/crash-usage-description-nested-build-setting.plist").count > 0)
+    }
 }

@@ -33,6 +33,16 @@ import TestSupport
         #expect(ran.stderr.contains(#"<key>\u{1B}]0;owned\u{7}\u{1B}[2J</key> is followed by another <key>"#), "\(ran.stderr)")
     }
 
+    @Test func preflightOfAFIFOIsRefusedNotWaitedOn() async throws {
+        let scratch = try TemporaryDirectory.make("hil-hostile")
+        defer { TemporaryDirectory.remove(scratch) }
+        let fifo = scratch.appendingPathComponent("Info.plist")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let ran = try await Self.hil(["preflight", "ios", fifo.path])
+        #expect(ran.status == 3)
+        #expect(ran.stderr == "hil preflight: cannot read \(fifo.path): it is not a regular file (a FIFO, socket or device)\n", "\(ran.stderr)")
+    }
+
     @Test func reportNamesAFIFOAmongTheRecordsAndExitsThree() async throws {
         let scratch = try TemporaryDirectory.make("hil-hostile")
         defer { TemporaryDirectory.remove(scratch) }
