@@ -136,6 +136,16 @@ struct HostileInputTests {
         #expect(text?.message.contains("text of 1001 bytes, more than ReaderLimits.stringBytes = 1000 in /a") == true)
     }
 
+    @Test func aLongStringInABinaryManifestIsRefused() {
+        var limits = ReaderLimits()
+        limits.stringBytes = 100
+        let data = TestAXMLWriter().encodeNested(String(repeating: "m", count: 101), depth: 1)
+        let refused = refusal { _ = try AXMLReader.parse(data, file: "AndroidManifest.xml", limits: limits) }
+        // The first string of the pool: 8-byte document header, 28-byte pool header, one 4-byte offset.
+        #expect(refused?.location == "byte 40")
+        #expect(refused?.message == "a string of 202 bytes, more than ReaderLimits.stringBytes = 100")
+    }
+
     @Test func openStepPlistNestedDeepIsRefusedBeforeFoundationReadsIt() {
         let text = "{ a = " + String(repeating: "(", count: 5_000) + String(repeating: ")", count: 5_000) + "; }"
         let refused = refusal { _ = try PropertyListReader.readDictionary(Data(text.utf8), file: "deep.plist") }

@@ -219,6 +219,11 @@ public enum AXMLReader {
         guard Int(count) <= limits.values else {
             throw .limit("a string pool of \(count) strings", limit: "values", value: limits.values, file: file, location: "byte \(base + 8)")
         }
+        func checkLength(_ bytes: Int, at offset: Int) throws(PreflightError) {
+            guard bytes <= limits.stringBytes else {
+                throw .limit("a string of \(bytes) bytes", limit: "stringBytes", value: limits.stringBytes, file: file, location: "byte \(base + offset)")
+            }
+        }
         let utf8 = flags & 0x100 != 0
         var strings: [String] = []
         strings.reserveCapacity(Int(count))
@@ -236,6 +241,7 @@ public enum AXMLReader {
                 }
                 let (_, skip) = try length(start)
                 let (byteCount, skip2) = try length(start + skip)
+                try checkLength(byteCount, at: start)
                 guard let bytes = chunk.bytes(start + skip + skip2, count: byteCount) else {
                     throw fail(start, "string \(index) (\(byteCount) bytes) runs past the end of the pool")
                 }
@@ -249,6 +255,7 @@ public enum AXMLReader {
                     units = Int(first & 0x7FFF) << 16 | Int(second)
                     at += 2
                 }
+                try checkLength(units * 2, at: start)
                 guard units <= (size - at) / 2, let bytes = chunk.bytes(at, count: units * 2) else {
                     throw fail(start, "string \(index) (\(units) UTF-16 units) runs past the end of the pool")
                 }
