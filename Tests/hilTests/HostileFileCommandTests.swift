@@ -22,6 +22,22 @@ import TestSupport
         #expect(ran.stderr.contains("more than ReaderLimits.nestingDepth = 512 in /manifest/a/a/a/"), "\(ran.stderr)")
     }
 
+    @Test func anXMLPlistNested5000DeepAndAManifestOf100000AttributesAreOneLineAndExitThree() async throws {
+        let scratch = try TemporaryDirectory.make("hil-hostile")
+        defer { TemporaryDirectory.remove(scratch) }
+        let plist = scratch.appendingPathComponent("Info.plist")
+        try Data(("<plist>" + String(repeating: "<array>", count: 5_000) + String(repeating: "</array>", count: 5_000) + "</plist>").utf8).write(to: plist)
+        let deep = try await Self.hil(["preflight", "ios", plist.path])
+        #expect(deep.status == 3)
+        #expect(deep.stderr == "hil preflight: \(plist.path):1:3585: refused: <array> nested 513 deep, more than ReaderLimits.nestingDepth = 512 in /plist/array/array/array/…(505 more)…/array/array/array\n")
+        let manifest = scratch.appendingPathComponent("AndroidManifest.xml")
+        try Data(("<manifest><application" + (0..<100_000).map { " a\($0)=\"\($0)\"" }.joined() + "/></manifest>").utf8).write(to: manifest)
+        let wide = try await Self.hil(["preflight", "android", manifest.path])
+        #expect(wide.status == 3)
+        #expect(wide.stderr.split(separator: "\n").count == 1)
+        #expect(wide.stderr.hasSuffix(": refused: attribute number 65536 on one element, more than ReaderLimits.attributesPerElement = 65535 in /manifest/application\n"), "\(wide.stderr)")
+    }
+
     @Test func controlBytesFromTheFileAreEscaped() async throws {
         let scratch = try TemporaryDirectory.make("hil-hostile")
         defer { TemporaryDirectory.remove(scratch) }
