@@ -10,11 +10,18 @@ import TestSupport
         try await HelpAndVersionTests.hil(arguments)
     }
 
+    /// Writes `text` as `name` in `directory`.
+    private func write(_ text: String, as name: String, in directory: URL) throws -> URL {
+        let file = directory.appendingPathComponent(name)
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+
     @Test func aManifestNested50000DeepIsOneLineAndExitThree() async throws {
         let scratch = try TemporaryDirectory.make("hil-hostile")
         defer { TemporaryDirectory.remove(scratch) }
-        let file = scratch.appendingPathComponent("AndroidManifest.xml")
-        try Data(("<manifest>" + String(repeating: "<a>", count: 50_000) + String(repeating: "</a>", count: 50_000) + "</manifest>").utf8).write(to: file)
+        let file = try write("<manifest>" + String(repeating: "<a>", count: 50_000) + String(repeating: "</a>", count: 50_000) + "</manifest>",
+                             as: "AndroidManifest.xml", in: scratch)
         let ran = try await Self.hil(["preflight", "android", file.path])
         #expect(ran.status == 3)
         #expect(ran.stderr.split(separator: "\n").count == 1, "\(ran.stderr)")
@@ -25,13 +32,13 @@ import TestSupport
     @Test func anXMLPlistNested5000DeepAndAManifestOf100000AttributesAreOneLineAndExitThree() async throws {
         let scratch = try TemporaryDirectory.make("hil-hostile")
         defer { TemporaryDirectory.remove(scratch) }
-        let plist = scratch.appendingPathComponent("Info.plist")
-        try Data(("<plist>" + String(repeating: "<array>", count: 5_000) + String(repeating: "</array>", count: 5_000) + "</plist>").utf8).write(to: plist)
+        let plist = try write("<plist>" + String(repeating: "<array>", count: 5_000) + String(repeating: "</array>", count: 5_000) + "</plist>",
+                              as: "Info.plist", in: scratch)
         let deep = try await Self.hil(["preflight", "ios", plist.path])
         #expect(deep.status == 3)
         #expect(deep.stderr == "hil preflight: \(plist.path):1:3585: refused: <array> nested 513 deep, more than ReaderLimits.nestingDepth = 512 in /plist/array/array/array/…(505 more)…/array/array/array\n")
-        let manifest = scratch.appendingPathComponent("AndroidManifest.xml")
-        try Data(("<manifest><application" + (0..<100_000).map { " a\($0)=\"\($0)\"" }.joined() + "/></manifest>").utf8).write(to: manifest)
+        let manifest = try write("<manifest><application" + (0..<100_000).map { " a\($0)=\"\($0)\"" }.joined() + "/></manifest>",
+                                 as: "AndroidManifest.xml", in: scratch)
         let wide = try await Self.hil(["preflight", "android", manifest.path])
         #expect(wide.status == 3)
         #expect(wide.stderr.split(separator: "\n").count == 1)
@@ -41,8 +48,7 @@ import TestSupport
     @Test func controlBytesFromTheFileAreEscaped() async throws {
         let scratch = try TemporaryDirectory.make("hil-hostile")
         defer { TemporaryDirectory.remove(scratch) }
-        let file = scratch.appendingPathComponent("Info.plist")
-        try Data("<plist><dict><key>\u{1B}]0;owned\u{07}\u{1B}[2J</key><key>b</key></dict></plist>".utf8).write(to: file)
+        let file = try write("<plist><dict><key>\u{1B}]0;owned\u{07}\u{1B}[2J</key><key>b</key></dict></plist>", as: "Info.plist", in: scratch)
         let ran = try await Self.hil(["preflight", "ios", file.path])
         #expect(ran.status == 3)
         #expect(!ran.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(ran.stderr.debugDescription)")
