@@ -90,6 +90,9 @@ let package = Package(
         // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz` builds it with
         // `--sanitize fuzzer` (libFuzzer); a plain build makes a replay tool (see Sources/hci-fuzz).
         .executableTarget(name: "hci-fuzz", dependencies: ["HCI", "SeededRandom"]),
+        // Fuzz targets for the preflight readers (XML and binary plists, AXML, zip and inflate, manifest XML):
+        // `scripts/fuzz-preflight` builds it with `--sanitize fuzzer`; a plain build makes a replay tool.
+        .executableTarget(name: "preflight-fuzz", dependencies: ["Preflight"]),
 
         // Peers and helpers shared by the test targets (btvirt with its cross-process lock, child processes).
         .target(name: "TestSupport", dependencies: ["HCI", "DeviceControl", "HILResults"], path: "Tests/TestSupport"),

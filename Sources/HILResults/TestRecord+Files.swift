@@ -73,10 +73,7 @@ extension TestRecord {
 
     /// Reads one record file; the error names the file and the field that is wrong.
     public static func load(_ url: URL) throws(ResultsError) -> TestRecord {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw ResultsError(url.path, "cannot read: \(ResultsLayout.reason(error))")
-        }
+        let data = try RegularFile.contents(of: url)
         if data.isEmpty { throw ResultsError(url.path, "is empty (a record is a JSON object)") }
         do { return try makeDecoder().decode(TestRecord.self, from: data) } catch let error as DecodingError {
             throw ResultsError(url.path, "not a valid test record: \(describe(error))")
@@ -85,15 +82,28 @@ extension TestRecord {
         }
     }
 
-    /// Every `*.json` in `records/`, sorted by start time; unreadable files come back as errors, in name order.
+    /// Every `*.json` in `records/`, sorted by start time; unreadable files come back as errors, in name order,
+    /// and so does a second record of a test case already recorded (its case name is another file's), which
+    /// is left out rather than counted twice.
     public static func loadAll(in recordsDirectory: URL) -> (records: [TestRecord], errors: [ResultsError]) {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: recordsDirectory.path)) ?? [])
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
             .sorted()
         var records: [TestRecord] = []
         var errors: [ResultsError] = []
+        var firstFile: [String: String] = [:]  // case name → the file that recorded it first
         for name in names {
-            do { records.append(try load(recordsDirectory.appendingPathComponent(name))) } catch { errors.append(error) }
+            let url = recordsDirectory.appendingPathComponent(name)
+            do {
+                let record = try load(url)
+                let caseName = ResultsLayout.caseName(record)
+                if let first = firstFile[caseName] {
+                    errors.append(ResultsError(url.path, "records the same test case as \(first) (\(record.testID)\(record.accessory.map { " on \($0)" } ?? "")): a test case has one record; remove one of the two"))
+                    continue
+                }
+                firstFile[caseName] = name
+                records.append(record)
+            } catch { errors.append(error) }
         }
         return (records.sorted { ($0.started, $0.testID) < ($1.started, $1.testID) }, errors)
     }

@@ -73,6 +73,12 @@ public enum Preflight {
         guard !isDirectory.boolValue else {
             throw .unreadable(path: path, reason: "it is a directory (give the Info.plist, AndroidManifest.xml, .ipa or .apk inside it)")
         }
+        // Through symbolic links: reading a FIFO would wait for a writer.
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
+        guard type == nil || type == .typeRegular else {
+            throw .unreadable(path: path, reason: "it is not a regular file (a FIFO, socket or device)")
+        }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch {

@@ -115,7 +115,7 @@ enum PreflightCommand {
     }
 
     private static func fail(_ message: String) {
-        FileHandle.standardError.write(Data("hil preflight: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("hil preflight: \(message.escapingControlCharacters)\n".utf8))
     }
 
     /// `--root DIR`, which must be a directory.

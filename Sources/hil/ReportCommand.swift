@@ -40,10 +40,12 @@ enum ReportCommand {
         do {
             rendering = try ResultsRenderer.rerender(URL(fileURLWithPath: directory, isDirectory: true))
         } catch {
-            return Diagnostics.fail("report", error.description, .usageError)
+            return Diagnostics.fail("report", error.description.escapingControlCharacters, .usageError)
         }
-        for warning in rendering.warnings { FileHandle.standardError.write(Data("hil report: warning: \(warning)\n".utf8)) }
-        for error in rendering.errors { FileHandle.standardError.write(Data("hil report: \(error)\n".utf8)) }
+        for warning in rendering.warnings {
+            FileHandle.standardError.write(Data("hil report: warning: \(warning.escapingControlCharacters)\n".utf8))
+        }
+        for error in rendering.errors { FileHandle.standardError.write(Data("hil report: \(error.description.escapingControlCharacters)\n".utf8)) }
         let summary = rendering.assembly.summary
         let layout = ResultsLayout(URL(fileURLWithPath: directory, isDirectory: true))
         if quiet {

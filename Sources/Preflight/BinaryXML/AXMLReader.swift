@@ -5,7 +5,8 @@ import Foundation
 /// The format is a sequence of chunks, each with a 8-byte header (`type: u16, headerSize: u16, size: u32`,
 /// little-endian), as laid out in the platform's `ResourceTypes.h`: an `RES_XML_TYPE` document chunk holding a
 /// string pool, an optional resource map, then namespace, element and CDATA nodes. Every size and index is
-/// checked against its chunk; a fault throws `PreflightError.binaryXML` with the byte offset.
+/// checked against its chunk; a fault throws `PreflightError.binaryXML` with the byte offset. Elements are
+/// kept on an explicit stack, within `ReaderLimits` (nesting depth, elements, attributes, string sizes).
 public enum AXMLReader {
     enum ChunkType {
         static let stringPool: UInt16 = 0x0001
@@ -46,7 +47,7 @@ public enum AXMLReader {
     }
 
     /// Decodes a binary XML document; `file` names it in errors.
-    public static func parse(_ data: Data, file: String) throws(PreflightError) -> MarkupElement {
+    public static func parse(_ data: Data, file: String, limits: ReaderLimits = .standard) throws(PreflightError) -> MarkupElement {
         let reader = ByteReader(data)
         func fail(_ offset: Int, _ message: String) -> PreflightError { .binaryXML(file: file, offset: offset, message: message) }
 
@@ -64,6 +65,11 @@ public enum AXMLReader {
         var resourceIDs: [UInt32] = []
         var stack: [MarkupElement] = []
         var root: MarkupElement?
+        var elementCount = 0
+        var attributeTotal = 0
+        func overLimit(_ what: String, _ limit: String, _ value: Int, at offset: Int, adding name: String) -> PreflightError {
+            .limit(what, limit: limit, value: value, file: file, location: "byte \(offset)", path: stack.map(\.localName) + [name])
+        }
 
         func string(_ index: UInt32, at offset: Int) throws(PreflightError) -> String? {
             if index == noIndex { return nil }
@@ -89,7 +95,7 @@ public enum AXMLReader {
             let chunk = ByteReader(reader.bytes(offset, count: chunkSize) ?? Data())
             switch chunkType {
             case ChunkType.stringPool:
-                strings = try readStringPool(chunk, at: offset, file: file)
+                strings = try readStringPool(chunk, at: offset, file: file, limits: limits)
             case ChunkType.resourceMap:
                 resourceIDs = (0..<((chunkSize - Int(chunkHeaderSize)) / 4)).compactMap { chunk.u32(Int(chunkHeaderSize) + $0 * 4) }
             case ChunkType.startNamespace, ChunkType.endNamespace:
@@ -106,6 +112,20 @@ public enum AXMLReader {
                     throw fail(offset + ext + 4, "element without a name")
                 }
                 let namespace = try string(nsIndex, at: offset + ext)
+                elementCount += 1
+                attributeTotal += Int(attributeCount)
+                guard stack.count < limits.nestingDepth else {
+                    throw overLimit("<\(name)> nested \(stack.count + 1) deep", "nestingDepth", limits.nestingDepth, at: offset, adding: name)
+                }
+                guard elementCount <= limits.values else {
+                    throw overLimit("element number \(elementCount)", "values", limits.values, at: offset, adding: name)
+                }
+                guard Int(attributeCount) <= limits.attributesPerElement else {
+                    throw overLimit("\(attributeCount) attributes on one element", "attributesPerElement", limits.attributesPerElement, at: offset + ext + 12, adding: name)
+                }
+                guard attributeTotal <= limits.attributesPerDocument else {
+                    throw overLimit("attribute number \(attributeTotal) in the document", "attributesPerDocument", limits.attributesPerDocument, at: offset, adding: name)
+                }
                 guard attributeCount == 0 || attributeSize >= 20 else {
                     throw fail(offset + ext + 10, "attribute size \(attributeSize) is less than 20")
                 }
@@ -154,6 +174,11 @@ public enum AXMLReader {
                 let ext = Int(chunkHeaderSize)
                 guard let dataIndex = chunk.u32(ext) else { throw fail(offset, "truncated CDATA node") }
                 if !stack.isEmpty, let text = try string(dataIndex, at: offset + ext) {
+                    let total = stack[stack.count - 1].text.utf8.count + text.utf8.count
+                    guard total <= limits.stringBytes else {
+                        throw .limit("text of \(total) bytes", limit: "stringBytes", value: limits.stringBytes,
+                                     file: file, location: "byte \(offset)", path: stack.map(\.localName))
+                    }
                     stack[stack.count - 1].text += text
                 }
             default:
@@ -180,7 +205,7 @@ public enum AXMLReader {
     }
 
     /// Decodes a `ResStringPool` chunk (UTF-8 or UTF-16 strings).
-    static func readStringPool(_ chunk: ByteReader, at base: Int, file: String) throws(PreflightError) -> [String] {
+    static func readStringPool(_ chunk: ByteReader, at base: Int, file: String, limits: ReaderLimits) throws(PreflightError) -> [String] {
         func fail(_ offset: Int, _ message: String) -> PreflightError { .binaryXML(file: file, offset: base + offset, message: message) }
         guard let headerSize = chunk.u16(2), headerSize >= 28, let count = chunk.u32(8), let flags = chunk.u32(16),
               let stringsStart = chunk.u32(20) else {
@@ -191,6 +216,14 @@ public enum AXMLReader {
             throw fail(8, "string pool claims \(count) strings, more than its \(size) bytes can index")
         }
         guard Int(stringsStart) <= size else { throw fail(20, "strings start at \(stringsStart), past the \(size)-byte pool") }
+        guard Int(count) <= limits.values else {
+            throw .limit("a string pool of \(count) strings", limit: "values", value: limits.values, file: file, location: "byte \(base + 8)")
+        }
+        func checkLength(_ bytes: Int, at offset: Int) throws(PreflightError) {
+            guard bytes <= limits.stringBytes else {
+                throw .limit("a string of \(bytes) bytes", limit: "stringBytes", value: limits.stringBytes, file: file, location: "byte \(base + offset)")
+            }
+        }
         let utf8 = flags & 0x100 != 0
         var strings: [String] = []
         strings.reserveCapacity(Int(count))
@@ -208,6 +241,7 @@ public enum AXMLReader {
                 }
                 let (_, skip) = try length(start)
                 let (byteCount, skip2) = try length(start + skip)
+                try checkLength(byteCount, at: start)
                 guard let bytes = chunk.bytes(start + skip + skip2, count: byteCount) else {
                     throw fail(start, "string \(index) (\(byteCount) bytes) runs past the end of the pool")
                 }
@@ -221,6 +255,7 @@ public enum AXMLReader {
                     units = Int(first & 0x7FFF) << 16 | Int(second)
                     at += 2
                 }
+                try checkLength(units * 2, at: start)
                 guard units <= (size - at) / 2, let bytes = chunk.bytes(at, count: units * 2) else {
                     throw fail(start, "string \(index) (\(units) UTF-16 units) runs past the end of the pool")
                 }

@@ -41,8 +41,9 @@ enum UsageDescriptionQuality {
         var previous: Character?
         for character in text {
             if (character == "(" || character == "{"), previous == "$" {
+                // The "$" was kept only outside a setting: "$($(" nests without one to take back.
+                if depth == 0 { result.removeLast() }
                 depth += 1
-                result.removeLast()
             } else if depth > 0 {
                 if character == ")" || character == "}" { depth -= 1 }
             } else {

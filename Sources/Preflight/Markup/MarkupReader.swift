@@ -6,9 +6,13 @@ import Foundation
 /// prefixes. Rejects what is not well-formed — mismatched or unclosed tags, duplicate attributes, unbound
 /// prefixes, unknown entities, text outside the root — with the line and column of the fault. Skips the
 /// XML declaration, processing instructions, comments and the DOCTYPE (internal subsets are not expanded).
+/// Holds to `ReaderLimits` (nesting depth, attributes, elements, string lengths) without recursion.
 public struct MarkupReader {
     private let bytes: [UInt8]
     private let file: String
+    private let limits: ReaderLimits
+    private var elementCount = 0
+    private var attributeCount = 0
     private var position = 0
     // Incremental line/column tracking: `line` and `column` are those of byte `trackedOffset`.
     private var trackedOffset = 0
@@ -16,14 +20,15 @@ public struct MarkupReader {
     private var column = 1
 
     /// Parses `data` (UTF-8, or UTF-16 with a byte-order mark); `file` names it in errors.
-    public static func parse(_ data: Data, file: String) throws(PreflightError) -> MarkupElement {
-        var reader = MarkupReader(bytes: try decode(data, file: file), file: file)
+    public static func parse(_ data: Data, file: String, limits: ReaderLimits = .standard) throws(PreflightError) -> MarkupElement {
+        var reader = MarkupReader(bytes: try decode(data, file: file), file: file, limits: limits)
         return try reader.document()
     }
 
-    private init(bytes: [UInt8], file: String) {
+    private init(bytes: [UInt8], file: String, limits: ReaderLimits) {
         self.bytes = bytes
         self.file = file
+        self.limits = limits
     }
 
     private static func decode(_ data: Data, file: String) throws(PreflightError) -> [UInt8] {
@@ -92,6 +97,13 @@ public struct MarkupReader {
     private mutating func failure(_ message: String, at offset: Int? = nil) -> PreflightError {
         let spot = location(of: offset ?? position)
         return .xmlSyntax(file: file, line: spot.line, column: spot.column, message: message)
+    }
+
+    private mutating func overLimit(
+        _ what: String, _ limit: String, _ value: Int, at offset: Int, path: [String]
+    ) -> PreflightError {
+        let spot = location(of: offset)
+        return .limit(what, limit: limit, value: value, file: file, location: "\(spot.line):\(spot.column)", path: path)
     }
 
     // MARK: Scanning helpers
@@ -186,7 +198,7 @@ public struct MarkupReader {
                 position += 9
                 let textStart = position
                 try skip(past: "]]>", opened: "CDATA section", at: start)
-                stack[stack.count - 1].element.text += String(decoding: bytes[textStart..<(position - 3)], as: UTF8.self)
+                try appendText(String(decoding: bytes[textStart..<(position - 3)], as: UTF8.self), to: &stack, at: start)
             } else if looking(at: "<!DOCTYPE") {
                 guard stack.isEmpty, root == nil else { throw failure("DOCTYPE inside the document") }
                 position += 9
@@ -213,7 +225,11 @@ public struct MarkupReader {
                 guard root == nil || !stack.isEmpty else { throw failure("content after the root element") }
                 position += 1
                 let inherited = stack.last?.namespaces ?? baseNamespaces
-                var open = try startTag(start: start, namespaces: inherited)
+                var open = try startTag(start: start, namespaces: inherited, parents: stack)
+                guard stack.count < limits.nestingDepth else {
+                    throw overLimit("<\(open.qualifiedName)> nested \(stack.count + 1) deep", "nestingDepth", limits.nestingDepth,
+                                    at: start, path: stack.map(\.qualifiedName))
+                }
                 if looking(at: "/>") {
                     position += 2
                     if stack.isEmpty {
@@ -236,8 +252,7 @@ public struct MarkupReader {
                         throw failure(root == nil ? "text before the root element" : "text after the root element", at: bad)
                     }
                 } else {
-                    let text = try decodeEntities(raw)
-                    stack[stack.count - 1].element.text += text
+                    try appendText(try decodeEntities(raw), to: &stack, at: textStart)
                 }
             }
         }
@@ -247,6 +262,15 @@ public struct MarkupReader {
         }
         guard let root else { throw failure("no root element") }
         return root
+    }
+
+    /// Adds character data to the innermost open element, within `ReaderLimits.stringBytes`.
+    private mutating func appendText(_ text: String, to stack: inout [OpenElement], at offset: Int) throws(PreflightError) {
+        let total = stack[stack.count - 1].element.text.utf8.count + text.utf8.count
+        guard total <= limits.stringBytes else {
+            throw overLimit("text of \(total) bytes", "stringBytes", limits.stringBytes, at: offset, path: stack.map(\.qualifiedName))
+        }
+        stack[stack.count - 1].element.text += text
     }
 
     private mutating func skipDoctype(start: Int) throws(PreflightError) {
@@ -264,9 +288,15 @@ public struct MarkupReader {
         throw failure("unexpected end of file: DOCTYPE opened at \(spot.line):\(spot.column) is not closed")
     }
 
-    private mutating func startTag(start: Int, namespaces inherited: [String: String]) throws(PreflightError) -> OpenElement {
+    private mutating func startTag(start: Int, namespaces inherited: [String: String], parents: [OpenElement]) throws(PreflightError) -> OpenElement {
         let qualifiedName = try name("element name after '<'")
+        elementCount += 1
+        guard elementCount <= limits.values else {
+            throw overLimit("element number \(elementCount)", "values", limits.values, at: start, path: parents.map(\.qualifiedName) + [qualifiedName])
+        }
         var rawAttributes: [(name: String, value: String, offset: Int)] = []
+        // One set per element: the duplicate check is linear in the attributes, not quadratic.
+        var rawNames: Set<String> = []
         while true {
             let hadSpace = peek().map(Self.isSpace) ?? false
             skipSpace()
@@ -292,10 +322,23 @@ public struct MarkupReader {
             guard !atEnd else {
                 throw failure("unexpected end of file in the value of attribute \(attributeName)", at: valueStart - 1)
             }
+            guard position - valueStart <= limits.stringBytes else {
+                throw overLimit("a value of \(position - valueStart) bytes for attribute \(attributeName)", "stringBytes", limits.stringBytes,
+                                at: valueStart, path: parents.map(\.qualifiedName) + [qualifiedName])
+            }
             let value = try decodeEntities(bytes[valueStart..<position], normalizeSpace: true)
             position += 1
-            if rawAttributes.contains(where: { $0.name == attributeName }) {
+            guard rawNames.insert(attributeName).inserted else {
                 throw failure("duplicate attribute \(attributeName) in <\(qualifiedName)>", at: attributeStart)
+            }
+            guard rawAttributes.count < limits.attributesPerElement else {
+                throw overLimit("attribute number \(rawAttributes.count + 1) on one element", "attributesPerElement", limits.attributesPerElement,
+                                at: attributeStart, path: parents.map(\.qualifiedName) + [qualifiedName])
+            }
+            attributeCount += 1
+            guard attributeCount <= limits.attributesPerDocument else {
+                throw overLimit("attribute number \(attributeCount) in the document", "attributesPerDocument", limits.attributesPerDocument,
+                                at: attributeStart, path: parents.map(\.qualifiedName) + [qualifiedName])
             }
             rawAttributes.append((attributeName, value, attributeStart))
         }
@@ -319,6 +362,7 @@ public struct MarkupReader {
             elementNamespace = namespaces[""]
         }
         var attributes: [MarkupAttribute] = []
+        var resolvedNames: Set<QualifiedName> = []
         for attribute in rawAttributes where attribute.name != "xmlns" && !attribute.name.hasPrefix("xmlns:") {
             let (prefix, local) = split(attribute.name)
             var uri: String?
@@ -328,7 +372,7 @@ public struct MarkupReader {
                 }
                 uri = bound
             }
-            if attributes.contains(where: { $0.localName == local && $0.namespaceURI == uri }) {
+            guard resolvedNames.insert(QualifiedName(namespaceURI: uri, localName: local)).inserted else {
                 throw failure("duplicate attribute \(attribute.name) in <\(qualifiedName)>", at: attribute.offset)
             }
             attributes.append(MarkupAttribute(namespaceURI: uri, localName: local, value: attribute.value))
@@ -338,6 +382,12 @@ public struct MarkupReader {
             namespaceURI: elementNamespace, localName: elementLocal, attributes: attributes,
             line: spot.line, column: spot.column)
         return OpenElement(element: element, qualifiedName: qualifiedName, start: start, namespaces: namespaces)
+    }
+
+    /// An attribute's name as XML Namespaces §6.3 compares them: namespace URI and local name.
+    private struct QualifiedName: Hashable {
+        let namespaceURI: String?
+        let localName: String
     }
 
     private func split(_ qualifiedName: String) -> (prefix: String?, local: String) {

@@ -13,6 +13,9 @@ public enum PreflightError: Error, Sendable, Equatable, CustomStringConvertible 
     case binaryXML(file: String, offset: Int, message: String)
     /// A zip archive (APK, IPA) that is truncated or malformed.
     case zip(file: String, message: String)
+    /// A file past one of the `ReaderLimits`: `location` is where it was hit (`12:5`, `byte 0x1f4`, an
+    /// element path), `message` names the limit and its value.
+    case limitExceeded(file: String, location: String, message: String)
     /// A well-formed file that is not what the command expects (no Info.plist in an IPA, a root that is not `<manifest>`).
     case unexpectedContent(file: String, message: String)
 
@@ -28,6 +31,8 @@ public enum PreflightError: Error, Sendable, Equatable, CustomStringConvertible 
             "\(file): malformed binary XML at byte \(offset): \(message)"
         case .zip(let file, let message):
             "\(file): malformed zip archive: \(message)"
+        case .limitExceeded(let file, let location, let message):
+            "\(file):\(location): refused: \(message)"
         case .unexpectedContent(let file, let message):
             "\(file): \(message)"
         }

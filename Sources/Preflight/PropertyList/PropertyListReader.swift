@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reads property lists: XML (our own reader, keeping lines) and binary or OpenStep (Foundation).
+/// Reads property lists: XML (our own reader, keeping lines), binary (our own reader, naming offsets) and
+/// OpenStep (Foundation, after a check of its nesting depth). Holds to `ReaderLimits` without recursion.
 public enum PropertyListReader {
     /// The format a property list was written in.
     public enum Format: String, Sendable {
@@ -14,16 +15,22 @@ public enum PropertyListReader {
     /// - Parameters:
     ///   - data: the file's bytes.
     ///   - file: how to name the file in errors.
+    ///   - limits: how much the reader accepts (nesting depth, values, string sizes).
     /// - Returns: the top-level dictionary node and the format it was in.
-    public static func readDictionary(_ data: Data, file: String) throws(PreflightError) -> (root: PropertyListNode, format: Format) {
+    public static func readDictionary(
+        _ data: Data, file: String, limits: ReaderLimits = .standard
+    ) throws(PreflightError) -> (root: PropertyListNode, format: Format) {
         let format = detect(data)
         let root: PropertyListNode
         switch format {
         case .xml:
-            let element = try MarkupReader.parse(data, file: file)
+            let element = try MarkupReader.parse(data, file: file, limits: limits)
             root = try xmlRoot(element, file: file)
-        case .binary, .openStep:
-            root = try foundation(data, file: file, format: format)
+        case .binary:
+            root = try BinaryPropertyListReader.read(data, file: file, limits: limits)
+        case .openStep:
+            try OpenStepDepth.check(data, file: file, limits: limits)
+            root = try foundation(data, file: file)
         }
         guard root.value.dictionary != nil else {
             throw .propertyList(file: file, message: "the top level is a \(root.value.typeName), not a dict")
@@ -51,7 +58,86 @@ public enum PropertyListReader {
         return try node(value, file: file)
     }
 
-    private static func node(_ element: MarkupElement, file: String) throws(PreflightError) -> PropertyListNode {
+    /// Converts an XML plist element tree, containers with an explicit stack (no recursion).
+    private static func node(_ root: MarkupElement, file: String) throws(PreflightError) -> PropertyListNode {
+        if let value = try scalar(root, file: file) { return value }
+        var stack = [XMLContainer(root, key: nil)]
+        while var container = stack.popLast() {
+            if let (key, child) = try container.nextChild(file: file) {
+                if let value = try scalar(child, file: file) {
+                    container.add(value, key: key)
+                    stack.append(container)
+                } else {
+                    stack.append(container)
+                    stack.append(XMLContainer(child, key: key))
+                }
+            } else {
+                let finished = container.node
+                guard var parent = stack.popLast() else { return finished }
+                parent.add(finished, key: container.key)
+                stack.append(parent)
+            }
+        }
+        throw .propertyList(file: file, message: "no value")  // not reached: the loop returns the root
+    }
+
+    /// An `<array>` or `<dict>` being converted: the next child to read, and the values read so far.
+    private struct XMLContainer {
+        let element: MarkupElement
+        /// The `<key>` this container is the value of, in its parent `<dict>`.
+        let key: MarkupElement?
+        var next = 0
+        var items: [PropertyListNode] = []
+        var entries: [String: PropertyListNode] = [:]
+
+        init(_ element: MarkupElement, key: MarkupElement?) {
+            self.element = element
+            self.key = key
+        }
+
+        /// The next value (with its `<key>` in a dict), nil when all are read.
+        mutating func nextChild(file: String) throws(PreflightError) -> (key: MarkupElement?, value: MarkupElement)? {
+            let children = element.children
+            guard next < children.count else { return nil }
+            guard element.localName == "dict" else {
+                next += 1
+                return (nil, children[next - 1])
+            }
+            let keyElement = children[next]
+            guard keyElement.localName == "key" else {
+                throw .xmlSyntax(file: file, line: keyElement.line ?? 0, column: keyElement.column ?? 0,
+                                 message: "expected <key> in <dict>, found <\(keyElement.localName)>")
+            }
+            guard next + 1 < children.count else {
+                throw .xmlSyntax(file: file, line: keyElement.line ?? 0, column: keyElement.column ?? 0,
+                                 message: "<key>\(keyElement.text)</key> has no value")
+            }
+            let valueElement = children[next + 1]
+            if valueElement.localName == "key" {
+                throw .xmlSyntax(file: file, line: valueElement.line ?? 0, column: valueElement.column ?? 0,
+                                 message: "<key>\(keyElement.text)</key> is followed by another <key>, not a value")
+            }
+            next += 2
+            return (keyElement, valueElement)
+        }
+
+        mutating func add(_ value: PropertyListNode, key: MarkupElement?) {
+            if let key {
+                // Point at the key: that is the line a developer edits.
+                entries[key.text] = PropertyListNode(value.value, line: key.line, column: key.column)
+            } else {
+                items.append(value)
+            }
+        }
+
+        var node: PropertyListNode {
+            let value: PropertyListValue = element.localName == "dict" ? .dictionary(entries) : .array(items)
+            return PropertyListNode(value, line: element.line, column: element.column)
+        }
+    }
+
+    /// The value of a scalar element; nil for `<array>` and `<dict>`.
+    private static func scalar(_ element: MarkupElement, file: String) throws(PreflightError) -> PropertyListNode? {
         let line = element.line, column = element.column
         func bad(_ message: String) -> PreflightError {
             .xmlSyntax(file: file, line: line ?? 0, column: column ?? 0, message: message)
@@ -87,49 +173,21 @@ public enum PropertyListReader {
             let base64 = text.filter { !$0.isWhitespace }
             guard let data = Data(base64Encoded: base64) else { throw bad("<data> is not valid base64") }
             return PropertyListNode(.data(data), line: line, column: column)
-        case "array":
-            var items: [PropertyListNode] = []
-            for child in element.children { items.append(try node(child, file: file)) }
-            return PropertyListNode(.array(items), line: line, column: column)
-        case "dict":
-            var entries: [String: PropertyListNode] = [:]
-            var index = 0
-            let children = element.children
-            while index < children.count {
-                let keyElement = children[index]
-                guard keyElement.localName == "key" else {
-                    throw .xmlSyntax(file: file, line: keyElement.line ?? 0, column: keyElement.column ?? 0,
-                                     message: "expected <key> in <dict>, found <\(keyElement.localName)>")
-                }
-                guard index + 1 < children.count else {
-                    throw .xmlSyntax(file: file, line: keyElement.line ?? 0, column: keyElement.column ?? 0,
-                                     message: "<key>\(keyElement.text)</key> has no value")
-                }
-                let valueElement = children[index + 1]
-                if valueElement.localName == "key" {
-                    throw .xmlSyntax(file: file, line: valueElement.line ?? 0, column: valueElement.column ?? 0,
-                                     message: "<key>\(keyElement.text)</key> is followed by another <key>, not a value")
-                }
-                let value = try node(valueElement, file: file)
-                // Point at the key: that is the line a developer edits.
-                entries[keyElement.text] = PropertyListNode(value.value, line: keyElement.line, column: keyElement.column)
-                index += 2
-            }
-            return PropertyListNode(.dictionary(entries), line: line, column: column)
+        case "array", "dict":
+            return nil
         default:
             throw bad("<\(element.localName)> is not a property list element")
         }
     }
 
-    // MARK: Foundation (binary, OpenStep)
+    // MARK: Foundation (OpenStep)
 
-    private static func foundation(_ data: Data, file: String, format: Format) throws(PreflightError) -> PropertyListNode {
+    private static func foundation(_ data: Data, file: String) throws(PreflightError) -> PropertyListNode {
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            let what = format == .binary ? "binary property list" : "not an XML, binary or OpenStep property list"
-            throw .propertyList(file: file, message: "\(what): \(reason(error))")
+            throw .propertyList(file: file, message: "not an XML, binary or OpenStep property list: \(reason(error))")
         }
         guard let node = convert(object, depth: 0) else {
             throw .propertyList(file: file, message: "holds a value that is not a property list type")

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Supports stored (method 0) and deflated (method 8) entries and ZIP64 sizes and offsets. Checks the
 /// CRC-32 and size of what it extracts. Truncated or inconsistent archives throw
-/// `PreflightError.zip`; nothing is trusted that was not bounds-checked.
+/// `PreflightError.zip`; nothing is trusted that was not bounds-checked. `ReaderLimits` bound the entry
+/// count, each entry's compressed and uncompressed size, and a deflated entry's compression ratio (zip bombs).
 public struct ZipArchive: Sendable {
     /// One entry of the central directory.
     public struct Entry: Sendable, Hashable {
@@ -23,9 +24,7 @@ public struct ZipArchive: Sendable {
     public let entries: [Entry]
     private let reader: ByteReader
     private let file: String
-
-    /// The most bytes the lint will extract from one entry: manifests and plists are far smaller.
-    public static let extractionLimit: UInt64 = 64 << 20
+    private let limits: ReaderLimits
 
     /// True when `data` starts like a zip archive (a local file header, or an empty archive's end record).
     public static func looksLikeZip(_ data: Data) -> Bool {
@@ -33,9 +32,10 @@ public struct ZipArchive: Sendable {
     }
 
     /// Reads the central directory of the archive in `data`; `file` names it in errors.
-    public init(_ data: Data, file: String) throws(PreflightError) {
+    public init(_ data: Data, file: String, limits: ReaderLimits = .standard) throws(PreflightError) {
         self.reader = ByteReader(data)
         self.file = file
+        self.limits = limits
         let reader = self.reader
         func fail(_ message: String) -> PreflightError { .zip(file: file, message: message) }
 
@@ -79,6 +79,10 @@ public struct ZipArchive: Sendable {
         }
         guard entryCount <= directorySize / 46 else {
             throw fail("central directory claims \(entryCount) entries but has room for \(directorySize / 46)")
+        }
+        guard entryCount <= UInt64(limits.zipEntries) else {
+            throw .limit("\(entryCount) entries", limit: "zipEntries", value: limits.zipEntries, file: file,
+                         location: "byte \(directoryOffset)", path: ["central directory"])
         }
 
         var entries: [Entry] = []
@@ -137,8 +141,19 @@ public struct ZipArchive: Sendable {
         let file = self.file
         func fail(_ message: String) -> PreflightError { .zip(file: file, message: "\(entry.path): \(message)") }
         guard entry.flags & 0x1 == 0 else { throw fail("the entry is encrypted") }
-        guard entry.uncompressedSize <= Self.extractionLimit else {
-            throw fail("\(entry.uncompressedSize) bytes uncompressed is more than the \(Self.extractionLimit) the lint reads")
+        func overLimit(_ what: String, _ limit: String, _ value: UInt64) -> PreflightError {
+            .limit(what, limit: limit, value: value, file: file, location: "byte \(entry.localHeaderOffset)", path: [entry.path])
+        }
+        guard entry.uncompressedSize <= limits.zipEntryBytes else {
+            throw overLimit("\(entry.uncompressedSize) bytes uncompressed", "zipEntryBytes", limits.zipEntryBytes)
+        }
+        guard entry.compressedSize <= limits.zipEntryBytes else {
+            throw overLimit("\(entry.compressedSize) bytes compressed", "zipEntryBytes", limits.zipEntryBytes)
+        }
+        if entry.method == 8, entry.uncompressedSize > limits.compressionRatioFloor,
+           entry.uncompressedSize / max(entry.compressedSize, 1) > limits.compressionRatio {
+            throw overLimit("\(entry.compressedSize) bytes that inflate to \(entry.uncompressedSize) (a zip bomb?)",
+                            "compressionRatio", limits.compressionRatio)
         }
         guard let offset = Int(exactly: entry.localHeaderOffset), reader.u32(offset) == 0x0403_4B50 else {
             throw fail("no local file header at offset \(entry.localHeaderOffset) (truncated archive?)")

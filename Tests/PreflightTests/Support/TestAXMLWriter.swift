@@ -119,6 +119,23 @@ struct TestAXMLWriter {
         return document + body
     }
 
+    /// A document of `depth` elements named `name`, each the only child of the one before — written
+    /// without recursion, for nesting deeper than a thread's stack would allow `encode`.
+    func encodeNested(_ name: String, depth: Int) -> Data {
+        var startExt = Data()
+        startExt.le32(0xFFFF_FFFF); startExt.le32(0)
+        startExt.le16(20); startExt.le16(20); startExt.le16(0); startExt.le16(0); startExt.le16(0); startExt.le16(0)
+        let start = node(0x0102, line: 1, extData: startExt)
+        let end = node(0x0103, line: 1, ext: [0xFFFF_FFFF, 0])
+        var body = stringPool([name])
+        body.reserveCapacity(body.count + depth * (start.count + end.count))
+        for _ in 0..<depth { body += start }
+        for _ in 0..<depth { body += end }
+        var document = Data()
+        document.le16(0x0003); document.le16(8); document.le32(UInt32(8 + body.count))
+        return document + body
+    }
+
     private func node(_ type: UInt16, line: UInt32, ext: [UInt32]) -> Data {
         var data = Data()
         for value in ext { data.le32(value) }
