@@ -14,16 +14,15 @@ check, from the accessory's side, that two centrals did the same work.
 import argparse
 import asyncio
 import json
-import signal
 import sys
 
 from bumble import hci
-from bumble.core import AdvertisingData
 from bumble.device import Device
 from bumble.profiles.battery_service import BatteryService
 from bumble.profiles.device_information_service import DeviceInformationService
 from bumble.profiles.heart_rate_service import HeartRateService
 from bumble.transport import open_transport
+from bumble_lifecycle import advertise, close_quietly, run_until_stopped
 
 
 def count_att_pdus(device: Device, path: str) -> None:
@@ -74,25 +73,11 @@ async def main() -> int:
         if args.att_log:
             count_att_pdus(device, args.att_log)
         await device.power_on()
-        advertising = AdvertisingData([
-            (AdvertisingData.FLAGS, bytes([0x06])),
-            (AdvertisingData.COMPLETE_LOCAL_NAME, args.name.encode()),
-            (AdvertisingData.INCOMPLETE_LIST_OF_16_BIT_SERVICE_CLASS_UUIDS, bytes([0x0F, 0x18, 0x0D, 0x18])),
-        ])
-        await device.start_advertising(advertising_data=bytes(advertising), auto_restart=True,
-                                       advertising_interval_min=args.interval, advertising_interval_max=args.interval)
+        await advertise(device, args.name, args.interval)
         print(f"READY {device.random_address}", flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
+        await run_until_stopped()
     finally:
-        # Bumble's transport close can wait on a peer that is gone; never let it keep the process alive.
-        try:
-            await asyncio.wait_for(transport.close(), 1.0)
-        except (asyncio.TimeoutError, Exception):
-            pass
+        await close_quietly(transport)
     return 0
 
 

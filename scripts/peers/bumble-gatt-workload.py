@@ -32,6 +32,7 @@ from bumble.gatt import Characteristic
 from bumble.transport import open_transport
 
 from bumble_scan import find
+from bumble_lifecycle import close_quietly
 
 OFFERED_MTU = 517  # what our GATTClient offers (ATTServer.maximumSupportedMTU)
 
@@ -119,11 +120,7 @@ async def main() -> int:
                 f" cycle_ms_median {percentile(times['cycle_ms'], 50):.3f} n {args.repeat}")
         print(line + "".join(f" {key} {value}" for key, value in first.items()))
     finally:
-        # Bumble's transport close can wait on a peer that is gone; never let it keep the process alive.
-        try:
-            await asyncio.wait_for(transport.close(), 1.0)
-        except (asyncio.TimeoutError, Exception):
-            pass
+        await close_quietly(transport)
     return 0
 
 

@@ -56,7 +56,6 @@ bonded legacy reconnect with the wrong key (see long_term_key_provider).
 """
 import argparse
 import asyncio
-import signal
 import sys
 
 from bumble import hci
@@ -71,6 +70,7 @@ from bumble.smp import ErrorCode as SmpErrorCode, OobContext, OobLegacyContext
 from bumble.transport import open_transport
 
 from bumble_security import PROTECTED_CHARACTERISTIC_UUID, encryption_key_size, key_is_authenticated, open_keystore
+from bumble_lifecycle import close_quietly, run_until_stopped
 
 PROTECTED_SERVICE_UUID = "5a5e0001-6b1c-4d9e-9a5f-000000000001"
 SECRET = b"secret-42"
@@ -312,17 +312,9 @@ async def main() -> int:
                                        auto_restart=True, advertising_interval_min=args.interval,
                                        advertising_interval_max=args.interval)
         emit("READY", device.random_address)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
+        await run_until_stopped()
     finally:
-        # Bumble's transport close can wait on a peer that is gone; never let it keep the process alive.
-        try:
-            await asyncio.wait_for(transport.close(), 1.0)
-        except (asyncio.TimeoutError, Exception):
-            pass
+        await close_quietly(transport)
     return 0
 
 
