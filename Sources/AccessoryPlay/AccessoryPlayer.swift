@@ -106,7 +106,10 @@ public actor AccessoryPlayer {
         while !Task.isCancelled {
             switch plan.steps[index].trigger {
             case .atTime(let milliseconds):
-                if log.milliseconds() >= Double(milliseconds) { return true }
+                let remaining = Double(milliseconds) - log.milliseconds()
+                if remaining <= 0 { return true }
+                try? await Task.sleep(for: .microseconds(Int64(remaining * 1000)))
+                continue
             case .afterConnect(let milliseconds, let count):
                 if connections >= count, let link = current, let at = connectedAt.last, at >= previousRanAt,
                    log.milliseconds() - at >= Double(milliseconds), await link.isConnected {
@@ -142,8 +145,9 @@ public actor AccessoryPlayer {
         }
         if link == nil { outcomes[index].linkEndedAt = ranAt }
         if stayAway != nil || step.action == .vanish {
-            let delay = Double(stayAway ?? 0)
-            while !Task.isCancelled && log.milliseconds() - ranAt < delay { await pause() }
+            // One sleep for the rest of the stay away (it ends early only when cancelled).
+            let remaining = Double(stayAway ?? 0) - (log.milliseconds() - ranAt)
+            if remaining > 0 { try? await Task.sleep(for: .microseconds(Int64(remaining * 1000))) }
             guard !Task.isCancelled else { return }
             do {
                 try await advertise()
