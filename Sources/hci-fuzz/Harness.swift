@@ -41,6 +41,22 @@ enum Harness {
         }
     }
 
+    /// The host's invariants once every link dropped and every call returned: the calls ended within the
+    /// virtual time their deadlines allow (`budget`), and no connection, command, waiter, ACL send or ACL credit
+    /// is left behind.
+    static func checkSettled(_ host: HCIHost, started: ContinuousClock.Instant, loop: EventLoop, budget: Duration) async {
+        await VirtualDrive.sleep(.milliseconds(1))
+        let elapsed = started.duration(to: loop.now)
+        check(elapsed <= budget, "the calls took \(elapsed) of virtual time, more than their deadlines allow (\(budget))")
+        let outstanding = await host.outstanding
+        check(outstanding.connections == 0, "connections left after every link dropped: \(outstanding)")
+        check(outstanding.queuedCommands == 0 && outstanding.sentCommands == 0 && outstanding.eventWaiters == 0,
+              "commands or waiters left after every call ended: \(outstanding)")
+        check(outstanding.queuedACLSends == 0 && outstanding.aclInFlight.isEmpty && outstanding.drainWaiters == 0,
+              "ACL data left after every link dropped: \(outstanding)")
+        check(outstanding.availableACLBuffers == outstanding.totalACLBuffers, "LE ACL credits leaked: \(outstanding)")
+    }
+
     /// Traps with `message` unless `condition` holds; active in debug and release builds alike.
     static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { fatalError("hci-fuzz invariant: \(message())") }

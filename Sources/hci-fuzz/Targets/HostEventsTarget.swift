@@ -77,16 +77,7 @@ enum HostEventsTarget {
             }
             for await result in group { touched &+= result }
         }
-        await VirtualDrive.sleep(.milliseconds(1))
-        let elapsed = started.duration(to: loop.now)
-        Harness.check(elapsed <= budget, "the host's calls took \(elapsed) of virtual time, more than their deadlines allow (\(budget))")
-        let outstanding = await host.outstanding
-        Harness.check(outstanding.connections == 0, "connections left after every link dropped: \(outstanding)")
-        Harness.check(outstanding.queuedCommands == 0 && outstanding.sentCommands == 0 && outstanding.eventWaiters == 0,
-                      "commands or waiters left after every call ended: \(outstanding)")
-        Harness.check(outstanding.queuedACLSends == 0 && outstanding.aclInFlight.isEmpty && outstanding.drainWaiters == 0,
-                      "ACL data left after every link dropped: \(outstanding)")
-        Harness.check(outstanding.availableACLBuffers == outstanding.totalACLBuffers, "LE ACL credits leaked: \(outstanding)")
+        await Harness.checkSettled(host, started: started, loop: loop, budget: budget)
         touched &+= await host.anomalies.count
         await host.close()
         return touched

@@ -76,16 +76,7 @@ enum HostTarget {
             }
             for await result in group { touched &+= result }
         }
-        await VirtualDrive.sleep(.milliseconds(1))
-        let elapsed = started.duration(to: loop.now)
-        Harness.check(elapsed <= budget, "the link's operations took \(elapsed) of virtual time, more than their deadlines allow (\(budget))")
-        let outstanding = await host.outstanding
-        Harness.check(outstanding.connections == 0, "connections left after the link dropped: \(outstanding)")
-        Harness.check(outstanding.queuedCommands == 0 && outstanding.sentCommands == 0 && outstanding.eventWaiters == 0,
-                      "commands or waiters left after every operation ended: \(outstanding)")
-        Harness.check(outstanding.queuedACLSends == 0 && outstanding.aclInFlight.isEmpty && outstanding.drainWaiters == 0,
-                      "ACL data left after the link dropped: \(outstanding)")
-        Harness.check(outstanding.availableACLBuffers == outstanding.totalACLBuffers, "LE ACL credits leaked: \(outstanding)")
+        await Harness.checkSettled(host, started: started, loop: loop, budget: budget)
         Harness.check(await connection.pendingWaits == 0, "the ended link still has waiters")
         Harness.check(await connection.gatt.pendingTransactions == 0, "the ended link's GATT client still has requests")
         touched &+= await connection.anomalies.count
