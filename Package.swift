@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "HCITests", dependencies: ["HCI", "TestSupport", "SeededRandom", "DeviceControl"]),
         .testTarget(name: "RigFormatTests", dependencies: ["RigFormat"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl", "RigFormat"]),
-        .testTarget(name: "PreflightTests", dependencies: ["Preflight"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PreflightTests", dependencies: ["Preflight", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILResultsTests", dependencies: ["HILResults", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RigsTests", dependencies: ["Rigs", "RigFormat", "DeviceControl", "HCI", "Simulation", "TestSupport"]),
         .testTarget(name: "BenchOperationsTests", dependencies: ["BenchOperations", "Rigs", "HILResults", "DeviceControl", "HCI", "TestSupport"]),
@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCI"]),
         // HILTesting's own parts, apart from a bench.
         .testTarget(name: "HILTestingTests", dependencies: ["HILTesting"]),
-        .testTarget(name: "AccessoryPlayTests", dependencies: ["AccessoryPlay", "RigFormat", "HCI"]),
+        .testTarget(name: "AccessoryPlayTests", dependencies: ["AccessoryPlay", "RigFormat", "HCI", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "RigFormat", "HCI"]),
     ]
 )

@@ -91,7 +91,7 @@ struct BinaryPropertyListTests {
         }
     }
 
-    @Test func whatWeReadPythonPlistlibReadsAlike() throws {
+    @Test func whatWeReadPythonPlistlibReadsAlike() async throws {
         // plistlib is in Python's standard library: the repository's .venv, else python3 on PATH.
         let venv = SchemaValidator.repository.appendingPathComponent(".venv/bin/python").path
         let python = FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
@@ -112,7 +112,7 @@ struct BinaryPropertyListTests {
                 except Exception:
                     print("error")
             """
-        let result = try SchemaValidator.run(python, ["-c", script, directory.path])
+        let result = await SchemaValidator.run(python, ["-c", script, directory.path])
         try #require(result.status == 0, "\(python) could not run plistlib: \(result.output.suffix(400))")
         let answers = result.output.split(separator: "\n").map(String.init)
         try #require(answers.count == mutants.count, "python answered \(answers.count) of \(mutants.count)")

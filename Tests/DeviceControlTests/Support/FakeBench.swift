@@ -7,11 +7,11 @@ actor FakeBench {
     nonisolated let behind: [USBPresence]
     /// When true the switch reports what it was told, but the devices never move (the lying switch).
     var lies = false
-    /// Delay before the devices move, counted in probe polls.
-    var pollsBeforeMoving = 2
+    /// How long after the switch acts the devices move, on the wall clock as real ones do: a count of probe
+    /// polls would make a test measure the scheduler (a starved test polls less often, and its deadline passed).
+    var moveDelay: Duration = .milliseconds(20)
     var reported: PowerState = .on
-    var polls = 0
-    private var pendingMove: Power?
+    private var pendingMove: (power: Power, at: ContinuousClock.Instant)?
 
     init(present: [USBPresence], behind: [USBPresence]) {
         self.present = present
@@ -23,14 +23,12 @@ actor FakeBench {
 
     func apply(_ power: Power) {
         reported = PowerState(power)
-        if !lies { pendingMove = power }
-        polls = 0
+        if !lies { pendingMove = (power, ContinuousClock.now + moveDelay) }
     }
 
     func snapshot() -> [USBPresence] {
-        polls += 1
-        if let move = pendingMove, polls > pollsBeforeMoving {
-            if move == .off { present.removeAll { behind.contains($0) } } else { present += behind.filter { !present.contains($0) } }
+        if let move = pendingMove, ContinuousClock.now >= move.at {
+            if move.power == .off { present.removeAll { behind.contains($0) } } else { present += behind.filter { !present.contains($0) } }
             pendingMove = nil
         }
         return present

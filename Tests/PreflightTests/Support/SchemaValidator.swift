@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs Fixtures/sarif/validate_sarif.py: Python's `jsonschema` checking SARIF logs against the OASIS
@@ -12,9 +13,9 @@ enum SchemaValidator {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// The first Python that can import `jsonschema`: the repository's `.venv`, then `python3` on PATH.
-    static func python() throws -> String {
+    static func python() async throws -> String {
         let candidates = [repository.appendingPathComponent(".venv/bin/python").path, "python3"]
-        for candidate in candidates where (try? run(candidate, ["-c", "import jsonschema"]).status) == 0 {
+        for candidate in candidates where await run(candidate, ["-c", "import jsonschema"]).status == 0 {
             return candidate
         }
         Issue.record("no Python with jsonschema (tried \(candidates.joined(separator: ", "))): pip install jsonschema")
@@ -22,7 +23,7 @@ enum SchemaValidator {
     }
 
     /// Validates SARIF `logs` (JSON texts) against the schema fixture.
-    static func validate(_ logs: [String]) throws -> Outcome {
+    static func validate(_ logs: [String]) async throws -> Outcome {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sarif-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -33,20 +34,13 @@ enum SchemaValidator {
             paths.append(file.path)
         }
         let script = try Fixture.path("sarif/validate_sarif.py"), schema = try Fixture.path("sarif/sarif-schema-2.1.0.json")
-        return try run(try python(), [script, schema] + paths)
+        return await run(try await python(), [script, schema] + paths)
     }
 
-    /// Runs `program` (a path, or a name looked up on PATH) and collects its standard output and error.
-    static func run(_ program: String, _ arguments: [String]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    /// Runs `program` (a path, or a name looked up on PATH) with TestSupport's `runProgramCapturing` (no
+    /// cooperative thread blocks on it) and collects its standard output, then its standard error.
+    static func run(_ program: String, _ arguments: [String]) async -> Outcome {
+        let ran = await runProgramCapturing("/usr/bin/env", [program] + arguments)
+        return Outcome(status: ran.termination?.exitStatus ?? 127, output: ran.stdout + ran.stderr)
     }
 }
