@@ -8,25 +8,35 @@ enum ATTRequestKind {
     static let characteristicDeclaration = BluetoothUUID(UInt16(0x2803))
     static let clientConfiguration = BluetoothUUID(UInt16(0x2902))
 
-    /// The kind and detail of a request the server received, or nil for PDUs that are not requests or
-    /// commands from a client (a confirmation is not counted).
-    static func describe(_ pdu: ATTPDU, in database: GATTDatabase) -> (CentralEvent.Kind, String)? {
+    /// The kind and detail of a request the server received, and a discovery request's handle range (nil for
+    /// other requests, and for a range that runs backwards, which the server answers Invalid Handle); nil for
+    /// PDUs that are not requests or commands from a client (a confirmation is not counted).
+    static func describe(_ pdu: ATTPDU, in database: GATTDatabase) -> (CentralEvent.Kind, String, ClosedRange<UInt16>?)? {
+        func range(_ start: UInt16, _ end: UInt16) -> ClosedRange<UInt16>? { start <= end ? start...end : nil }
+        switch pdu {
+        case .readByGroupTypeRequest(let start, let end, let type) where type == primaryService:
+            return (.discovery, "discover primary services", range(start, end))
+        case .findByTypeValueRequest(let start, let end, let type, let value) where BluetoothUUID(type) == primaryService:
+            return (.discovery, "discover primary service \(BluetoothUUID(littleEndian: value).map(\.description) ?? "?")", range(start, end))
+        case .readByTypeRequest(let start, let end, let type) where type == characteristicDeclaration:
+            return (.discovery, "discover characteristics", range(start, end))
+        case .readByTypeRequest(let start, let end, let type) where type == includeDeclaration:
+            return (.discovery, "discover included services", range(start, end))
+        case .findInformationRequest(let start, let end):
+            return (.discovery, "discover descriptors", range(start, end))
+        default:
+            return describeOther(pdu, in: database).map { ($0.0, $0.1, nil) }
+        }
+    }
+
+    /// Requests other than discovery (which `describe` names first).
+    private static func describeOther(_ pdu: ATTPDU, in database: GATTDatabase) -> (CentralEvent.Kind, String)? {
         func name(_ handle: UInt16) -> String {
             database.type(at: handle).map { "\($0) (handle 0x\(hex(handle)))" } ?? "handle 0x\(hex(handle))"
         }
         switch pdu {
         case .exchangeMTURequest(let mtu):
             return (.mtu, "exchange MTU: the central can receive \(mtu)")
-        case .readByGroupTypeRequest(_, _, let type) where type == primaryService:
-            return (.discovery, "discover primary services")
-        case .findByTypeValueRequest(_, _, let type, let value) where BluetoothUUID(type) == primaryService:
-            return (.discovery, "discover primary service \(BluetoothUUID(littleEndian: value).map(\.description) ?? "?")")
-        case .readByTypeRequest(_, _, let type) where type == characteristicDeclaration:
-            return (.discovery, "discover characteristics")
-        case .readByTypeRequest(_, _, let type) where type == includeDeclaration:
-            return (.discovery, "discover included services")
-        case .findInformationRequest:
-            return (.discovery, "discover descriptors")
         case .readByTypeRequest(_, _, let type):
             return (.read, "read by type \(type)")
         case .readRequest(let handle), .readBlobRequest(let handle, _):

@@ -8,8 +8,11 @@ public actor AccessoryPlayer {
     let device: LEDevice
     let profile: AccessoryProfile
     let plan: FaultPlan
-    let database: GATTDatabase
     let log: ActivityLog
+    /// How many `service_changed` steps ran: an odd count serves the profile with its added service.
+    var databaseChanges = 0
+    /// `service_changed` steps that ran with no central connected: the next connection is when it is told.
+    var tellOnNextConnection: Set<Int> = []
     var current: LEConnection?
     var connections = 0
     /// When each connection formed, in milliseconds from the start.
@@ -31,14 +34,10 @@ public actor AccessoryPlayer {
         self.device = device
         self.profile = profile
         self.plan = plan
-        self.database = database
-        self.log = ActivityLog(clock: device.host.loop.clock, observer: observer)
+        self.log = ActivityLog(clock: device.host.loop.clock, database: database, observer: observer)
         self.outcomes = plan.steps.map { step in
             StepOutcome(name: step.name, action: step.action.word, checks: step.expectations.map { expectation in
-                switch expectation {
-                case .reconnectWithin(let limit):
-                    StepOutcome.Check(key: expectation.key, limit: Double(limit), message: "not decided: the step did not run")
-                }
+                StepOutcome.Check(key: expectation.key, limit: Double(expectation.limit), message: "not decided: the step did not run")
             })
         }
     }
@@ -74,12 +73,16 @@ public actor AccessoryPlayer {
                             + "(interval \(RoundedText.ms(Double(await link.interval) * 1.25)), latency \(await link.latency), "
                             + "supervision timeout \(Int(await link.supervisionTimeout) * 10) ms)", at: link.established)
         connectedAt.append(at)
-        await link.setATTInterceptor(log.interceptor(handle: link.handle, database: database))
+        await link.setATTInterceptor(log.interceptor(handle: link.handle))
         for index in outcomes.indices where outcomes[index].ranAt.map({ $0 <= at }) == true && outcomes[index].reconnectedAt == nil
             && outcomes[index].linkEndedAt != nil {
             outcomes[index].reconnectedAt = at
             decide(index, final: false)
         }
+        for index in tellOnNextConnection {
+            outcomes[index].centralToldAt = at
+        }
+        tellOnNextConnection = []
         Task { [weak self] in
             let reason = try? await link.waitForDisconnection(timeout: .seconds(7 * 86_400))
             await self?.ended(link, reason: reason)
@@ -91,7 +94,7 @@ public actor AccessoryPlayer {
         let at = log.record(.disconnected, handle: link.handle, "link ended: \(reason.map(\.description) ?? "unknown reason")\(note)")
         log.silence(link.handle, false)
         if current === link { current = nil }
-        for index in outcomes.indices where outcomes[index].ranAt != nil && outcomes[index].linkEndedAt == nil {
+        for index in outcomes.indices where plan.steps[index].action.endsLink && outcomes[index].ranAt != nil && outcomes[index].linkEndedAt == nil {
             outcomes[index].linkEndedAt = at
             // Without advertise_after_ms the device advertises again as the link ends.
             if plan.steps[index].advertiseAfterMilliseconds == nil && plan.steps[index].action != .vanish {
@@ -142,6 +145,9 @@ public actor AccessoryPlayer {
                 log.silence(link.handle, true)
                 _ = try? await link.waitForDisconnection(timeout: .seconds(7 * 86_400))
             }
+        case .serviceChanged:
+            await changeDatabase(step: index, link: link)
+            return
         }
         if link == nil { outcomes[index].linkEndedAt = ranAt }
         if stayAway != nil || step.action == .vanish {
@@ -160,6 +166,49 @@ public actor AccessoryPlayer {
         }
     }
 
+    /// A `service_changed` step: serves the profile with (or again without) its added service and indicates
+    /// Service Changed for the range from the first handle that changed to 0xFFFF, if the central enabled it.
+    func changeDatabase(step index: Int, link: LEConnection?) async {
+        let step = plan.steps[index]
+        let old = log.database
+        databaseChanges += 1
+        let adding = databaseChanges % 2 == 1
+        let new: GATTDatabase
+        do {
+            new = try profile.database(withAddedService: adding)
+        } catch {
+            outcomes[index].notToldBecause = "the changed database could not be built: \(error)"
+            log.record(.serviceChanged, "\(step.name): \(outcomes[index].notToldBecause ?? "")")
+            return
+        }
+        let from = UInt16(min(old.attributeCount, new.attributeCount) + 1)
+        await device.serve(new)
+        log.database = new
+        outcomes[index].changedFromHandle = from
+        let change = "\(adding ? "added" : "removed") service \(AccessoryProfile.addedService.uuid), handles 0x\(ATTRequestKind.hex(from))–0xFFFF changed"
+        guard let link, await link.isConnected else {
+            tellOnNextConnection.insert(index)
+            log.record(.serviceChanged, "\(change) with no central connected: the next one finds the new database")
+            return
+        }
+        guard let valueHandle = new.valueHandle(of: .serviceChanged) else {
+            outcomes[index].notToldBecause = "the database has no Service Changed characteristic"
+            log.record(.serviceChanged, handle: link.handle, "\(change); \(outcomes[index].notToldBecause ?? "")")
+            return
+        }
+        do {
+            if try await link.indicate(valueHandle: valueHandle, value: [UInt8(from & 0xFF), UInt8(from >> 8), 0xFF, 0xFF]) {
+                outcomes[index].centralToldAt = log.record(.serviceChanged, handle: link.handle, "\(change); Service Changed indicated and confirmed")
+            } else {
+                outcomes[index].notToldBecause = "the central had not enabled Service Changed indications (its CCCD), so it was not told"
+                log.record(.serviceChanged, handle: link.handle, "\(change); not indicated: the central had not enabled Service Changed indications")
+            }
+        } catch {
+            outcomes[index].notToldBecause = "the Service Changed indication failed: \(error)"
+            log.record(.serviceChanged, handle: link.handle, "\(change); \(outcomes[index].notToldBecause ?? "")")
+        }
+    }
+
     /// Waits until every expectation is decided; false when cancelled first.
     func settle() async -> Bool {
         while !Task.isCancelled {
@@ -172,22 +221,57 @@ public actor AccessoryPlayer {
 
     /// Decides what can be decided of step `index`'s checks; `final` words the undecided ones for the report.
     func decide(_ index: Int, final: Bool) {
-        let outcome = outcomes[index]
-        for check in outcome.checks.indices where outcomes[index].checks[check].passed == nil {
+        for check in outcomes[index].checks.indices where outcomes[index].checks[check].passed == nil {
             var item = outcomes[index].checks[check]
-            let limit = RoundedText.ms(item.limit)
-            if let delay = outcome.reconnectDelay {
-                item.measured = delay
-                item.passed = delay <= item.limit
-                item.message = "the central reconnected \(RoundedText.ms(delay)) after the accessory advertised again (limit \(limit))"
-            } else if let advertised = outcome.advertisedAgainAt, log.milliseconds() - advertised > item.limit {
-                item.passed = false
-                item.message = "the central did not reconnect within \(limit) of the accessory advertising again"
-            } else if final {
-                item.message = outcome.ranAt == nil ? "not decided: the run ended before the step ran"
-                    : "not decided: the run ended \(outcome.advertisedAgainAt == nil ? "before the accessory advertised again" : "before the central reconnected or \(limit) passed")"
+            switch item.key {
+            case FaultPlan.Expectation.rediscoverAfterServiceChanged(withinMilliseconds: 0).key:
+                decideRediscovery(index, &item, final: final)
+            default:
+                decideReconnect(outcomes[index], &item, final: final)
             }
             outcomes[index].checks[check] = item
+        }
+    }
+
+    func decideReconnect(_ outcome: StepOutcome, _ item: inout StepOutcome.Check, final: Bool) {
+        let limit = RoundedText.ms(item.limit)
+        if let delay = outcome.reconnectDelay {
+            item.measured = delay
+            item.passed = delay <= item.limit
+            item.message = "the central reconnected \(RoundedText.ms(delay)) after the accessory advertised again (limit \(limit))"
+        } else if let advertised = outcome.advertisedAgainAt, log.milliseconds() - advertised > item.limit {
+            item.passed = false
+            item.message = "the central did not reconnect within \(limit) of the accessory advertising again"
+        } else if final {
+            item.message = outcome.ranAt == nil ? "not decided: the run ended before the step ran"
+                : "not decided: the run ended \(outcome.advertisedAgainAt == nil ? "before the accessory advertised again" : "before the central reconnected or \(limit) passed")"
+        }
+    }
+
+    func decideRediscovery(_ index: Int, _ item: inout StepOutcome.Check, final: Bool) {
+        let limit = RoundedText.ms(item.limit)
+        var outcome = outcomes[index]
+        if outcome.rediscoveredAt == nil, let told = outcome.centralToldAt, let ranAt = outcome.ranAt, let from = outcome.changedFromHandle {
+            // From the change on (a quick central may ask before the confirmation is seen here), a request reaching the changed range.
+            outcome.rediscoveredAt = log.events.first { event in
+                event.kind == .discovery && event.milliseconds >= ranAt && (event.endHandle ?? 0) >= from
+            }.map { max($0.milliseconds, told) }
+            outcomes[index] = outcome
+        }
+        let range = outcome.changedFromHandle.map { "handles 0x\(ATTRequestKind.hex($0))–0xFFFF" } ?? "the changed handles"
+        if let delay = outcome.rediscoveryDelay {
+            item.measured = delay
+            item.passed = delay <= item.limit
+            item.message = "the central re-discovered \(range) \(RoundedText.ms(delay)) after it was told of the change (limit \(limit))"
+        } else if let why = outcome.notToldBecause {
+            item.passed = false
+            item.message = "the central could not re-discover: \(why)"
+        } else if let told = outcome.centralToldAt, log.milliseconds() - told > item.limit {
+            item.passed = false
+            item.message = "the central did not re-discover \(range) within \(limit) of being told of the change (Service Changed)"
+        } else if final {
+            item.message = outcome.ranAt == nil ? "not decided: the run ended before the step ran"
+                : "not decided: the run ended before the central \(outcome.centralToldAt == nil ? "connected again" : "re-discovered or \(limit) passed")"
         }
     }
 

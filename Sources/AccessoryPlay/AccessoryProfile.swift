@@ -20,10 +20,18 @@ public struct AccessoryProfile: Sendable {
         self.services = services
     }
 
-    /// The GATT database: GAP (with the name), GATT, then the profile's services.
-    public func database() throws(GATTDatabaseError) -> GATTDatabase {
-        try GATTDatabase(services: [.gap(name: name), .gatt()] + services)
+    /// The GATT database: GAP (with the name), GATT (with Service Changed), then the profile's services, and
+    /// `addedService` after them when a `service_changed` step has added it.
+    public func database(withAddedService: Bool = false) throws(GATTDatabaseError) -> GATTDatabase {
+        try GATTDatabase(services: [.gap(name: name), .gatt()] + services + (withAddedService ? [Self.addedService] : []))
     }
+
+    /// The service a `service_changed` step adds after the profile's own (so none of their handles moves) and
+    /// the next one removes: one readable characteristic saying where it came from.
+    public static let addedService = GATTService(
+        uuid: BluetoothUUID(high: 0x4849_4C53_4300_4000, low: 0x8000_0000_0000_0001),
+        characteristics: [GATTCharacteristic(uuid: BluetoothUUID(high: 0x4849_4C53_4300_4000, low: 0x8000_0000_0000_0002),
+                                             properties: .read, value: .string("added by a service_changed step"))])
 
     /// What the accessory advertises: its name, its advertised services, its interval.
     public var advertisement: Advertisement {

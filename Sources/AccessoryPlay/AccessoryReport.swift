@@ -35,10 +35,11 @@ public enum AccessoryReport {
                 case false?: .failed
                 case nil: .skipped
                 }
+                let measured = measurementName(check.key)
                 records.append(TestRecord(
                     testID: "AccessoryPlan.\(plan.name)/\(outcome.name)/\(check.key)", name: "\(outcome.name): \(check.key) \(Int(check.limit))",
                     suite: suite, accessory: profileName, started: started, duration: duration, verdict: verdict, message: check.message,
-                    timeline: timeline, measurements: check.measured.map { [Measurement(name: "reconnect delay", value: $0, unit: "ms", budget: check.limit)] } ?? [],
+                    timeline: timeline, measurements: check.measured.map { [Measurement(name: measured, value: $0, unit: "ms", budget: check.limit)] } ?? [],
                     capturePath: capturePath))
             }
         }
@@ -52,6 +53,11 @@ public enum AccessoryReport {
         return records
     }
 
+    /// What an expectation's check measures.
+    static func measurementName(_ key: String) -> String {
+        key == FaultPlan.Expectation.rediscoverAfterServiceChanged(withinMilliseconds: 0).key ? "rediscovery delay" : "reconnect delay"
+    }
+
     /// The case that says what the central did: counts by kind, reconnect delays, and how the run ended.
     static func activityRecord(_ result: AccessoryPlayer.Result, plan: FaultPlan, profileName: String, started: Date, duration: Double,
                                timeline: [TimelineEvent], capturePath: String?) -> TestRecord {
@@ -61,6 +67,9 @@ public enum AccessoryReport {
         }
         var measurements = result.steps.compactMap { outcome in
             outcome.reconnectDelay.map { Measurement(name: "reconnect delay after \(outcome.name)", value: $0, unit: "ms") }
+        }
+        measurements += result.steps.compactMap { outcome in
+            outcome.rediscoveryDelay.map { Measurement(name: "rediscovery delay after \(outcome.name)", value: $0, unit: "ms") }
         }
         for kind in [CentralEvent.Kind.connected, .discovery, .read, .write, .subscribe] {
             measurements.append(Measurement(name: "\(kind.rawValue) requests", value: Double(result.events.filter { $0.kind == kind }.count), unit: "count"))
@@ -79,7 +88,7 @@ public enum AccessoryReport {
         switch event.kind {
         case .advertising: lane = .advertising
         case .connected, .disconnected: lane = .connection
-        case .fault: lane = .power
+        case .fault, .serviceChanged: lane = .power
         case .discovery, .read, .write, .subscribe, .mtu, .att: lane = .discovery
         case .unanswered: lane = .note
         }

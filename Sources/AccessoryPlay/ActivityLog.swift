@@ -7,18 +7,20 @@ import Synchronization
 final class ActivityLog: Sendable {
     let clock: LoopClock
     let started: ContinuousClock.Instant
-    private let state = Mutex<State>(State())
+    private let state: Mutex<State>
     /// Called with each event as it is recorded (the command prints them).
     let observer: @Sendable (CentralEvent) -> Void
 
     struct State {
+        var database: GATTDatabase
         var events: [CentralEvent] = []
         /// Links whose ATT requests get no response.
         var silenced: Set<UInt16> = []
     }
 
-    init(clock: LoopClock, observer: @escaping @Sendable (CentralEvent) -> Void) {
+    init(clock: LoopClock, database: GATTDatabase, observer: @escaping @Sendable (CentralEvent) -> Void) {
         self.clock = clock
+        self.state = Mutex(State(database: database))
         self.started = clock.now
         self.observer = observer
     }
@@ -30,8 +32,9 @@ final class ActivityLog: Sendable {
 
     /// Records an event now (or at `instant`) and returns its time in milliseconds.
     @discardableResult
-    func record(_ kind: CentralEvent.Kind, handle: UInt16? = nil, _ detail: String, at instant: ContinuousClock.Instant? = nil) -> Double {
-        let event = CentralEvent(milliseconds: milliseconds(at: instant), kind: kind, handle: handle, detail: detail)
+    func record(_ kind: CentralEvent.Kind, handle: UInt16? = nil, _ detail: String, at instant: ContinuousClock.Instant? = nil,
+                range: ClosedRange<UInt16>? = nil) -> Double {
+        let event = CentralEvent(milliseconds: milliseconds(at: instant), kind: kind, handle: handle, detail: detail, range: range)
         state.withLock { $0.events.append(event) }
         observer(event)
         return event.milliseconds
@@ -46,13 +49,19 @@ final class ActivityLog: Sendable {
         state.withLock { if silent { $0.silenced.insert(handle) } else { $0.silenced.remove(handle) } }
     }
 
+    /// The database served now (a `service_changed` step changes it), which names the handles requests use.
+    var database: GATTDatabase {
+        get { state.withLock { $0.database } }
+        set { state.withLock { $0.database = newValue } }
+    }
+
     /// The interceptor for the link `handle`: records each request the central makes and drops it while
     /// the plan has silenced the link.
-    func interceptor(handle: UInt16, database: GATTDatabase) -> ATTServer.Interceptor {
+    func interceptor(handle: UInt16) -> ATTServer.Interceptor {
         { [self] pdu in
-            guard let (kind, detail) = ATTRequestKind.describe(pdu, in: database) else { return nil }
-            let silent = state.withLock { $0.silenced.contains(handle) }
-            record(silent ? .unanswered : kind, handle: handle, silent ? "no answer to: \(detail)" : detail)
+            let (silent, database) = state.withLock { ($0.silenced.contains(handle), $0.database) }
+            guard let (kind, detail, range) = ATTRequestKind.describe(pdu, in: database) else { return nil }
+            record(silent ? .unanswered : kind, handle: handle, silent ? "no answer to: \(detail)" : detail, range: range)
             return silent ? .drop : nil
         }
     }

@@ -9,12 +9,17 @@ public struct CentralEvent: Sendable, Hashable, Codable {
     public var handle: UInt16?
     /// What happened, in words: `connected C0:…:01 (interval 30 ms, latency 0, timeout 4200 ms)`, `read 2A37`.
     public var detail: String
+    /// A discovery request's attribute handle range (Starting_Handle, Ending_Handle).
+    public var startHandle: UInt16?
+    public var endHandle: UInt16?
 
-    public init(milliseconds: Double, kind: Kind, handle: UInt16? = nil, detail: String) {
+    public init(milliseconds: Double, kind: Kind, handle: UInt16? = nil, detail: String, range: ClosedRange<UInt16>? = nil) {
         self.milliseconds = milliseconds
         self.kind = kind
         self.handle = handle
         self.detail = detail
+        self.startHandle = range?.lowerBound
+        self.endHandle = range?.upperBound
     }
 
     /// The kinds of events the report counts.
@@ -27,6 +32,8 @@ public struct CentralEvent: Sendable, Hashable, Codable {
         case disconnected
         /// A step of the plan ran.
         case fault
+        /// The database changed, and whether the central was told (Service Changed).
+        case serviceChanged = "service-changed"
         /// The central's ATT requests, by what they are for.
         case mtu, discovery, read, write, subscribe
         /// An ATT request the plan left unanswered.

@@ -5,7 +5,9 @@ extension FaultPlan {
     /// The keys of a step.
     static let stepKeys = ["name", "at_ms", "after_connect_ms", "after_connections", "do", "reason", "advertise_after_ms", "expect"]
     /// The actions a step may do.
-    static let actions = ["disconnect", "vanish", "stop_answering_att"]
+    static let actions = ["disconnect", "vanish", "stop_answering_att", "service_changed"]
+    /// The keys of a step's `expect`.
+    static let expectationKeys = ["reconnect_within_ms", "rediscover_after_service_changed", "rediscover_within_ms"]
     /// The reasons HCI Disconnect accepts (Core v5.4 Vol 4 Part E §7.1.6).
     static let disconnectReasons: [UInt8] = [0x05, 0x13, 0x14, 0x15, 0x1A, 0x29, 0x3B]
 
@@ -38,9 +40,9 @@ extension FaultPlan {
             switch word {
             case "disconnect":
                 action = .disconnect(reason: try reason(fields.value("reason")))
-            case "vanish", "stop_answering_att":
+            case "vanish", "stop_answering_att", "service_changed":
                 if fields.has("reason") { throw try fields.required("reason", "").problem("only a \"disconnect\" step has a reason") }
-                action = word == "vanish" ? .vanish : .stopAnsweringATT
+                action = word == "vanish" ? .vanish : word == "service_changed" ? .serviceChanged : .stopAnsweringATT
             default:
                 let hint = DidYouMean.question(for: word, among: actions).map { "; \($0)" } ?? " (known: \(actions.joined(separator: ", ")))"
                 throw actionValue.problem("unknown action '\(word)'\(hint)")
@@ -62,17 +64,41 @@ extension FaultPlan {
             if action == .stopAnsweringATT, case .atTime = trigger {
                 throw try fields.required("at_ms", "").problem("stop_answering_att acts on a link: trigger it with after_connect_ms or after_connections")
             }
-            var expectations: [Expectation] = []
-            if let expect = fields.value("expect") {
-                try expect.object(keys: ["reconnect_within_ms"], "an object of expectations") { checks throws(RigError) in
-                    if let limit = try milliseconds(checks, "reconnect_within_ms", upTo: 3_600_000) {
-                        expectations.append(.reconnectWithin(milliseconds: limit))
-                    }
-                }
+            if !action.endsLink, fields.has("advertise_after_ms") {
+                throw try fields.required("advertise_after_ms", "").problem("a \"\(word)\" step keeps the link up: there is no advertising again to delay")
             }
+            let expectations = try fields.value("expect").map { (expect: RigValue) throws(RigError) -> [Expectation] in
+                try Self.expectations(expect, action: action)
+            } ?? []
             let name = try fields.optionalString("name", "the step's name (a non-empty string)") ?? "step \(number): \(word)"
             return Step(name: name, trigger: trigger, action: action, advertiseAfterMilliseconds: try milliseconds(fields, "advertise_after_ms"),
                         expectations: expectations)
+        }
+    }
+
+    /// A step's `expect` object: each expectation must suit the step's action.
+    static func expectations(_ value: RigValue, action: Action) throws(RigError) -> [Expectation] {
+        try value.object(keys: expectationKeys, "an object of expectations") { checks throws(RigError) -> [Expectation] in
+            var expectations: [Expectation] = []
+            if let limit = try milliseconds(checks, "reconnect_within_ms", upTo: 3_600_000) {
+                guard action.endsLink else {
+                    throw try checks.required("reconnect_within_ms", "").problem("a \"\(action.word)\" step keeps the link up: there is nothing to reconnect after")
+                }
+                expectations.append(.reconnectWithin(milliseconds: limit))
+            }
+            let within = try milliseconds(checks, "rediscover_within_ms", upTo: 3_600_000)
+            if let wanted = checks.value("rediscover_after_service_changed") {
+                guard try wanted.bool() else {
+                    throw wanted.problem("only true can be expected (leave it out to expect nothing)")
+                }
+                guard action == .serviceChanged else {
+                    throw wanted.problem("only a \"service_changed\" step can expect re-discovery")
+                }
+                expectations.append(.rediscoverAfterServiceChanged(withinMilliseconds: within ?? Expectation.defaultRediscoveryMilliseconds))
+            } else if within != nil {
+                throw try checks.required("rediscover_within_ms", "").problem("goes with \"rediscover_after_service_changed\": true")
+            }
+            return expectations
         }
     }
 

@@ -50,6 +50,13 @@ public struct FaultPlan: Sendable {
         /// `stop_answering_att`: requests on the link get no response (the central's 30 s ATT transaction
         /// timeout runs out) until the link ends; later links are answered.
         case stopAnsweringATT
+        /// `service_changed`: the GATT database changes (a service is added after the profile's own; the next
+        /// such step removes it again) and a Service Changed indication (Core v5.4 Vol 3 Part G §7.1) tells
+        /// the central which handles changed, if it enabled those indications. The link stays up.
+        case serviceChanged
+
+        /// Whether the action ends the link (so the central has something to reconnect after).
+        public var endsLink: Bool { self != .serviceChanged }
 
         /// The plan file's word for it.
         public var word: String {
@@ -57,6 +64,7 @@ public struct FaultPlan: Sendable {
             case .disconnect: "disconnect"
             case .vanish: "vanish"
             case .stopAnsweringATT: "stop_answering_att"
+            case .serviceChanged: "service_changed"
             }
         }
     }
@@ -65,11 +73,26 @@ public struct FaultPlan: Sendable {
     public enum Expectation: Sendable, Hashable {
         /// `reconnect_within_ms`: the central connects again within this long of the accessory advertising again.
         case reconnectWithin(milliseconds: Int)
+        /// `rediscover_after_service_changed` (with `rediscover_within_ms`, default 10 s): after a Service Changed
+        /// indication, the central discovers services or characteristics again in the range that changed, within
+        /// this long of confirming it (or of its next connection, when no central was connected at the change).
+        case rediscoverAfterServiceChanged(withinMilliseconds: Int)
+
+        /// The default time a central has to re-discover after Service Changed.
+        public static let defaultRediscoveryMilliseconds = 10_000
 
         /// The key it is written with.
         public var key: String {
             switch self {
             case .reconnectWithin: "reconnect_within_ms"
+            case .rediscoverAfterServiceChanged: "rediscover_after_service_changed"
+            }
+        }
+
+        /// Its limit in milliseconds.
+        public var limit: Int {
+            switch self {
+            case .reconnectWithin(let milliseconds), .rediscoverAfterServiceChanged(let milliseconds): milliseconds
             }
         }
     }

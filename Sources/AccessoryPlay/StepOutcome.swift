@@ -7,11 +7,20 @@ public struct StepOutcome: Sendable, Hashable, Codable {
     public var linkEndedAt: Double?
     public var advertisedAgainAt: Double?
     public var reconnectedAt: Double?
+    /// `service_changed`: the first handle of the range that changed (to 0xFFFF).
+    public var changedFromHandle: UInt16?
+    /// `service_changed`: when the central was told (it confirmed the indication), or its next connection
+    /// when none was connected at the change.
+    public var centralToldAt: Double?
+    /// `service_changed`: why the central was not told, when it was not (it had not enabled the indication).
+    public var notToldBecause: String?
+    /// `service_changed`: the central's first discovery request reaching the changed range after it was told.
+    public var rediscoveredAt: Double?
     public var checks: [Check]
 
     /// One expectation, decided or not.
     public struct Check: Sendable, Hashable, Codable {
-        /// The key it was written with: `reconnect_within_ms`.
+        /// The key it was written with: `reconnect_within_ms`, `rediscover_after_service_changed`.
         public var key: String
         public var limit: Double
         /// True or false once decided; nil when the run ended first.
@@ -25,5 +34,11 @@ public struct StepOutcome: Sendable, Hashable, Codable {
     public var reconnectDelay: Double? {
         guard let advertisedAgainAt, let reconnectedAt else { return nil }
         return reconnectedAt - advertisedAgainAt
+    }
+
+    /// From telling the central of a Service Changed to its re-discovery, once both happened.
+    public var rediscoveryDelay: Double? {
+        guard let centralToldAt, let rediscoveredAt else { return nil }
+        return rediscoveredAt - centralToldAt
     }
 }

@@ -12,12 +12,14 @@ enum AccessoryCommand {
         usage: hil accessory MONIKER --profile PROFILE.json --plan PLAN.json [--out DIR] [--rig RIG.json] [--capture FILE]
         Plays the accessory PROFILE.json describes (name, advertising, GATT services: profiles/*.json) for a phone
         app, and runs the fault plan PLAN.json against the central that connects (docs/accessory-plans.md):
-        disconnect with a reason, vanish, stay away then advertise again, stop answering ATT. Records what the
-        central did — connections, disconnections, MTU, discovery, reads, writes, subscriptions — and how long
-        it took to reconnect after each fault. Runs until the plan is done (every step ran, every expectation
-        decided) or Ctrl-C / SIGTERM, and writes DIR (default results/accessory) either way: junit.xml,
-        results.json and report.html (one test case per expectation, and the central's activity),
-        central.json (every event) and captures/accessory.btsnoop (the session; --capture FILE elsewhere).
+        disconnect with a reason, vanish, stay away then advertise again, stop answering ATT, change the
+        database and indicate Service Changed. Records what the central did — connections, disconnections,
+        MTU, discovery, reads, writes, subscriptions — how long it took to reconnect after each fault and to
+        re-discover after Service Changed. Runs until the plan is done (every step ran, every expectation
+        decided) or Ctrl-C / SIGTERM, ends a link still up (0x13), and writes DIR (default results/accessory)
+        either way: junit.xml, results.json and report.html (one test case per expectation, and the central's
+        activity), central.json (every event) and captures/accessory.btsnoop (the session; --capture FILE
+        elsewhere).
         Exit 0 when every expectation passed, 1 when one failed, 130 when interrupted.
         """
 
@@ -77,6 +79,10 @@ enum AccessoryCommand {
         if signalled != nil { running.cancel() }
         let outcome = await running.value
         try? await device.stopAdvertising()
+        // A controller keeps a link up without its host: end it, or the phone stays connected to nobody.
+        for link in await device.connections.values {
+            _ = try? await link.disconnect(reason: .remoteUserTerminatedConnection, timeout: .seconds(2))
+        }
         await device.close(); await session.close()
         let result: AccessoryPlayer.Result
         switch outcome {

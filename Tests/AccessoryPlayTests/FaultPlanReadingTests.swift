@@ -1,6 +1,7 @@
 import AccessoryPlay
 import HCI
 import RigFormat
+import TestSupport
 import Testing
 
 /// Plan files are read like rigs: unknown keys, wrong values and impossible combinations are one error
@@ -49,6 +50,38 @@ import Testing
         #expect(message(#"{"steps": [{"do": "vanish"}]}"#)?.hasPrefix("steps[0]: missing a trigger") == true)
         #expect(message(#"{"steps": [{"at_ms": 5, "after_connect_ms": 5, "do": "vanish"}]}"#)?.hasPrefix("steps[0].at_ms: a step has one trigger") == true)
         #expect(message(#"{"steps": [{"at_ms": 5, "do": "stop_answering_att"}]}"#)?.hasPrefix("steps[0].at_ms: stop_answering_att acts on a link") == true)
+    }
+
+    @Test func aServiceChangedStepExpectsRediscoveryWithinItsLimit() throws {
+        let plan = try read(#"{"steps": [{"after_connect_ms": 1000, "do": "service_changed", "expect": {"rediscover_after_service_changed": true}}]}"#)
+        #expect(plan.steps.first?.action == .serviceChanged)
+        #expect(plan.steps.first?.expectations == [.rediscoverAfterServiceChanged(withinMilliseconds: 10_000)])
+        let limited = try read(#"{"steps": [{"at_ms": 5, "do": "service_changed", "expect": {"rediscover_after_service_changed": true, "rediscover_within_ms": 2500}}]}"#)
+        #expect(limited.steps.first?.expectations == [.rediscoverAfterServiceChanged(withinMilliseconds: 2500)])
+    }
+
+    /// Each expectation must be one the step can produce: re-discovery follows Service Changed only, a reconnect a
+    /// step that ends the link only.
+    @Test func anExpectationTheStepCannotProduceIsRefused() {
+        #expect(message(#"{"steps": [{"at_ms": 1, "do": "vanish", "expect": {"rediscover_after_service_changed": true}}]}"#)
+                == "steps[0].expect.rediscover_after_service_changed: only a \"service_changed\" step can expect re-discovery")
+        #expect(message(#"{"steps": [{"at_ms": 1, "do": "service_changed", "expect": {"reconnect_within_ms": 5000}}]}"#)
+                == "steps[0].expect.reconnect_within_ms: a \"service_changed\" step keeps the link up: there is nothing to reconnect after")
+        #expect(message(#"{"steps": [{"at_ms": 1, "do": "service_changed", "advertise_after_ms": 5}]}"#)?
+                .hasPrefix("steps[0].advertise_after_ms: a \"service_changed\" step keeps the link up") == true)
+        #expect(message(#"{"steps": [{"at_ms": 1, "do": "service_changed", "expect": {"rediscover_after_service_changed": false}}]}"#)
+                == "steps[0].expect.rediscover_after_service_changed: only true can be expected (leave it out to expect nothing)")
+        #expect(message(#"{"steps": [{"at_ms": 1, "do": "service_changed", "expect": {"rediscover_within_ms": 5}}]}"#)
+                == "steps[0].expect.rediscover_within_ms: goes with \"rediscover_after_service_changed\": true")
+    }
+
+    /// Every plan in plans/ reads.
+    @Test(arguments: ["drop-and-return", "service-changed"])
+    func theShippedPlansRead(name: String) throws {
+        let path = repositoryRoot.appendingPathComponent("plans/\(name).json").path
+        let plan = try FaultPlan.read(file: path, fallbackName: name)
+        #expect(plan.name == name)
+        #expect(!plan.steps.isEmpty)
     }
 
     @Test func anEmptyPlanIsRefused() {

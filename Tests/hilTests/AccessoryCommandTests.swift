@@ -9,7 +9,10 @@ import Testing
     static let python = repositoryRoot.appendingPathComponent(".venv/bin/python").path
     static let app = repositoryRoot.appendingPathComponent("scripts/peers/bumble-app-central.py").path
 
-    @Test func theAppSeesTheDropWithItsReasonAndTheReportStatesTheReconnectDelay() async throws {
+    /// One session: `hil accessory` plays `profile` with `plan`, the Bumble app (with `appArguments`) connects
+    /// to it; returns what the app printed, `hil accessory`'s exit status and its output.
+    static func play(profile: String, plan: String, name: String, out: URL, appArguments: [String]) async throws
+        -> (app: [String: Any], status: Int32?, output: String) {
         let lock = try await FileLock.acquire(path: BtvirtPeer.lockPath, timeout: .seconds(120))
         defer { lock.release() }
         try await BtvirtPeer.ensureRunning()
@@ -17,27 +20,40 @@ import Testing
             let made = await runProgram(repositoryRoot.appendingPathComponent("scripts/peers/venv").path, [])
             try #require(made.status == 0, "cannot create the Python venv for Bumble: \(made.output)")
         }
-        let out = try TemporaryDirectory.make("hil-accessory")
-        defer { TemporaryDirectory.remove(out) }
-        let hil = try ChildProgram(try ChildProgram.hilBinary(), ["accessory", "unix:" + BtvirtPeer.lePath, "--profile", "profiles/heart-rate.json",
-                                                                  "--plan", "plans/drop-and-return.json", "--out", out.path], name: "hil accessory")
-        let advertising = await hil.line(within: .seconds(15)) { $0.contains("advertising \"HIL-HeartRate\"") }
+        let hil = try ChildProgram(try ChildProgram.hilBinary(), ["accessory", "unix:" + BtvirtPeer.lePath, "--profile", profile,
+                                                                  "--plan", plan, "--out", out.path], name: "hil accessory")
+        let advertising = await hil.line(within: .seconds(15)) { $0.contains("advertising \"\(name)\"") }
         guard advertising != nil else {
             await hil.stop()
             Issue.record("hil accessory did not start advertising: \(hil.standardOutput) \(hil.standardError)")
-            return
+            throw CancellationError()
         }
-        let ran = await runProgramCapturing(Self.python, [Self.app, "unix:" + BtvirtPeer.lePath, "--name", "HIL-HeartRate", "--timeout", "15", "--wait", "20"])
+        let ran = await runProgramCapturing(Self.python, [Self.app, "unix:" + BtvirtPeer.lePath, "--name", name] + appArguments)
         let status = await hil.exitStatus(within: .seconds(30))
         if status == nil { await hil.stop() }
         let json = try #require(ran.stdout.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] },
                                 "the Bumble app printed no JSON: \(ran.stdout) \(ran.stderr)")
+        return (json, status, (hil.standardOutput + hil.standardError).joined(separator: "\n"))
+    }
+
+    /// The first step's first check in central.json.
+    static func firstCheck(in out: URL) throws -> [String: Any] {
+        let activity = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("central.json"))) as? [String: Any])
+        let step = try #require((activity["steps"] as? [[String: Any]])?.first)
+        return try #require((step["checks"] as? [[String: Any]])?.first)
+    }
+
+    @Test func theAppSeesTheDropWithItsReasonAndTheReportStatesTheReconnectDelay() async throws {
+        let out = try TemporaryDirectory.make("hil-accessory")
+        defer { TemporaryDirectory.remove(out) }
+        let (json, status, output) = try await Self.play(profile: "profiles/heart-rate.json", plan: "plans/drop-and-return.json", name: "HIL-HeartRate",
+                                                         out: out, appArguments: ["--timeout", "15", "--wait", "20"])
         #expect(json["error"] == nil, "\(json)")
         // Bumble's view: the link ended with 0x13 about a second after it connected (the plan's after_connect_ms).
         #expect(json["disconnect_reason"] as? Int == 0x13, "\(json)")
         let after = try #require(json["disconnect_after_ms"] as? Double)
         #expect(abs(after - 1000) <= 300, "Bumble saw the link end \(after) ms after connecting; the plan said 1000 ± 300")
-        #expect(status == 0, "hil accessory: \(hil.standardOutput) \(hil.standardError)")
+        #expect(status == 0, "hil accessory: \(output)")
 
         // The report, read by junitparser (the JUnit reader CI tools use): the expectation passed, one case per
         // expectation plus the central's activity.
@@ -51,9 +67,7 @@ import Testing
 
         // The reconnect delay the report states agrees with Bumble's: Bumble measured from the drop to its
         // reconnection, which includes the plan's 2000 ms away.
-        let activity = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("central.json"))) as? [String: Any])
-        let step = try #require((activity["steps"] as? [[String: Any]])?.first)
-        let check = try #require((step["checks"] as? [[String: Any]])?.first)
+        let check = try Self.firstCheck(in: out)
         #expect(check["passed"] as? Bool == true, "\(check)")
         let measured = try #require(check["measured"] as? Double)
         let bumbleDelay = try #require(json["reconnect_after_ms"] as? Double)
@@ -61,5 +75,51 @@ import Testing
         let report = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
         #expect(report.contains("reconnect"))
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("captures/accessory.btsnoop").path))
+    }
+
+    /// Service Changed, as Bumble's GATT client sees it: the indication names the handles from the added service
+    /// on, and discovering again finds that service. The app that re-discovers passes the plan's expectation.
+    @Test func anAppThatRediscoversAfterServiceChangedPasses() async throws {
+        let out = try TemporaryDirectory.make("hil-accessory-sc")
+        defer { TemporaryDirectory.remove(out) }
+        let (json, status, output) = try await Self.play(profile: "profiles/thermometer.json", plan: "plans/service-changed.json", name: "HIL-Thermo",
+                                                         out: out, appArguments: ["--timeout", "15", "--wait", "10", "--service-changed", "rediscover"])
+        #expect(json["error"] == nil, "\(json)")
+        let added = "48494C53-4300-4000-8000-000000000001"
+        let before = json["services_before"] as? [String] ?? [], after = json["services_after"] as? [String] ?? []
+        #expect(!before.contains(added) && after.contains(added), "before: \(before), after: \(after)")
+        #expect(Set(after).isSuperset(of: before), "before: \(before), after: \(after)")
+        // The indicated range starts past the profile's own handles and runs to the end.
+        let range = json["service_changed"] as? [Int] ?? []
+        #expect(range.count == 2 && range[1] == 0xFFFF && range[0] > 1, "\(json)")
+        let indicatedAfter = try #require(json["service_changed_after_ms"] as? Double)
+        #expect(abs(indicatedAfter - 1000) <= 300, "Bumble was told \(indicatedAfter) ms after connecting; the plan said 1000 ± 300")
+        #expect(status == 0, "hil accessory: \(output)")
+        // hil accessory ends the link it leaves when its run is over, as the user ending the session.
+        #expect(json["disconnect_reason"] as? Int == 0x13, "\(json)")
+        let check = try Self.firstCheck(in: out)
+        #expect(check["key"] as? String == "rediscover_after_service_changed")
+        #expect(check["passed"] as? Bool == true, "\(check)")
+        let measured = try #require(check["measured"] as? Double)
+        #expect(measured >= 0 && measured <= 5000, "\(check)")
+    }
+
+    /// The same plan against an app that ignores Service Changed: the expectation fails, naming what was missing,
+    /// and `hil accessory` exits 1 (a product failure: the app's).
+    @Test func anAppThatIgnoresServiceChangedFailsTheExpectation() async throws {
+        let out = try TemporaryDirectory.make("hil-accessory-sc-ignored")
+        defer { TemporaryDirectory.remove(out) }
+        let (json, status, output) = try await Self.play(profile: "profiles/thermometer.json", plan: "plans/service-changed.json", name: "HIL-Thermo",
+                                                         out: out, appArguments: ["--timeout", "15", "--wait", "10", "--service-changed", "ignore"])
+        #expect(json["error"] == nil, "\(json)")
+        #expect(json["service_changed"] != nil, "\(json)")
+        #expect(status == 1, "hil accessory: \(output)")
+        let check = try Self.firstCheck(in: out)
+        #expect(check["passed"] as? Bool == false, "\(check)")
+        let message = check["message"] as? String ?? ""
+        #expect(message.hasPrefix("the central did not re-discover handles 0x") && message.hasSuffix("within 5000 ms of being told of the change (Service Changed)"),
+                "\(message)")
+        let junit = try String(contentsOf: out.appendingPathComponent("junit.xml"), encoding: .utf8)
+        #expect(junit.contains("<failure") && junit.contains("rediscover_after_service_changed"), "\(junit)")
     }
 }

@@ -7,8 +7,17 @@ accessory again, reconnects and discovers again. Prints one JSON object:
     {"disconnect_reason": 19, "disconnect_after_ms": 1003.2, "reconnect_after_ms": 2051.0, ...}
 
     bumble-app-central.py unix:/tmp/bt-server-le --name HIL-HeartRate [--timeout 15] [--wait 30]
+        [--service-changed rediscover|ignore]
 
-Exit status 0 when it reconnected, 1 when the link never ended or it could not reconnect, 2 when nothing was found.
+With --service-changed, the app instead subscribes to Service Changed (0x2A05) and waits for its indication;
+`rediscover` discovers the primary services again (as an app that honours Service Changed does), `ignore` does
+not. Then it waits for the accessory to end the link. It prints the indicated range, when it came, and the
+services it found before and after:
+
+    {"service_changed": [15, 65535], "service_changed_after_ms": 1002.5, "services_before": [...], "services_after": [...]}
+
+Exit status 0 when it reconnected (or, with --service-changed, was told of the change), 1 when the link never
+ended, it could not reconnect or no Service Changed came, 2 when nothing was found.
 """
 import argparse
 import asyncio
@@ -17,6 +26,7 @@ import sys
 import time
 
 from bumble import hci
+from bumble.core import UUID
 from bumble.device import Device, Peer
 from bumble.transport import open_transport
 
@@ -33,6 +43,11 @@ async def connect(device: Device, name: str, timeout: float):
 
 async def discover(connection, timeout: float):
     """Plays an app's first minute on a link: MTU, discovery, reads, subscriptions; returns the counts."""
+    return (await discover_peer(connection, timeout))[1]
+
+
+async def discover_peer(connection, timeout: float):
+    """`discover`, returning the Bumble peer (with what it discovered) and the counts."""
     peer = Peer(connection)
     await asyncio.wait_for(peer.request_mtu(247), timeout)
     await asyncio.wait_for(peer.discover_services(), timeout)
@@ -47,7 +62,37 @@ async def discover(connection, timeout: float):
                 await asyncio.wait_for(characteristic.discover_descriptors(), timeout)
                 await asyncio.wait_for(peer.subscribe(characteristic, lambda value: None), timeout)
                 subscriptions += 1
-    return {"services": len(peer.services), "reads": reads, "subscriptions": subscriptions}
+    return peer, {"services": len(peer.services), "reads": reads, "subscriptions": subscriptions}
+
+
+async def service_changed(connection, peer, mode: str, timeout: float, wait: float, connected: float) -> tuple[dict, int]:
+    """Subscribes to Service Changed, waits for its indication, re-discovers (mode `rediscover`) or not
+    (`ignore`), then waits for the accessory to end the link; returns the result and the exit status."""
+    result = {"services_before": sorted(str(service.uuid) for service in peer.services)}
+    ended = asyncio.get_running_loop().create_future()
+    connection.on("disconnection", lambda reason: ended.done() or ended.set_result(reason))
+    changed = asyncio.get_running_loop().create_future()
+    characteristic = next((c for service in peer.services for c in service.characteristics if c.uuid == UUID.from_16_bits(0x2A05)), None)
+    if characteristic is None:
+        return {**result, "error": "the accessory has no Service Changed characteristic"}, 1
+    await asyncio.wait_for(characteristic.discover_descriptors(), timeout)
+    await asyncio.wait_for(peer.subscribe(characteristic, lambda value: changed.done() or changed.set_result((bytes(value), time.monotonic())),
+                                          prefer_notify=False), timeout)
+    try:
+        value, when = await asyncio.wait_for(changed, wait)
+    except asyncio.TimeoutError:
+        return {**result, "error": f"no Service Changed indication within {wait} s"}, 1
+    result["service_changed"] = [int.from_bytes(value[0:2], "little"), int.from_bytes(value[2:4], "little")]
+    result["service_changed_after_ms"] = round((when - connected) * 1000, 1)
+    if mode == "rediscover":
+        services = await asyncio.wait_for(peer.discover_services(), timeout)
+        result["services_after"] = sorted(str(service.uuid) for service in services)
+    # The accessory ends its run once its expectation is decided; whether its host then ends the link is its own.
+    try:
+        result["disconnect_reason"] = int(await asyncio.wait_for(ended, wait))
+    except asyncio.TimeoutError:
+        result["link_still_up_after_s"] = wait
+    return result, 0
 
 
 async def main() -> int:
@@ -57,6 +102,8 @@ async def main() -> int:
     parser.add_argument("--timeout", type=float, default=15.0, help="seconds to find, connect and discover")
     parser.add_argument("--wait", type=float, default=30.0, help="seconds to wait for the link to end")
     parser.add_argument("--address", default="C0:A1:B2:C3:D4:E5")
+    parser.add_argument("--service-changed", choices=["rediscover", "ignore"],
+                        help="wait for Service Changed and re-discover or ignore it, instead of waiting for a drop")
     args = parser.parse_args()
     result = {}
     async with await open_transport(args.transport) as transport:
@@ -64,11 +111,15 @@ async def main() -> int:
         await device.power_on()
         try:
             connection, connected = await connect(device, args.name, args.timeout)
-            first = await discover(connection, args.timeout)
+            peer, first = await discover_peer(connection, args.timeout)
         except asyncio.TimeoutError:
             print(json.dumps({"error": f"could not find, connect to or discover {args.name} within {args.timeout} s"}))
             return 2
         result["first"] = first
+        if args.service_changed:
+            outcome, status = await service_changed(connection, peer, args.service_changed, args.timeout, args.wait, connected)
+            print(json.dumps({**result, **outcome}))
+            return status
         ended = asyncio.get_running_loop().create_future()
         connection.on("disconnection", lambda reason: ended.done() or ended.set_result((reason, time.monotonic())))
         try:
@@ -88,7 +139,7 @@ async def main() -> int:
         # best effort.
         try:
             result["again"] = await discover(again, 2.0)
-        except Exception as error:  # the link ended under it
+        except (Exception, asyncio.CancelledError) as error:  # the link ended under it (Bumble cancels its requests)
             result["again"] = {"error": type(error).__name__}
         print(json.dumps(result))
     return 0

@@ -21,7 +21,8 @@ public struct ATTServer: Sendable {
     /// The largest ATT_MTU (Vol 3 Part F §3.2.9 allows values of 512 octets, so 517 fits any PDU).
     public static let maximumSupportedMTU = 517
 
-    public let database: GATTDatabase
+    /// The database served; `serve(_:)` changes it (a server whose database changed indicates Service Changed).
+    public private(set) var database: GATTDatabase
     /// The receive MTU this server offers in Exchange MTU (at least 23).
     public let maximumMTU: Int
     /// The ATT_MTU in use: 23 until an Exchange MTU, then min(client, ours).
@@ -47,6 +48,18 @@ public struct ATTServer: Sendable {
     public init(database: GATTDatabase, maximumMTU: Int = ATTServer.maximumSupportedMTU) {
         self.database = database
         self.maximumMTU = min(0xFFFF, max(Self.defaultMTU, maximumMTU))
+    }
+
+    /// Serves `newDatabase` from now on (Core v5.4 Vol 3 Part G §2.5.2: the database changed, and the server
+    /// indicates Service Changed for the range that did). The client's CCCD values stay for handles that are
+    /// still Client Characteristic Configuration descriptors; prepared writes are dropped.
+    public mutating func serve(_ newDatabase: GATTDatabase) {
+        database = newDatabase
+        clientConfigurations = clientConfigurations.filter { cccd, _ in
+            if case .clientConfiguration? = newDatabase.attribute(cccd)?.role { return true }
+            return false
+        }
+        preparedWrites = []
     }
 
     /// Sets the ATT_MTU when the exchange happened on this bearer's other role (our

@@ -95,6 +95,16 @@ extension LEConnection {
         return true
     }
 
+    /// Serves `database` on this link from now on, keeping the peer's CCCD values where they still apply
+    /// (`ATTServer.serve(_:)`).
+    func serve(_ database: GATTDatabase) {
+        if attServer == nil {
+            attServer = ATTServer(database: database)
+        } else {
+            attServer?.serve(database)
+        }
+    }
+
     /// The peer's client characteristic configuration for a value handle on our server.
     public func subscription(ofValue valueHandle: UInt16) -> GATTClientConfiguration {
         attServer?.configuration(ofValue: valueHandle) ?? []

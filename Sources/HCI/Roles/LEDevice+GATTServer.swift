@@ -41,4 +41,12 @@ extension LEDevice {
         }
         return notified
     }
+
+    /// Serves `newDatabase` to peers from now on, on the links already up and on those to come (the database
+    /// changed, Core v5.4 Vol 3 Part G §2.5.2). Each link keeps its peer's CCCD values where they still apply.
+    /// Tell the peers with a Service Changed indication (`LEConnection.indicate`) of the range that changed.
+    public func serve(_ newDatabase: GATTDatabase) {
+        setServedDatabase(newDatabase)
+        for connection in connections.values { connection.assumeIsolated { $0.serve(newDatabase) } }
+    }
 }

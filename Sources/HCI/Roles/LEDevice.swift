@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The top of the stack for one controller, in the shape of Bumble's `Device`: scanning and connecting
 /// (central), advertising and accepting connections with a GATT server (peripheral), and one
 /// `LEConnection` per link, with events routed to it in the order the controller sent them.
@@ -29,8 +31,11 @@ public actor LEDevice {
     /// The host loop's clock (virtual time on a simulated bench).
     nonisolated var clock: LoopClock { host.loop.clock }
 
-    /// The GATT database served to peers on every link (nil: requests are answered Request Not Supported).
-    public nonisolated let database: GATTDatabase?
+    /// The GATT database served to peers on every link (nil: requests are answered Request Not Supported);
+    /// `serve(_:)` changes it.
+    public nonisolated var database: GATTDatabase? { servedDatabase.withLock { $0 } }
+    private nonisolated let servedDatabase: Mutex<GATTDatabase?>
+    func setServedDatabase(_ database: GATTDatabase) { servedDatabase.withLock { $0 = database } }
     /// The ATT transaction timeout of this device's GATT clients (30 s, Core v5.4 Vol 3 Part F §3.3.3).
     public nonisolated let attTransactionTimeout: Duration
     var writeObservers: [UInt64: AsyncStream<AttributeWrite>.Continuation] = [:]
@@ -55,7 +60,7 @@ public actor LEDevice {
 
     public init(host: HCIHost, database: GATTDatabase? = nil, attTransactionTimeout: Duration = .seconds(30)) {
         self.host = host
-        self.database = database
+        self.servedDatabase = Mutex(database)
         self.attTransactionTimeout = attTransactionTimeout
     }
 

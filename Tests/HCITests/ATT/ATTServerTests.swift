@@ -299,6 +299,23 @@ struct ATTServerTests {
         #expect(!server.isSubscribed(0x19) && server.subscriptions == [0x33: [.notification, .indication]])
     }
 
+    /// Core v5.4 Vol 3 Part G §2.5.2: a server whose database changed serves the new one on the same bearer;
+    /// a client's CCCD value stays where the handle is still a CCCD, and is gone where it is not.
+    @Test("A changed database keeps the CCCDs that are still CCCDs and drops the rest")
+    func servingAChangedDatabase() throws {
+        var server = try Self.server()
+        #expect(server.handle(attHex("12 0900 0200")) == attHex("13"))  // Service Changed: indications
+        #expect(server.handle(attHex("12 1A00 0100")) == attHex("13"))  // Battery Level: notifications
+        #expect(server.subscriptions == [0x08: .indication, 0x19: .notification])
+        // GAP 0x0001–0x0005, GATT 0x0006–0x000D (Service Changed CCCD still 0x0009), Heart Rate from 0x000E.
+        let changed = try GATTDatabase(services: [.gap(name: "Changed"), .gatt(), .heartRate()])
+        server.serve(changed)
+        #expect(server.database === changed)
+        #expect(server.subscriptions == [0x08: .indication])
+        #expect(try Self.ask(&server, .readRequest(handle: 0x0003)) == .readResponse(value: Array("Changed".utf8)))
+        #expect(try Self.ask(&server, .readRequest(handle: 0x001A)) == Self.error(.readRequest, 0x001A, .invalidHandle))
+    }
+
     @Test("Write Command: applied without a response; errors are silent")
     func writeCommand() throws {
         var server = try Self.server()
