@@ -23,7 +23,8 @@ enum VirtualDrive {
         guard let world else { return nil }
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox<T>()
-        Task {
+        // Started on the loop itself: no hop through the global pool on the way in or out.
+        Task(executorPreference: world.loop) {
             let value = await world.time.drive { await body(world.loop) }
             box.set(value)
             done.signal()

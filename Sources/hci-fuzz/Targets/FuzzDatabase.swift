@@ -4,13 +4,25 @@ import HCI
 /// Standard services and a vendor service with one characteristic per permission kind (every read and
 /// write flag alone, the full-key-size requirement, none at all), a long value, a length-limited
 /// write-only value, reliable writes, notify/indicate, handler values that refuse, a secondary service
-/// included by a primary one, and 16- and 128-bit UUIDs. Made fresh for each input, so that writes of one
-/// input never change what the next one reads.
+/// included by a primary one, and 16- and 128-bit UUIDs. Built once per process (a build — layout and
+/// Database Hash — cost more than most inputs), and handed to each input with every value as built, so that
+/// writes of one input never change what the next one reads.
 enum FuzzDatabase {
+    private static let shared: (database: GATTDatabase, values: [(handle: UInt16, value: [UInt8])])? = build().map { database in
+        (database, (1...UInt16(database.attributeCount)).compactMap { handle in database.value(at: handle).map { (handle, $0) } })
+    }
+
+    /// The process's database, every stored value put back as built; nil when it does not build.
+    static func make() -> GATTDatabase? {
+        guard let shared else { return nil }
+        for (handle, value) in shared.values { shared.database.setValue(value, at: handle) }
+        return shared.database
+    }
+
     private static let vendor = BluetoothUUID("A0B40001-926D-4D61-98DF-8C5C62EE53B3") ?? .base
     private static let secondary = BluetoothUUID("A0B4FFFF-926D-4D61-98DF-8C5C62EE53B3") ?? .base
 
-    static func make() -> GATTDatabase? {
+    private static func build() -> GATTDatabase? {
         let kinds: [GATTPermissions] = [
             .read, .readEncrypted, .readAuthenticated, .readAuthorized,
             .write, .writeEncrypted, .writeAuthenticated, .writeAuthorized,

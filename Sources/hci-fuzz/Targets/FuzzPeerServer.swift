@@ -5,7 +5,9 @@ import Synchronization
 /// Answers each request a GATT client sends, as one input byte says: what our `ATTServer` over the fuzz
 /// database would answer, that answer with one byte changed, a fuzzed PDU (a length-prefixed chunk),
 /// nothing at all (the client's transaction timer runs out), or a fuzzed notification or indication
-/// first and then the real answer. Commands and confirmations are handled without input.
+/// first and then the real answer. Commands and confirmations are handled without input. Once the input is
+/// used up the peer falls silent: the client's next transaction times out and closes the bearer, so an
+/// input's work grows with its length (a 16-byte input ran eight full discoveries: 520 inputs/s).
 final class FuzzPeerServer: Sendable {
     private struct State {
         var input: FuzzInput
@@ -24,7 +26,7 @@ final class FuzzPeerServer: Sendable {
     func answer(_ pdu: [UInt8]) -> [[UInt8]] {
         state.withLock { state in
             let reply = state.server.reply(to: pdu)
-            guard let real = reply.response else { return [] }
+            guard let real = reply.response, !state.input.isAtEnd else { return [] }
             switch state.input.byte() % 6 {
             case 0, 1:
                 return [real]

@@ -36,6 +36,7 @@ enum GATTClientTarget {
         await client.bearerClosed("the fuzz input ended")
         Harness.check(await client.pendingTransactions == 0, "a closed bearer still has requests pending")
         touched &+= await client.unmatchedPDUs.count
+        clientBox.clear()  // the client's send closure holds the box: without this, every input's client leaked
         return touched
     }
 
