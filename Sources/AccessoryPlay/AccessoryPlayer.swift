@@ -19,6 +19,8 @@ public actor AccessoryPlayer {
     var connectedAt: [Double] = []
     var outcomes: [StepOutcome]
     var watcher: Task<Void, Never>?
+    /// For steps a central's request triggered: which request, for the step's record.
+    var triggeredBy: [Int: String] = [:]
 
     /// How a run ended.
     public struct Result: Sendable {
@@ -118,6 +120,11 @@ public actor AccessoryPlayer {
                    log.milliseconds() - at >= Double(milliseconds), await link.isConnected {
                     return true
                 }
+            case .afterRequest(let request, let characteristic):
+                if let event = log.firstEvent(request.eventKind, of: characteristic, from: previousRanAt) {
+                    triggeredBy[index] = "after the central's \(event.detail)"
+                    return true
+                }
             }
             await pause()
         }
@@ -131,7 +138,7 @@ public actor AccessoryPlayer {
         let stayAway = step.advertiseAfterMilliseconds
         if stayAway != nil || step.action == .vanish { try? await device.stopAdvertising() }
         let ranAt = log.record(.fault, handle: link?.handle, "\(step.name): \(step.action.word)"
-                                + (stayAway.map { ", advertising again after \($0) ms" } ?? ""))
+                                + (triggeredBy[index].map { " (\($0))" } ?? "") + (stayAway.map { ", advertising again after \($0) ms" } ?? ""))
         outcomes[index].ranAt = ranAt
         switch step.action {
         case .disconnect(let reason):
@@ -147,6 +154,12 @@ public actor AccessoryPlayer {
             }
         case .serviceChanged:
             await changeDatabase(step: index, link: link)
+            return
+        case .notifyFlood(let characteristic, let milliseconds):
+            await notifyFlood(step: index, link: link, characteristic: characteristic, milliseconds: milliseconds)
+            return
+        case .updateParameters(let parameters):
+            await updateParameters(step: index, link: link, parameters)
             return
         }
         if link == nil { outcomes[index].linkEndedAt = ranAt }
@@ -166,49 +179,6 @@ public actor AccessoryPlayer {
         }
     }
 
-    /// A `service_changed` step: serves the profile with (or again without) its added service and indicates
-    /// Service Changed for the range from the first handle that changed to 0xFFFF, if the central enabled it.
-    func changeDatabase(step index: Int, link: LEConnection?) async {
-        let step = plan.steps[index]
-        let old = log.database
-        databaseChanges += 1
-        let adding = databaseChanges % 2 == 1
-        let new: GATTDatabase
-        do {
-            new = try profile.database(withAddedService: adding)
-        } catch {
-            outcomes[index].notToldBecause = "the changed database could not be built: \(error)"
-            log.record(.serviceChanged, "\(step.name): \(outcomes[index].notToldBecause ?? "")")
-            return
-        }
-        let from = UInt16(min(old.attributeCount, new.attributeCount) + 1)
-        await device.serve(new)
-        log.database = new
-        outcomes[index].changedFromHandle = from
-        let change = "\(adding ? "added" : "removed") service \(AccessoryProfile.addedService.uuid), handles 0x\(ATTRequestKind.hex(from))–0xFFFF changed"
-        guard let link, await link.isConnected else {
-            tellOnNextConnection.insert(index)
-            log.record(.serviceChanged, "\(change) with no central connected: the next one finds the new database")
-            return
-        }
-        guard let valueHandle = new.valueHandle(of: .serviceChanged) else {
-            outcomes[index].notToldBecause = "the database has no Service Changed characteristic"
-            log.record(.serviceChanged, handle: link.handle, "\(change); \(outcomes[index].notToldBecause ?? "")")
-            return
-        }
-        do {
-            if try await link.indicate(valueHandle: valueHandle, value: [UInt8(from & 0xFF), UInt8(from >> 8), 0xFF, 0xFF]) {
-                outcomes[index].centralToldAt = log.record(.serviceChanged, handle: link.handle, "\(change); Service Changed indicated and confirmed")
-            } else {
-                outcomes[index].notToldBecause = "the central had not enabled Service Changed indications (its CCCD), so it was not told"
-                log.record(.serviceChanged, handle: link.handle, "\(change); not indicated: the central had not enabled Service Changed indications")
-            }
-        } catch {
-            outcomes[index].notToldBecause = "the Service Changed indication failed: \(error)"
-            log.record(.serviceChanged, handle: link.handle, "\(change); \(outcomes[index].notToldBecause ?? "")")
-        }
-    }
-
     /// Waits until every expectation is decided; false when cancelled first.
     func settle() async -> Bool {
         while !Task.isCancelled {
@@ -217,62 +187,6 @@ public actor AccessoryPlayer {
             await pause()
         }
         return false
-    }
-
-    /// Decides what can be decided of step `index`'s checks; `final` words the undecided ones for the report.
-    func decide(_ index: Int, final: Bool) {
-        for check in outcomes[index].checks.indices where outcomes[index].checks[check].passed == nil {
-            var item = outcomes[index].checks[check]
-            switch item.key {
-            case FaultPlan.Expectation.rediscoverAfterServiceChanged(withinMilliseconds: 0).key:
-                decideRediscovery(index, &item, final: final)
-            default:
-                decideReconnect(outcomes[index], &item, final: final)
-            }
-            outcomes[index].checks[check] = item
-        }
-    }
-
-    func decideReconnect(_ outcome: StepOutcome, _ item: inout StepOutcome.Check, final: Bool) {
-        let limit = RoundedText.ms(item.limit)
-        if let delay = outcome.reconnectDelay {
-            item.measured = delay
-            item.passed = delay <= item.limit
-            item.message = "the central reconnected \(RoundedText.ms(delay)) after the accessory advertised again (limit \(limit))"
-        } else if let advertised = outcome.advertisedAgainAt, log.milliseconds() - advertised > item.limit {
-            item.passed = false
-            item.message = "the central did not reconnect within \(limit) of the accessory advertising again"
-        } else if final {
-            item.message = outcome.ranAt == nil ? "not decided: the run ended before the step ran"
-                : "not decided: the run ended \(outcome.advertisedAgainAt == nil ? "before the accessory advertised again" : "before the central reconnected or \(limit) passed")"
-        }
-    }
-
-    func decideRediscovery(_ index: Int, _ item: inout StepOutcome.Check, final: Bool) {
-        let limit = RoundedText.ms(item.limit)
-        var outcome = outcomes[index]
-        if outcome.rediscoveredAt == nil, let told = outcome.centralToldAt, let ranAt = outcome.ranAt, let from = outcome.changedFromHandle {
-            // From the change on (a quick central may ask before the confirmation is seen here), a request reaching the changed range.
-            outcome.rediscoveredAt = log.events.first { event in
-                event.kind == .discovery && event.milliseconds >= ranAt && (event.endHandle ?? 0) >= from
-            }.map { max($0.milliseconds, told) }
-            outcomes[index] = outcome
-        }
-        let range = outcome.changedFromHandle.map { "handles 0x\(ATTRequestKind.hex($0))–0xFFFF" } ?? "the changed handles"
-        if let delay = outcome.rediscoveryDelay {
-            item.measured = delay
-            item.passed = delay <= item.limit
-            item.message = "the central re-discovered \(range) \(RoundedText.ms(delay)) after it was told of the change (limit \(limit))"
-        } else if let why = outcome.notToldBecause {
-            item.passed = false
-            item.message = "the central could not re-discover: \(why)"
-        } else if let told = outcome.centralToldAt, log.milliseconds() - told > item.limit {
-            item.passed = false
-            item.message = "the central did not re-discover \(range) within \(limit) of being told of the change (Service Changed)"
-        } else if final {
-            item.message = outcome.ranAt == nil ? "not decided: the run ended before the step ran"
-                : "not decided: the run ended before the central \(outcome.centralToldAt == nil ? "connected again" : "re-discovered or \(limit) passed")"
-        }
     }
 
     func pause() async { try? await Task.sleep(for: .milliseconds(5)) }

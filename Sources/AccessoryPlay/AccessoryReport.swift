@@ -55,7 +55,11 @@ public enum AccessoryReport {
 
     /// What an expectation's check measures.
     static func measurementName(_ key: String) -> String {
-        key == FaultPlan.Expectation.rediscoverAfterServiceChanged(withinMilliseconds: 0).key ? "rediscovery delay" : "reconnect delay"
+        switch key {
+        case FaultPlan.Expectation.rediscoverAfterServiceChanged(withinMilliseconds: 0).key: "rediscovery delay"
+        case FaultPlan.Expectation.acceptParameters.key: "parameter update"
+        default: "reconnect delay"
+        }
     }
 
     /// The case that says what the central did: counts by kind, reconnect delays, and how the run ended.
@@ -70,6 +74,10 @@ public enum AccessoryReport {
         }
         measurements += result.steps.compactMap { outcome in
             outcome.rediscoveryDelay.map { Measurement(name: "rediscovery delay after \(outcome.name)", value: $0, unit: "ms") }
+        }
+        for outcome in result.steps {
+            if let sent = outcome.notificationsSent { measurements.append(Measurement(name: "notifications sent in \(outcome.name)", value: Double(sent), unit: "count")) }
+            if let rate = outcome.notificationsPerSecond { measurements.append(Measurement(name: "notifications a second in \(outcome.name)", value: rate, unit: "per s")) }
         }
         for kind in [CentralEvent.Kind.connected, .discovery, .read, .write, .subscribe] {
             measurements.append(Measurement(name: "\(kind.rawValue) requests", value: Double(result.events.filter { $0.kind == kind }.count), unit: "count"))
@@ -89,7 +97,8 @@ public enum AccessoryReport {
         case .advertising: lane = .advertising
         case .connected, .disconnected: lane = .connection
         case .fault, .serviceChanged: lane = .power
-        case .discovery, .read, .write, .subscribe, .mtu, .att: lane = .discovery
+        case .discovery, .read, .write, .subscribe, .unsubscribe, .mtu, .att: lane = .discovery
+        case .notifications, .parameters: lane = .connection
         case .unanswered: lane = .note
         }
         return TimelineEvent(offset: event.milliseconds / 1000, lane: lane, label: event.detail, isFailure: event.kind == .unanswered)

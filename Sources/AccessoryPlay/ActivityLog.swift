@@ -33,8 +33,9 @@ final class ActivityLog: Sendable {
     /// Records an event now (or at `instant`) and returns its time in milliseconds.
     @discardableResult
     func record(_ kind: CentralEvent.Kind, handle: UInt16? = nil, _ detail: String, at instant: ContinuousClock.Instant? = nil,
-                range: ClosedRange<UInt16>? = nil) -> Double {
-        let event = CentralEvent(milliseconds: milliseconds(at: instant), kind: kind, handle: handle, detail: detail, range: range)
+                range: ClosedRange<UInt16>? = nil, characteristic: BluetoothUUID? = nil) -> Double {
+        let event = CentralEvent(milliseconds: milliseconds(at: instant), kind: kind, handle: handle, detail: detail, range: range,
+                                 characteristic: characteristic)
         state.withLock { $0.events.append(event) }
         observer(event)
         return event.milliseconds
@@ -43,6 +44,12 @@ final class ActivityLog: Sendable {
     /// Every event so far, in time order.
     var events: [CentralEvent] {
         state.withLock { $0.events }.sorted { $0.milliseconds < $1.milliseconds }
+    }
+
+    /// The first event of `kind` about `characteristic` at or after `milliseconds` from the start.
+    func firstEvent(_ kind: CentralEvent.Kind, of characteristic: BluetoothUUID, from milliseconds: Double) -> CentralEvent? {
+        let text = characteristic.description
+        return events.first { $0.kind == kind && $0.characteristic == text && $0.milliseconds >= milliseconds }
     }
 
     func silence(_ handle: UInt16, _ silent: Bool) {
@@ -60,8 +67,9 @@ final class ActivityLog: Sendable {
     func interceptor(handle: UInt16) -> ATTServer.Interceptor {
         { [self] pdu in
             let (silent, database) = state.withLock { ($0.silenced.contains(handle), $0.database) }
-            guard let (kind, detail, range) = ATTRequestKind.describe(pdu, in: database) else { return nil }
-            record(silent ? .unanswered : kind, handle: handle, silent ? "no answer to: \(detail)" : detail, range: range)
+            guard let request = ATTRequestKind.describe(pdu, in: database) else { return nil }
+            record(silent ? .unanswered : request.kind, handle: handle, silent ? "no answer to: \(request.detail)" : request.detail,
+                   range: request.range, characteristic: request.characteristic)
             return silent ? .drop : nil
         }
     }

@@ -12,14 +12,18 @@ public struct CentralEvent: Sendable, Hashable, Codable {
     /// A discovery request's attribute handle range (Starting_Handle, Ending_Handle).
     public var startHandle: UInt16?
     public var endHandle: UInt16?
+    /// The characteristic a read, write or (un)subscription is of, as its UUID's text (`2A37`).
+    public var characteristic: String?
 
-    public init(milliseconds: Double, kind: Kind, handle: UInt16? = nil, detail: String, range: ClosedRange<UInt16>? = nil) {
+    public init(milliseconds: Double, kind: Kind, handle: UInt16? = nil, detail: String, range: ClosedRange<UInt16>? = nil,
+                characteristic: BluetoothUUID? = nil) {
         self.milliseconds = milliseconds
         self.kind = kind
         self.handle = handle
         self.detail = detail
         self.startHandle = range?.lowerBound
         self.endHandle = range?.upperBound
+        self.characteristic = characteristic?.description
     }
 
     /// The kinds of events the report counts.
@@ -34,8 +38,11 @@ public struct CentralEvent: Sendable, Hashable, Codable {
         case fault
         /// The database changed, and whether the central was told (Service Changed).
         case serviceChanged = "service-changed"
+        /// What the accessory sent on a plan's behalf (a notification flood) and what came of a request it made
+        /// (a connection parameter update).
+        case notifications, parameters
         /// The central's ATT requests, by what they are for.
-        case mtu, discovery, read, write, subscribe
+        case mtu, discovery, read, write, subscribe, unsubscribe
         /// An ATT request the plan left unanswered.
         case unanswered
         /// Any other ATT request or command.

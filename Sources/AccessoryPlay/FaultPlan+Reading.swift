@@ -2,12 +2,24 @@ import HCI
 import RigFormat
 
 extension FaultPlan {
-    /// The keys of a step.
-    static let stepKeys = ["name", "at_ms", "after_connect_ms", "after_connections", "do", "reason", "advertise_after_ms", "expect"]
+    /// The keys every step may have.
+    static let commonStepKeys = ["name", "do", "expect", "at_ms", "after_connect_ms", "after_connections"]
+        + CentralRequest.allCases.map(\.key)
+    /// The keys only some actions take, by action.
+    static let actionKeys: [String: [String]] = [
+        "disconnect": ["reason", "advertise_after_ms"],
+        "vanish": ["advertise_after_ms"],
+        "stop_answering_att": ["advertise_after_ms"],
+        "service_changed": [],
+        "notify_flood": ["characteristic", "duration_ms"],
+        "update_parameters": ["interval_ms", "latency", "supervision_timeout_ms"],
+    ]
     /// The actions a step may do.
-    static let actions = ["disconnect", "vanish", "stop_answering_att", "service_changed"]
+    static let actions = ["disconnect", "vanish", "stop_answering_att", "service_changed", "notify_flood", "update_parameters"]
+    /// The keys of a step.
+    static let stepKeys = commonStepKeys + ["reason", "advertise_after_ms", "characteristic", "duration_ms", "interval_ms", "latency", "supervision_timeout_ms"]
     /// The keys of a step's `expect`.
-    static let expectationKeys = ["reconnect_within_ms", "rediscover_after_service_changed", "rediscover_within_ms"]
+    static let expectationKeys = ["reconnect_within_ms", "rediscover_after_service_changed", "rediscover_within_ms", "accept_parameters"]
     /// The reasons HCI Disconnect accepts (Core v5.4 Vol 4 Part E §7.1.6).
     static let disconnectReasons: [UInt8] = [0x05, 0x13, 0x14, 0x15, 0x1A, 0x29, 0x3B]
 
@@ -36,36 +48,17 @@ extension FaultPlan {
         try value.object(keys: stepKeys, "a step object") { fields throws(RigError) -> Step in
             let actionValue = try fields.required("do", "an action (\(actions.joined(separator: ", ")))")
             let word = try actionValue.string("an action (\(actions.joined(separator: ", ")))")
-            let action: Action
-            switch word {
-            case "disconnect":
-                action = .disconnect(reason: try reason(fields.value("reason")))
-            case "vanish", "stop_answering_att", "service_changed":
-                if fields.has("reason") { throw try fields.required("reason", "").problem("only a \"disconnect\" step has a reason") }
-                action = word == "vanish" ? .vanish : word == "service_changed" ? .serviceChanged : .stopAnsweringATT
-            default:
+            guard let allowed = actionKeys[word] else {
                 let hint = DidYouMean.question(for: word, among: actions).map { "; \($0)" } ?? " (known: \(actions.joined(separator: ", ")))"
                 throw actionValue.problem("unknown action '\(word)'\(hint)")
             }
-            let trigger: Trigger
-            let atTime = try milliseconds(fields, "at_ms")
-            let afterConnect = try milliseconds(fields, "after_connect_ms")
-            let connections = try fields.value("after_connections")?.integer(in: 1...10_000, "a number of connections from 1 to 10000")
-            if let atTime {
-                if afterConnect != nil || connections != nil {
-                    throw try fields.required("at_ms", "").problem("a step has one trigger: at_ms, or after_connect_ms / after_connections")
-                }
-                trigger = .atTime(milliseconds: atTime)
-            } else if afterConnect != nil || connections != nil {
-                trigger = .afterConnect(milliseconds: afterConnect ?? 0, connections: connections ?? 1)
-            } else {
-                throw value.problem("missing a trigger: at_ms (from the start), or after_connect_ms / after_connections (from a connection)")
+            for key in stepKeys where !commonStepKeys.contains(key) && !allowed.contains(key) && fields.has(key) {
+                throw try fields.required(key, "").problem(Self.misplaced(key, action: word))
             }
-            if action == .stopAnsweringATT, case .atTime = trigger {
-                throw try fields.required("at_ms", "").problem("stop_answering_att acts on a link: trigger it with after_connect_ms or after_connections")
-            }
-            if !action.endsLink, fields.has("advertise_after_ms") {
-                throw try fields.required("advertise_after_ms", "").problem("a \"\(word)\" step keeps the link up: there is no advertising again to delay")
+            let action = try Self.action(word, fields)
+            let trigger = try Self.trigger(value, fields)
+            if action.actsOnLink, case .atTime = trigger {
+                throw try fields.required("at_ms", "").problem("\(word) acts on a link: trigger it with after_connect_ms, after_connections or a request")
             }
             let expectations = try fields.value("expect").map { (expect: RigValue) throws(RigError) -> [Expectation] in
                 try Self.expectations(expect, action: action)
@@ -76,10 +69,80 @@ extension FaultPlan {
         }
     }
 
+    /// Why `key` does not belong in a step that does `action`.
+    static func misplaced(_ key: String, action: String) -> String {
+        if key == "advertise_after_ms" { return "a \"\(action)\" step keeps the link up: there is no advertising again to delay" }
+        let owners = actions.filter { actionKeys[$0]?.contains(key) == true }.map { "\"\($0)\"" }
+        return "only a \(owners.joined(separator: " or ")) step has \(key)"
+    }
+
+    /// The action `word` names, with its own keys read.
+    static func action(_ word: String, _ fields: RigObject) throws(RigError) -> Action {
+        switch word {
+        case "disconnect": return .disconnect(reason: try reason(fields.value("reason")))
+        case "vanish": return .vanish
+        case "stop_answering_att": return .stopAnsweringATT
+        case "service_changed": return .serviceChanged
+        case "notify_flood":
+            let characteristic = try AccessoryProfile.uuid(try fields.required("characteristic", "the UUID of the characteristic to notify"))
+            return .notifyFlood(characteristic: characteristic, milliseconds: try milliseconds(fields, "duration_ms", upTo: 600_000) ?? 1000)
+        default:
+            return .updateParameters(try parameters(fields))
+        }
+    }
+
+    /// `interval_ms` (required), `latency` (default 0), `supervision_timeout_ms` (default 4000), in the ranges of
+    /// Core v5.4 Vol 4 Part E §7.8.18, the timeout longer than (1 + latency) × interval × 2.
+    static func parameters(_ fields: RigObject) throws(RigError) -> ConnectionParameters {
+        let intervalValue = try fields.required("interval_ms", "a connection interval from 7.5 to 4000 ms")
+        let interval = try fields.number("interval_ms", in: 7.5...4000, "a connection interval from 7.5 to 4000 ms, in steps of 1.25", default: 0)
+        guard (interval / 1.25).rounded() == interval / 1.25 else {
+            throw intervalValue.problem("a connection interval is a multiple of 1.25 ms (7.5, 8.75, … 30, 45, …)")
+        }
+        let latency = try fields.value("latency")?.integer(in: 0...499, "a peripheral latency from 0 to 499 connection events") ?? 0
+        let timeout = try fields.value("supervision_timeout_ms")?.integer(in: 100...32_000, "a supervision timeout from 100 to 32000 ms") ?? 4000
+        guard Double(timeout) > Double(1 + latency) * interval * 2 else {
+            throw try fields.required(fields.has("supervision_timeout_ms") ? "supervision_timeout_ms" : "interval_ms", "")
+                .problem("the supervision timeout (\(timeout) ms) must be longer than (1 + latency) × interval × 2 = \(RoundedText.ms(Double(1 + latency) * interval * 2))")
+        }
+        guard timeout % 10 == 0 else {
+            throw try fields.required("supervision_timeout_ms", "").problem("a supervision timeout is a multiple of 10 ms")
+        }
+        let units = UInt16(interval / 1.25)
+        return ConnectionParameters(intervalMin: units, intervalMax: units, latency: UInt16(latency), supervisionTimeout: UInt16(timeout / 10))
+    }
+
+    /// The step's one trigger.
+    static func trigger(_ value: RigValue, _ fields: RigObject) throws(RigError) -> Trigger {
+        let atTime = try milliseconds(fields, "at_ms")
+        let afterConnect = try milliseconds(fields, "after_connect_ms")
+        let connections = try fields.value("after_connections")?.integer(in: 1...10_000, "a number of connections from 1 to 10000")
+        var triggers: [Trigger] = []
+        if let atTime { triggers.append(.atTime(milliseconds: atTime)) }
+        if afterConnect != nil || connections != nil { triggers.append(.afterConnect(milliseconds: afterConnect ?? 0, connections: connections ?? 1)) }
+        for request in CentralRequest.allCases {
+            if let uuid = fields.value(request.key) { triggers.append(.afterRequest(request, characteristic: try AccessoryProfile.uuid(uuid))) }
+        }
+        guard let trigger = triggers.first else {
+            throw value.problem("missing a trigger: at_ms (from the start), after_connect_ms / after_connections (from a connection), "
+                                + "or after_read / after_write / after_subscribe (a characteristic's UUID)")
+        }
+        guard triggers.count == 1 else {
+            let first = ["at_ms", "after_connect_ms", "after_connections"].first { fields.has($0) } ?? CentralRequest.allCases.map(\.key).first { fields.has($0) } ?? "at_ms"
+            throw try fields.required(first, "").problem("a step has one trigger: at_ms, after_connect_ms / after_connections, or one of after_read, after_write, after_subscribe")
+        }
+        return trigger
+    }
+
     /// A step's `expect` object: each expectation must suit the step's action.
     static func expectations(_ value: RigValue, action: Action) throws(RigError) -> [Expectation] {
         try value.object(keys: expectationKeys, "an object of expectations") { checks throws(RigError) -> [Expectation] in
             var expectations: [Expectation] = []
+            if let wanted = checks.value("accept_parameters") {
+                guard try wanted.bool() else { throw wanted.problem("only true can be expected (leave it out to expect nothing)") }
+                guard case .updateParameters = action else { throw wanted.problem("only an \"update_parameters\" step can expect the central to accept") }
+                expectations.append(.acceptParameters)
+            }
             if let limit = try milliseconds(checks, "reconnect_within_ms", upTo: 3_600_000) {
                 guard action.endsLink else {
                     throw try checks.required("reconnect_within_ms", "").problem("a \"\(action.word)\" step keeps the link up: there is nothing to reconnect after")

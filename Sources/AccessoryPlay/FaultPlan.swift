@@ -38,6 +38,25 @@ public struct FaultPlan: Sendable {
         /// `after_connect_ms` (and `after_connections`): this long after a central connected, once at least
         /// `connections` connections have been made in the run (1 unless given).
         case afterConnect(milliseconds: Int, connections: Int)
+        /// `after_read`, `after_write`, `after_subscribe`: as soon as the central reads, writes or subscribes to
+        /// (enables notifications or indications of) this characteristic, after the step before ran.
+        case afterRequest(CentralRequest, characteristic: BluetoothUUID)
+    }
+
+    /// What a central does to a characteristic that can trigger a step.
+    public enum CentralRequest: String, Sendable, Hashable, CaseIterable {
+        case read, write, subscribe
+
+        /// The trigger's key in a plan: `after_read`, `after_write`, `after_subscribe`.
+        public var key: String { "after_\(rawValue)" }
+        /// The kind of event the activity log records for it.
+        var eventKind: CentralEvent.Kind {
+            switch self {
+            case .read: .read
+            case .write: .write
+            case .subscribe: .subscribe
+            }
+        }
     }
 
     /// What a step does.
@@ -54,9 +73,29 @@ public struct FaultPlan: Sendable {
         /// such step removes it again) and a Service Changed indication (Core v5.4 Vol 3 Part G §7.1) tells
         /// the central which handles changed, if it enabled those indications. The link stays up.
         case serviceChanged
+        /// `notify_flood`: notifications of the characteristic, back to back for this long, as fast as the link
+        /// takes them (the controller's ACL buffer credits pace them): the link's maximum rate. The value is a
+        /// counter filling the ATT_MTU. The central must have subscribed to notifications of it.
+        case notifyFlood(characteristic: BluetoothUUID, milliseconds: Int)
+        /// `update_parameters`: asks the central for these connection parameters (an L2CAP Connection Parameter
+        /// Update Request, Core v5.4 Vol 3 Part A §4.20) and waits up to 5 s for the LE Connection Update Complete.
+        case updateParameters(ConnectionParameters)
+
+        /// Whether the action needs a link to act on (it cannot run at a time when none may be up).
+        public var actsOnLink: Bool {
+            switch self {
+            case .stopAnsweringATT, .notifyFlood, .updateParameters: true
+            case .disconnect, .vanish, .serviceChanged: false
+            }
+        }
 
         /// Whether the action ends the link (so the central has something to reconnect after).
-        public var endsLink: Bool { self != .serviceChanged }
+        public var endsLink: Bool {
+            switch self {
+            case .disconnect, .vanish, .stopAnsweringATT: true
+            case .serviceChanged, .notifyFlood, .updateParameters: false
+            }
+        }
 
         /// The plan file's word for it.
         public var word: String {
@@ -65,6 +104,8 @@ public struct FaultPlan: Sendable {
             case .vanish: "vanish"
             case .stopAnsweringATT: "stop_answering_att"
             case .serviceChanged: "service_changed"
+            case .notifyFlood: "notify_flood"
+            case .updateParameters: "update_parameters"
             }
         }
     }
@@ -77,6 +118,12 @@ public struct FaultPlan: Sendable {
         /// indication, the central discovers services or characteristics again in the range that changed, within
         /// this long of confirming it (or of its next connection, when no central was connected at the change).
         case rediscoverAfterServiceChanged(withinMilliseconds: Int)
+        /// `accept_parameters`: the central accepts an `update_parameters` request (the connection update completes
+        /// with parameters in the requested range) within the 5 s the step waits.
+        case acceptParameters
+
+        /// How long an `update_parameters` step waits for the central.
+        public static let parameterUpdateMilliseconds = 5_000
 
         /// The default time a central has to re-discover after Service Changed.
         public static let defaultRediscoveryMilliseconds = 10_000
@@ -86,6 +133,7 @@ public struct FaultPlan: Sendable {
             switch self {
             case .reconnectWithin: "reconnect_within_ms"
             case .rediscoverAfterServiceChanged: "rediscover_after_service_changed"
+            case .acceptParameters: "accept_parameters"
             }
         }
 
@@ -93,6 +141,7 @@ public struct FaultPlan: Sendable {
         public var limit: Int {
             switch self {
             case .reconnectWithin(let milliseconds), .rediscoverAfterServiceChanged(let milliseconds): milliseconds
+            case .acceptParameters: Self.parameterUpdateMilliseconds
             }
         }
     }

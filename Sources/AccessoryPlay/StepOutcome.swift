@@ -16,6 +16,14 @@ public struct StepOutcome: Sendable, Hashable, Codable {
     public var notToldBecause: String?
     /// `service_changed`: the central's first discovery request reaching the changed range after it was told.
     public var rediscoveredAt: Double?
+    /// `update_parameters`: whether the central accepted (nil until it answered or the wait ended), how long its
+    /// answer took (ms), and what it said.
+    public var parametersAccepted: Bool?
+    public var parametersAnsweredAfter: Double?
+    public var parametersNote: String?
+    /// `notify_flood`: how many notifications went out, and how many a second.
+    public var notificationsSent: Int?
+    public var notificationsPerSecond: Double?
     public var checks: [Check]
 
     /// One expectation, decided or not.

@@ -13,13 +13,14 @@ enum AccessoryCommand {
         Plays the accessory PROFILE.json describes (name, advertising, GATT services: profiles/*.json) for a phone
         app, and runs the fault plan PLAN.json against the central that connects (docs/accessory-plans.md):
         disconnect with a reason, vanish, stay away then advertise again, stop answering ATT, change the
-        database and indicate Service Changed. Records what the central did — connections, disconnections,
+        database and indicate Service Changed, flood notifications, ask for connection parameters; on a
+        timer, after a connection or when the app reads, writes or subscribes. Records what the central did — connections, disconnections,
         MTU, discovery, reads, writes, subscriptions — how long it took to reconnect after each fault and to
         re-discover after Service Changed. Runs until the plan is done (every step ran, every expectation
-        decided) or Ctrl-C / SIGTERM, ends a link still up (0x13), and writes DIR (default results/accessory)
-        either way: junit.xml, results.json and report.html (one test case per expectation, and the central's
-        activity), central.json (every event) and captures/accessory.btsnoop (the session; --capture FILE
-        elsewhere).
+        decided; then it serves one more second) or Ctrl-C / SIGTERM, ends a link still up (0x13), and
+        writes DIR (default results/accessory) either way: junit.xml, results.json and report.html (one
+        test case per expectation, and the central's activity), central.json (every event) and
+        captures/accessory.btsnoop (the session; --capture FILE elsewhere).
         Exit 0 when every expectation passed, 1 when one failed, 130 when interrupted.
         """
 
@@ -78,6 +79,9 @@ enum AccessoryCommand {
         let signalled = await firstOf(running)
         if signalled != nil { running.cancel() }
         let outcome = await running.value
+        // A plan done is decided at the app's first move (the first request of a re-discovery): it gets a second
+        // to finish what it started before the link is ended.
+        if signalled == nil { try? await Task.sleep(for: Self.windDown) }
         try? await device.stopAdvertising()
         // A controller keeps a link up without its host: end it, or the phone stays connected to nobody.
         for link in await device.connections.values {
@@ -104,6 +108,9 @@ enum AccessoryCommand {
         if let signalled { print("stopped (\(signalled))"); return .interrupted }
         return records.contains { $0.verdict == .failed } ? .productFailure : .success
     }
+
+    /// How long the accessory keeps serving after its plan is done, before it ends the links still up.
+    static let windDown = Duration.seconds(1)
 
     /// Waits for `task` to finish or for SIGINT/SIGTERM, whichever comes first; the signal's name, or nil.
     static func firstOf(_ task: Task<Result<AccessoryPlayer.Result, RoleError>, Never>) async -> String? {

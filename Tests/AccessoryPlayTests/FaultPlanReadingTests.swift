@@ -75,8 +75,50 @@ import Testing
                 == "steps[0].expect.rediscover_within_ms: goes with \"rediscover_after_service_changed\": true")
     }
 
+    @Test func aFloodAndAParameterUpdateReadWithRequestTriggers() throws {
+        let plan = try read(#"""
+            {"steps": [{"after_subscribe": "2A37", "do": "notify_flood", "characteristic": "2a37", "duration_ms": 2000},
+                       {"after_read": "2A38", "do": "update_parameters", "interval_ms": 30, "latency": 2, "supervision_timeout_ms": 4000,
+                        "expect": {"accept_parameters": true}},
+                       {"after_write": "6e400002-b5a3-f393-e0a9-e50e24dcca9e", "do": "disconnect"}]}
+            """#)
+        #expect(plan.steps[0].trigger == .afterRequest(.subscribe, characteristic: BluetoothUUID(UInt16(0x2A37))))
+        #expect(plan.steps[0].action == .notifyFlood(characteristic: BluetoothUUID(UInt16(0x2A37)), milliseconds: 2000))
+        #expect(plan.steps[1].trigger == .afterRequest(.read, characteristic: BluetoothUUID(UInt16(0x2A38))))
+        // 30 ms is 24 units of 1.25 ms; 4000 ms is 400 units of 10 ms (Core v5.4 Vol 4 Part E §7.8.18).
+        #expect(plan.steps[1].action == .updateParameters(ConnectionParameters(intervalMin: 24, intervalMax: 24, latency: 2, supervisionTimeout: 400)))
+        #expect(plan.steps[1].expectations == [.acceptParameters])
+        #expect(plan.steps[2].trigger == .afterRequest(.write, characteristic: BluetoothUUID("6E400002-B5A3-F393-E0A9-E50E24DCCA9E") ?? .base))
+    }
+
+    /// The spec's rules for connection parameters (Core v5.4 Vol 4 Part E §7.8.18), each named.
+    @Test func connectionParametersOutsideTheSpecAreRefused() {
+        func update(_ keys: String) -> String? { message(#"{"steps": [{"after_connect_ms": 0, "do": "update_parameters", "# + keys + "}]}") }
+        #expect(update(#""interval_ms": 31"#) == "steps[0].interval_ms: a connection interval is a multiple of 1.25 ms (7.5, 8.75, … 30, 45, …)")
+        #expect(update(#""interval_ms": 5"#)?.hasPrefix("steps[0].interval_ms: expected a connection interval from 7.5 to 4000 ms") == true)
+        #expect(update(#""interval_ms": 1000, "latency": 1, "supervision_timeout_ms": 3000"#)
+                == "steps[0].supervision_timeout_ms: the supervision timeout (3000 ms) must be longer than (1 + latency) × interval × 2 = 4000 ms")
+        #expect(update(#""interval_ms": 30, "supervision_timeout_ms": 4005"#) == "steps[0].supervision_timeout_ms: a supervision timeout is a multiple of 10 ms")
+        #expect(update(#""latency": 0"#) == "steps[0].interval_ms: missing; expected a connection interval from 7.5 to 4000 ms")
+    }
+
+    /// A key that belongs to another action is named with the actions that take it; a link step needs a link.
+    @Test func aKeyOfAnotherActionAndALinkStepAtATimeAreRefused() {
+        #expect(message(#"{"steps": [{"after_connect_ms": 0, "do": "disconnect", "characteristic": "2A37"}]}"#)
+                == "steps[0].characteristic: only a \"notify_flood\" step has characteristic")
+        #expect(message(#"{"steps": [{"after_connect_ms": 0, "do": "vanish", "reason": "0x13"}]}"#)
+                == "steps[0].reason: only a \"disconnect\" step has reason")
+        #expect(message(#"{"steps": [{"at_ms": 5, "do": "notify_flood", "characteristic": "2A37"}]}"#)?
+                .hasPrefix("steps[0].at_ms: notify_flood acts on a link") == true)
+        #expect(message(#"{"steps": [{"after_read": "2A38", "after_write": "2A38", "do": "disconnect"}]}"#)?
+                .hasPrefix("steps[0].after_read: a step has one trigger") == true)
+        #expect(message(#"{"steps": [{"after_read": "2A3", "do": "disconnect"}]}"#)?.hasPrefix("steps[0].after_read: expected a UUID") == true)
+        #expect(message(#"{"steps": [{"after_connect_ms": 0, "do": "disconnect", "expect": {"accept_parameters": true}}]}"#)
+                == "steps[0].expect.accept_parameters: only an \"update_parameters\" step can expect the central to accept")
+    }
+
     /// Every plan in plans/ reads.
-    @Test(arguments: ["drop-and-return", "service-changed"])
+    @Test(arguments: ["drop-and-return", "service-changed", "app-under-load"])
     func theShippedPlansRead(name: String) throws {
         let path = repositoryRoot.appendingPathComponent("plans/\(name).json").path
         let plan = try FaultPlan.read(file: path, fallbackName: name)

@@ -9,18 +9,44 @@ import Testing
     static let python = repositoryRoot.appendingPathComponent(".venv/bin/python").path
     static let app = repositoryRoot.appendingPathComponent("scripts/peers/bumble-app-central.py").path
 
-    /// One session: `hil accessory` plays `profile` with `plan`, the Bumble app (with `appArguments`) connects
-    /// to it; returns what the app printed, `hil accessory`'s exit status and its output.
-    static func play(profile: String, plan: String, name: String, out: URL, appArguments: [String]) async throws
+    /// Where a session runs: btvirt's air, or a simulated air `hil sim serve` serves (lab twin), each client a
+    /// controller on it.
+    enum Air: CustomStringConvertible {
+        case btvirt
+        case served
+
+        var description: String { self == .btvirt ? "btvirt" : "hil sim serve" }
+    }
+
+    /// One session on `air`: `hil accessory` plays `profile` with `plan`, the Bumble app (with `appArguments`)
+    /// connects to it; returns what the app printed, `hil accessory`'s exit status and its output.
+    static func play(profile: String, plan: String, name: String, out: URL, appArguments: [String], air: Air = .btvirt) async throws
         -> (app: [String: Any], status: Int32?, output: String) {
-        let lock = try await FileLock.acquire(path: BtvirtPeer.lockPath, timeout: .seconds(120))
-        defer { lock.release() }
-        try await BtvirtPeer.ensureRunning()
+        switch air {
+        case .btvirt:
+            let lock = try await FileLock.acquire(path: BtvirtPeer.lockPath, timeout: .seconds(120))
+            defer { lock.release() }
+            try await BtvirtPeer.ensureRunning()
+            return try await play(profile: profile, plan: plan, name: name, out: out, appArguments: appArguments, transport: "unix:" + BtvirtPeer.lePath)
+        case .served:
+            let directory = try SimServeCommandTests.scratch()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let server = try await SimServeCommandTests.serve(directory)
+            defer { Task { await server.stop() } }
+            let played = try await play(profile: profile, plan: plan, name: name, out: out, appArguments: appArguments,
+                                        transport: "unix:" + directory.appendingPathComponent("air").path)
+            await server.stop()
+            return played
+        }
+    }
+
+    static func play(profile: String, plan: String, name: String, out: URL, appArguments: [String], transport: String) async throws
+        -> (app: [String: Any], status: Int32?, output: String) {
         if !FileManager.default.isExecutableFile(atPath: Self.python) {
             let made = await runProgram(repositoryRoot.appendingPathComponent("scripts/peers/venv").path, [])
             try #require(made.status == 0, "cannot create the Python venv for Bumble: \(made.output)")
         }
-        let hil = try ChildProgram(try ChildProgram.hilBinary(), ["accessory", "unix:" + BtvirtPeer.lePath, "--profile", profile,
+        let hil = try ChildProgram(try ChildProgram.hilBinary(), ["accessory", transport, "--profile", profile,
                                                                   "--plan", plan, "--out", out.path], name: "hil accessory")
         let advertising = await hil.line(within: .seconds(15)) { $0.contains("advertising \"\(name)\"") }
         guard advertising != nil else {
@@ -28,7 +54,7 @@ import Testing
             Issue.record("hil accessory did not start advertising: \(hil.standardOutput) \(hil.standardError)")
             throw CancellationError()
         }
-        let ran = await runProgramCapturing(Self.python, [Self.app, "unix:" + BtvirtPeer.lePath, "--name", name] + appArguments)
+        let ran = await runProgramCapturing(Self.python, [Self.app, transport, "--name", name] + appArguments)
         let status = await hil.exitStatus(within: .seconds(30))
         if status == nil { await hil.stop() }
         let json = try #require(ran.stdout.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] },
@@ -43,11 +69,12 @@ import Testing
         return try #require((step["checks"] as? [[String: Any]])?.first)
     }
 
-    @Test func theAppSeesTheDropWithItsReasonAndTheReportStatesTheReconnectDelay() async throws {
+    @Test(arguments: [Air.btvirt, .served])
+    func theAppSeesTheDropWithItsReasonAndTheReportStatesTheReconnectDelay(air: Air) async throws {
         let out = try TemporaryDirectory.make("hil-accessory")
         defer { TemporaryDirectory.remove(out) }
         let (json, status, output) = try await Self.play(profile: "profiles/heart-rate.json", plan: "plans/drop-and-return.json", name: "HIL-HeartRate",
-                                                         out: out, appArguments: ["--timeout", "15", "--wait", "20"])
+                                                         out: out, appArguments: ["--timeout", "15", "--wait", "20"], air: air)
         #expect(json["error"] == nil, "\(json)")
         // Bumble's view: the link ended with 0x13 about a second after it connected (the plan's after_connect_ms).
         #expect(json["disconnect_reason"] as? Int == 0x13, "\(json)")
@@ -121,5 +148,35 @@ import Testing
                 "\(message)")
         let junit = try String(contentsOf: out.appendingPathComponent("junit.xml"), encoding: .utf8)
         #expect(junit.contains("<failure") && junit.contains("rediscover_after_service_changed"), "\(junit)")
+    }
+
+    /// A notification flood and a connection parameter update, on the served simulated air (btvirt never completes
+    /// an LE Connection Update): Bumble counts every notification the accessory says it sent, and its central
+    /// accepts the 30 ms interval the accessory asks for after the app reads Body Sensor Location.
+    @Test func aFloodReachesTheAppWholeAndTheAppAcceptsTheParameters() async throws {
+        let out = try TemporaryDirectory.make("hil-accessory-load")
+        defer { TemporaryDirectory.remove(out) }
+        let (json, status, output) = try await Self.play(profile: "profiles/heart-rate.json", plan: "plans/app-under-load.json", name: "HIL-HeartRate",
+                                                         out: out, appArguments: ["--timeout", "15", "--wait", "10", "--under-load"], air: .served)
+        #expect(json["error"] == nil, "\(json)")
+        #expect(status == 0, "hil accessory: \(output)")
+        let activity = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("central.json"))) as? [String: Any])
+        let steps = try #require(activity["steps"] as? [[String: Any]])
+        try #require(steps.count == 2, "\(steps)")
+        // Every notification the accessory handed its controller reached the app (a simulated link loses nothing).
+        let sent = try #require(steps[0]["notificationsSent"] as? Int, "\(steps[0])")
+        let received = try #require(json["notifications"] as? Int, "\(json)")
+        #expect(sent > 100 && received == sent, "the accessory sent \(sent), Bumble counted \(received)")
+        let flood = try #require(json["flood_ms"] as? Double)
+        #expect(abs(flood - 2000) <= 300, "Bumble saw the flood last \(flood) ms; the plan said 2000")
+        // Bumble's own view of the connection after the update: what the plan asked for.
+        let parameters = try #require(json["parameters"] as? [String: Any], "\(json)")
+        #expect(parameters["interval_ms"] as? Double == 30 && parameters["latency"] as? Int == 0
+                && parameters["supervision_timeout_ms"] as? Double == 4000, "\(parameters)")
+        let check = try #require((steps[1]["checks"] as? [[String: Any]])?.first)
+        #expect(check["key"] as? String == "accept_parameters" && check["passed"] as? Bool == true, "\(check)")
+        let events = try #require(activity["events"] as? [[String: Any]])
+        #expect(events.contains { ($0["detail"] as? String)?.contains("update_parameters (after the central's read 2A38") == true },
+                "the step names the read that triggered it: \(events.compactMap { $0["detail"] as? String })")
     }
 }

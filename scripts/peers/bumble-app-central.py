@@ -16,6 +16,12 @@ services it found before and after:
 
     {"service_changed": [15, 65535], "service_changed_after_ms": 1002.5, "services_before": [...], "services_after": [...]}
 
+With --under-load, the app subscribes to Heart Rate Measurement (2A37) and counts what the accessory floods it
+with; once the flood stops (0.5 s without one) it reads Body Sensor Location (2A38) and waits for the connection
+parameter update the accessory may ask for then (Bumble's central accepts and updates the connection):
+
+    {"notifications": 412, "flood_ms": 1996.1, "parameters": {"interval_ms": 30.0, "latency": 0, "supervision_timeout_ms": 4000.0}, ...}
+
 Exit status 0 when it reconnected (or, with --service-changed, was told of the change), 1 when the link never
 ended, it could not reconnect or no Service Changed came, 2 when nothing was found.
 """
@@ -85,9 +91,53 @@ async def service_changed(connection, peer, mode: str, timeout: float, wait: flo
     result["service_changed"] = [int.from_bytes(value[0:2], "little"), int.from_bytes(value[2:4], "little")]
     result["service_changed_after_ms"] = round((when - connected) * 1000, 1)
     if mode == "rediscover":
-        services = await asyncio.wait_for(peer.discover_services(), timeout)
-        result["services_after"] = sorted(str(service.uuid) for service in services)
+        try:
+            services = await asyncio.wait_for(peer.discover_services(), timeout)
+            result["services_after"] = sorted(str(service.uuid) for service in services)
+        except (Exception, asyncio.CancelledError) as error:  # the link ended under it (Bumble cancels its requests)
+            result["services_after_error"] = f"{type(error).__name__}: {error}"
     # The accessory ends its run once its expectation is decided; whether its host then ends the link is its own.
+    try:
+        result["disconnect_reason"] = int(await asyncio.wait_for(ended, wait))
+    except asyncio.TimeoutError:
+        result["link_still_up_after_s"] = wait
+    return result, 0
+
+
+def characteristic_of(peer, uuid16: int):
+    """The discovered characteristic with this 16-bit UUID, or None."""
+    wanted = UUID.from_16_bits(uuid16)
+    return next((c for service in peer.services for c in service.characteristics if c.uuid == wanted), None)
+
+
+async def under_load(connection, peer, timeout: float, wait: float) -> tuple[dict, int]:
+    """Counts the notification flood of 2A37, reads 2A38 when it stops, records the connection parameter update
+    that follows (if any), then waits for the accessory to end the link; returns the result and the exit status."""
+    loop = asyncio.get_running_loop()
+    ended = loop.create_future()
+    connection.on("disconnection", lambda reason: ended.done() or ended.set_result(reason))
+    measurement, location = characteristic_of(peer, 0x2A37), characteristic_of(peer, 0x2A38)
+    if measurement is None or location is None:
+        return {"error": "the accessory has no Heart Rate Measurement and Body Sensor Location"}, 1
+    times = []
+    await asyncio.wait_for(measurement.discover_descriptors(), timeout)
+    await asyncio.wait_for(peer.subscribe(measurement, lambda value: times.append(time.monotonic())), timeout)
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline and not (times and time.monotonic() - times[-1] > 0.5):
+        await asyncio.sleep(0.05)
+    result = {"notifications": len(times), "flood_ms": round((times[-1] - times[0]) * 1000, 1) if len(times) > 1 else 0.0}
+    updated = loop.create_future()
+    connection.on("connection_parameters_update", lambda: updated.done() or updated.set_result(time.monotonic()))
+    read_at = time.monotonic()
+    await asyncio.wait_for(location.read_value(), timeout)
+    try:
+        when = await asyncio.wait_for(updated, timeout)
+        parameters = connection.parameters
+        result["parameters"] = {"interval_ms": parameters.connection_interval, "latency": parameters.peripheral_latency,
+                                "supervision_timeout_ms": parameters.supervision_timeout}
+        result["parameters_after_read_ms"] = round((when - read_at) * 1000, 1)
+    except asyncio.TimeoutError:
+        result["parameters"] = None
     try:
         result["disconnect_reason"] = int(await asyncio.wait_for(ended, wait))
     except asyncio.TimeoutError:
@@ -104,6 +154,8 @@ async def main() -> int:
     parser.add_argument("--address", default="C0:A1:B2:C3:D4:E5")
     parser.add_argument("--service-changed", choices=["rediscover", "ignore"],
                         help="wait for Service Changed and re-discover or ignore it, instead of waiting for a drop")
+    parser.add_argument("--under-load", action="store_true",
+                        help="count a notification flood of 2A37, then read 2A38 and record a parameter update, instead of waiting for a drop")
     args = parser.parse_args()
     result = {}
     async with await open_transport(args.transport) as transport:
@@ -116,6 +168,10 @@ async def main() -> int:
             print(json.dumps({"error": f"could not find, connect to or discover {args.name} within {args.timeout} s"}))
             return 2
         result["first"] = first
+        if args.under_load:
+            outcome, status = await under_load(connection, peer, args.timeout, args.wait)
+            print(json.dumps({**result, **outcome}))
+            return status
         if args.service_changed:
             outcome, status = await service_changed(connection, peer, args.service_changed, args.timeout, args.wait, connected)
             print(json.dumps({**result, **outcome}))

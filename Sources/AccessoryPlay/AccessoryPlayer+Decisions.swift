@@ -1,0 +1,71 @@
+import HCI
+
+extension AccessoryPlayer {
+    /// Decides what can be decided of step `index`'s checks; `final` words the undecided ones for the report.
+    func decide(_ index: Int, final: Bool) {
+        for check in outcomes[index].checks.indices where outcomes[index].checks[check].passed == nil {
+            var item = outcomes[index].checks[check]
+            switch item.key {
+            case FaultPlan.Expectation.rediscoverAfterServiceChanged(withinMilliseconds: 0).key:
+                decideRediscovery(index, &item, final: final)
+            case FaultPlan.Expectation.acceptParameters.key:
+                decideParameters(outcomes[index], &item, final: final)
+            default:
+                decideReconnect(outcomes[index], &item, final: final)
+            }
+            outcomes[index].checks[check] = item
+        }
+    }
+
+    func decideReconnect(_ outcome: StepOutcome, _ item: inout StepOutcome.Check, final: Bool) {
+        let limit = RoundedText.ms(item.limit)
+        if let delay = outcome.reconnectDelay {
+            item.measured = delay
+            item.passed = delay <= item.limit
+            item.message = "the central reconnected \(RoundedText.ms(delay)) after the accessory advertised again (limit \(limit))"
+        } else if let advertised = outcome.advertisedAgainAt, log.milliseconds() - advertised > item.limit {
+            item.passed = false
+            item.message = "the central did not reconnect within \(limit) of the accessory advertising again"
+        } else if final {
+            item.message = outcome.ranAt == nil ? "not decided: the run ended before the step ran"
+                : "not decided: the run ended \(outcome.advertisedAgainAt == nil ? "before the accessory advertised again" : "before the central reconnected or \(limit) passed")"
+        }
+    }
+
+    func decideRediscovery(_ index: Int, _ item: inout StepOutcome.Check, final: Bool) {
+        let limit = RoundedText.ms(item.limit)
+        var outcome = outcomes[index]
+        if outcome.rediscoveredAt == nil, let told = outcome.centralToldAt, let ranAt = outcome.ranAt, let from = outcome.changedFromHandle {
+            // From the change on (a quick central may ask before the confirmation is seen here), a request reaching the changed range.
+            outcome.rediscoveredAt = log.events.first { event in
+                event.kind == .discovery && event.milliseconds >= ranAt && (event.endHandle ?? 0) >= from
+            }.map { max($0.milliseconds, told) }
+            outcomes[index] = outcome
+        }
+        let range = outcome.changedFromHandle.map { "handles 0x\(ATTRequestKind.hex($0))–0xFFFF" } ?? "the changed handles"
+        if let delay = outcome.rediscoveryDelay {
+            item.measured = delay
+            item.passed = delay <= item.limit
+            item.message = "the central re-discovered \(range) \(RoundedText.ms(delay)) after it was told of the change (limit \(limit))"
+        } else if let why = outcome.notToldBecause {
+            item.passed = false
+            item.message = "the central could not re-discover: \(why)"
+        } else if let told = outcome.centralToldAt, log.milliseconds() - told > item.limit {
+            item.passed = false
+            item.message = "the central did not re-discover \(range) within \(limit) of being told of the change (Service Changed)"
+        } else if final {
+            item.message = outcome.ranAt == nil ? "not decided: the run ended before the step ran"
+                : "not decided: the run ended before the central \(outcome.centralToldAt == nil ? "connected again" : "re-discovered or \(limit) passed")"
+        }
+    }
+
+    func decideParameters(_ outcome: StepOutcome, _ item: inout StepOutcome.Check, final: Bool) {
+        if let accepted = outcome.parametersAccepted {
+            item.passed = accepted
+            item.measured = outcome.parametersAnsweredAfter
+            item.message = outcome.parametersNote ?? (accepted ? "the central accepted" : "the central did not accept")
+        } else if final {
+            item.message = outcome.ranAt == nil ? "not decided: the run ended before the step ran" : "not decided: the run ended before the central answered"
+        }
+    }
+}
