@@ -1,4 +1,5 @@
 import DeviceControl
+import Foundation
 import HILResults
 
 /// A bench that is a labgrid place, held for one run: acquired from the coordinator before the first test
@@ -16,10 +17,12 @@ public final class LabgridPlaceLease: Sendable {
     }
 
     /// Acquires `place`, polling every `pollInterval` for up to `wait` while someone else holds it;
-    /// `notice` hears once that it is busy and who holds it.
+    /// `notice` hears once that it is busy and who holds it. `environment` chooses the client
+    /// (`HIL_LABGRID_CLIENT`, `LabgridClient`).
     public static func acquire(_ place: LabgridPlace, wait: Duration = .zero, pollInterval: Duration = .seconds(1),
+                               environment: [String: String] = ProcessInfo.processInfo.environment,
                                notice: @Sendable (String) -> Void = { _ in }) async throws(LabgridError) -> LabgridPlaceLease {
-        let client = LabgridClient(place)
+        let client = LabgridClient(place, environment: environment)
         let clock = ContinuousClock()
         let start = clock.now
         var announced = false
@@ -42,6 +45,12 @@ public final class LabgridPlaceLease: Sendable {
                 do { try await Task.sleep(for: min(pollInterval, wait - waited)) } catch {
                     throw LabgridError(.held, "\(place): the wait for it was cancelled", holder: holder)
                 }
+            } catch where Task.isCancelled {
+                // Cut short (SIGINT, SIGTERM) while labgrid-client ran: the coordinator may have given us the place
+                // already (the scenario caught a run that said "acquire failed" and left it held). Give it back;
+                // release refuses a place someone else holds.
+                await Task { try? await client.release() }.value
+                throw LabgridError(.failed, "\(place): interrupted while acquiring it (released again, in case the coordinator had given it)")
             }
         }
         let holder = try? await client.show().holder
