@@ -4,11 +4,13 @@ import HCI
 /// Answers for a small LE 5.0 controller: the initialization reads (with the LE ACL buffers the input
 /// chose), and, when `answersEverything`, every other command: Command Status for those completed by a
 /// later event (Core v5.4 Vol 4 Part E §7), Command Complete with success and zeroed return parameters
-/// for the rest.
+/// for the rest. With `connectsAt`, LE Create Connection is answered by its Command Status and at once
+/// by LE Connection Complete with that handle (the peer was advertising).
 struct FuzzController: Sendable {
     var leBufferLength: UInt16 = 27
     var leBufferCount: UInt8 = 2
     var answersEverything = false
+    var connectsAt: UInt16?
 
     static let completedByEvent: Set<HCIOpcode> = [
         .leCreateConnection, .leExtendedCreateConnection, .disconnect, .leConnectionUpdate, .leReadRemoteFeatures,
@@ -16,6 +18,11 @@ struct FuzzController: Sendable {
     ]
 
     func answer(_ command: HCICommandPacket) -> [UInt8]? {
+        if let handle = connectsAt, command.opcode == .leCreateConnection || command.opcode == .leExtendedCreateConnection,
+           case .event(let complete) = Self.connectionComplete(handle: handle, role: 0) {
+            return Self.commandStatus(command.opcode, status: 0) + [HCIPacketIndicator.event.rawValue, complete.code, UInt8(complete.parameters.count)]
+                + complete.parameters
+        }
         switch command.opcode {
         case .reset, .setEventMask, .leSetEventMask:
             return Self.commandComplete(command.opcode, [])

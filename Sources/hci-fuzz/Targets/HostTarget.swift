@@ -24,7 +24,7 @@ enum HostTarget {
     private static func drive(_ bytes: [UInt8], loop: EventLoop) async -> Int {
         var input = FuzzInput(bytes)
         let setup = input.byte()
-        let controller = FuzzController(leBufferLength: 27, leBufferCount: 1 + (setup >> 4 & 0x03), answersEverything: true)
+        let controller = FuzzController(leBufferLength: 27, leBufferCount: 1 + (setup >> 4 & 0x03), answersEverything: true, connectsAt: handle)
         let transport = FuzzTransport(loop: loop, script: controller.answer)
         guard let database = FuzzDatabase.make(), let host = try? HCIHost(transport: transport) else { return 0 }
         let device = LEDevice(host: host, database: database)
@@ -84,24 +84,14 @@ enum HostTarget {
         return touched
     }
 
-    /// A link to `peer`: as central through `connect` (answered by LE Connection Complete once the
-    /// create command went out), or as peripheral, announced by `incomingConnections`.
+    /// A link to `peer`: as central through `connect` (the controller answers LE Create Connection with LE
+    /// Connection Complete), or as peripheral, announced by `incomingConnections`.
     private static func connect(_ device: LEDevice, transport: FuzzTransport, central: Bool) async -> LEConnection? {
-        if central {
-            async let connecting = try? device.connect(to: peer, type: .public)
-            for _ in 0..<1000 where !transport.sent.contains(where: isCreateConnection) { await Task.yield() }
-            transport.deliver(FuzzController.connectionComplete(handle: handle, role: 0))
-            return await connecting
-        }
+        if central { return try? await device.connect(to: peer, type: .public) }
         let incoming = await device.incomingConnections()
         transport.deliver(FuzzController.connectionComplete(handle: handle, role: 1))
         for await connection in incoming { return connection }
         return nil
-    }
-
-    private static func isCreateConnection(_ packet: HCIPacket) -> Bool {
-        guard case .command(let command) = packet else { return false }
-        return command.opcode == .leCreateConnection || command.opcode == .leExtendedCreateConnection
     }
 
     /// Hands the host an L2CAP PDU from the peer, in one ACL fragment or, with `split` > 0, two.
