@@ -189,7 +189,8 @@ public struct CommandResult: Sendable, Equatable {
 }
 
 extension ChildProcess {
-    /// Runs `argv` to completion, killing its process group at `deadline`.
+    /// Runs `argv` to completion, killing its process group at `deadline`, or at once when the calling task is
+    /// cancelled (then it throws `CancellationError` once the child has ended: nothing it started is left running).
     public static func run(_ argv: [String], deadline: Duration, environment: [String: String]? = nil) async throws -> CommandResult {
         let clock = ContinuousClock()
         let start = clock.now
@@ -201,11 +202,26 @@ extension ChildProcess {
             child.signalGroup(SIGKILL)
         }
         defer { killer.cancel() }
-        let collected = try await withDeadline(deadline + .seconds(3), timeout: {
-            PowerSwitchError(.timeout, "`\(argv.joined(separator: " "))` did not finish within \(deadline.seconds) and its output stayed open after it was killed")
-        }) {
-            await child.collect()
+        // Collected by a task of its own, which the caller's cancellation does not cut short: its output ends
+        // with the child. (Collected in the caller's task, a cancellation ended the loop early with a made-up
+        // "killed by signal 9" and left the child running: a cancelled `labgrid-client acquire` went on to
+        // take the place.)
+        let collecting = Task { await child.collect() }
+        let collected: Output
+        do {
+            collected = try await withTaskCancellationHandler {
+                try await withDeadline(deadline + .seconds(3), timeout: {
+                    PowerSwitchError(.timeout, "`\(argv.joined(separator: " "))` did not finish within \(deadline.seconds) and its output stayed open after it was killed")
+                }) {
+                    await collecting.value
+                }
+            } onCancel: {
+                child.signalGroup(SIGKILL)
+            }
+        } catch where Task.isCancelled {
+            throw CancellationError()  // its group has had SIGKILL; the watcher thread reaps it
         }
+        if Task.isCancelled { throw CancellationError() }
         let elapsed = clock.now - start
         return CommandResult(argv: argv, stdout: String(decoding: collected.stdout, as: UTF8.self),
                              stderr: String(decoding: collected.stderr, as: UTF8.self), termination: collected.termination,

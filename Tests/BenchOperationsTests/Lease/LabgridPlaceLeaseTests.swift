@@ -7,7 +7,7 @@ import Testing
 /// The lease against a labgrid client that behaves like the real one at its worst moment: the coordinator has
 /// given the place, and the client has not exited yet.
 @Suite struct LabgridPlaceLeaseTests {
-    /// A `labgrid-client` stand-in: `acquire` marks the place held, then takes 30 s to exit; `release` frees
+    /// A `labgrid-client` stand-in: `acquire` writes its pid, marks the place held, then takes 30 s to exit; `release` frees
     /// it (and says so in `log`); `show` prints the holder as labgrid does.
     static func slowClient(in directory: URL) throws -> String {
         let script = directory.appendingPathComponent("labgrid-client")
@@ -16,7 +16,7 @@ import Testing
             #!/bin/sh
             # -x COORDINATOR -p PLACE COMMAND
             case "$5" in
-              acquire) touch '\(held)'; echo "acquired place $4"; sleep 30 ;;
+              acquire) echo $$ > '\(directory.appendingPathComponent("pid").path)'; touch '\(held)'; echo "acquired place $4"; sleep 30 ;;
               release) rm -f '\(held)'; echo release >> '\(log)'; echo "released place $4" ;;
               show) if [ -e '\(held)' ]; then echo "acquired: host/test"; else echo "acquired: None"; fi ;;
             esac
@@ -55,5 +55,11 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: held), "the place is still held after the cancelled acquire")
         let log = (try? String(contentsOfFile: directory.appendingPathComponent("log").path, encoding: .utf8)) ?? ""
         #expect(log == "release\n", "releases: \(log)")
+        // The cut-short client itself is gone, not left running to finish its acquire.
+        let pidText = (try? String(contentsOfFile: directory.appendingPathComponent("pid").path, encoding: .utf8)) ?? ""
+        let pid = try #require(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)), "no pid file: \(pidText)")
+        let gone = clock.now
+        while kill(pid, 0) == 0, clock.now - gone < .seconds(5) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(kill(pid, 0) != 0, "the stand-in client (pid \(pid)) still runs after the acquire was cancelled")
     }
 }
