@@ -97,11 +97,19 @@ public struct ChildProcess: Sendable {
         let cEnv: [UnsafeMutablePointer<CChar>?] = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for entry in cEnv { free(entry) } }
         var pid: pid_t = 0
-        let code = cArgs.withUnsafeBufferPointer { args -> Int32 in
-            cEnv.withUnsafeBufferPointer { env -> Int32 in
-                guard let argsBase = args.baseAddress, let envBase = env.baseAddress else { return EINVAL }
-                return posix_spawnp(&pid, program, &actions, &attributes, argsBase, envBase)
+        var code: Int32 = 0
+        // ETXTBSY: a script written a moment ago is still open for writing in a child another thread is forking
+        // (its descriptor is inherited until that child execs); a few retries 10 ms apart outlast that, as Go's
+        // os/exec does. Seen starting a test's just-written fake `swift`.
+        for attempt in 0..<5 {
+            if attempt > 0 { usleep(10_000) }
+            code = cArgs.withUnsafeBufferPointer { args -> Int32 in
+                cEnv.withUnsafeBufferPointer { env -> Int32 in
+                    guard let argsBase = args.baseAddress, let envBase = env.baseAddress else { return EINVAL }
+                    return posix_spawnp(&pid, program, &actions, &attributes, argsBase, envBase)
+                }
             }
+            if code != ETXTBSY { break }
         }
         close(outPipe[1])
         close(errPipe[1])
