@@ -52,6 +52,9 @@ public actor AccessoryPlayer {
         }
         try await device.start()
         try await advertise()
+        let sources = profile.notificationSources.map { source in
+            Task { [weak self] in await self?.play(source) }
+        }
         var interruption: String?
         for index in plan.steps.indices {
             guard await waitForTrigger(of: index) else { interruption = "interrupted before \(plan.steps[index].name)"; break }
@@ -59,6 +62,8 @@ public actor AccessoryPlayer {
         }
         if interruption == nil, !(await settle()) { interruption = "interrupted before every expectation was decided" }
         watcher?.cancel()
+        for source in sources { source.cancel() }
+        for source in sources { await source.value }
         for index in outcomes.indices { decide(index, final: true) }
         return Result(interruption: interruption, events: log.events, steps: outcomes)
     }

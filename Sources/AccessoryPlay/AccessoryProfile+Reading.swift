@@ -1,20 +1,23 @@
+import Foundation
 import HCI
 import RigFormat
 
 extension AccessoryProfile {
     /// The keys of a profile file's top level.
-    static let keys = ["$schema", "name", "description", "advertising", "services"]
+    static let keys = ["$schema", "name", "description", "advertising", "services", "notify"]
 
     /// Reads a profile file strictly, as rigs are read: an unknown key, a missing field or a value of the
     /// wrong kind is one `RigError` naming the field (`services[1].characteristics[0].properties[2]: unknown
     /// property 'notfy'; did you mean notify?`).
     public static func read(file path: String) throws(RigError) -> AccessoryProfile {
-        try RigDocument.read(file: path) { value throws(RigError) in try AccessoryProfile(reading: value) }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return try RigDocument.read(file: path) { value throws(RigError) in try AccessoryProfile(reading: value, directory: directory) }
     }
 
     /// Reads a profile: `name` (required), `description`, `advertising` (`interval_ms`, `services`) and
-    /// `services`, each a ready profile (`{"profile": "heart-rate"}`) or a custom service.
-    public init(reading value: RigValue) throws(RigError) {
+    /// `services`, each a ready profile (`{"profile": "heart-rate"}`) or a custom service, and `notify`, the
+    /// characteristics that notify on their own (`NotificationSource`; a file's path is relative to `directory`).
+    public init(reading value: RigValue, directory: String = ".") throws(RigError) {
         self = try value.object(keys: Self.keys, "a profile object") { fields throws(RigError) -> AccessoryProfile in
             let name = try fields.string("name", "the accessory's name (what it advertises)")
             guard name.utf8.count <= 248 else { throw try fields.required("name", "").problem("longer than 248 octets (the GAP Device Name limit)") }
@@ -32,8 +35,19 @@ extension AccessoryProfile {
                     }
                 }
             }
+            var sources: [NotificationSource] = []
+            for item in try fields.value("notify")?.array("an array of notification sources") ?? [] {
+                let source = try NotificationSource(reading: item, directory: directory)
+                let notifying = services.flatMap(\.characteristics).contains { $0.uuid == source.characteristic && $0.properties.contains(.notify) }
+                guard notifying else {
+                    throw try item.object(keys: NotificationSource.keys) { entry throws(RigError) -> RigError in
+                        try entry.required("characteristic", "").problem("no characteristic \(source.characteristic) with the notify property in the profile's services")
+                    }
+                }
+                sources.append(source)
+            }
             return AccessoryProfile(name: name, advertisingIntervalMilliseconds: interval,
-                                    advertisedServices: advertised ?? services.map(\.uuid), services: services)
+                                    advertisedServices: advertised ?? services.map(\.uuid), services: services, notificationSources: sources)
         }
     }
 

@@ -11,13 +11,16 @@ public struct AccessoryProfile: Sendable {
     public var advertisedServices: [BluetoothUUID]
     /// The services after GAP and GATT, in the order they are served.
     public var services: [GATTService]
+    /// Characteristics whose values change on their own and are notified (a counter, a waveform, a file).
+    public var notificationSources: [NotificationSource]
 
     public init(name: String, advertisingIntervalMilliseconds: Double = 100, advertisedServices: [BluetoothUUID] = [],
-                services: [GATTService]) {
+                services: [GATTService], notificationSources: [NotificationSource] = []) {
         self.name = name
         self.advertisingIntervalMilliseconds = advertisingIntervalMilliseconds
         self.advertisedServices = advertisedServices
         self.services = services
+        self.notificationSources = notificationSources
     }
 
     /// The GATT database: GAP (with the name), GATT (with Service Changed), then the profile's services, and

@@ -179,4 +179,33 @@ import Testing
         #expect(events.contains { ($0["detail"] as? String)?.contains("update_parameters (after the central's read 2A38") == true },
                 "the step names the read that triggered it: \(events.compactMap { $0["detail"] as? String })")
     }
+
+    /// A profile's counter, as the app receives it: every value Bumble got is the prefix and the next counter
+    /// value, one every 100 ms while it was subscribed.
+    @Test func theAppReceivesAProfilesCounterInOrder() async throws {
+        let out = try TemporaryDirectory.make("hil-accessory-counter")
+        defer { TemporaryDirectory.remove(out) }
+        let profile = out.appendingPathComponent("counter.json"), plan = out.appendingPathComponent("plan.json")
+        try #"""
+            {"name": "HIL-Counter", "services": [{"uuid": "5a5e2000-6b1c-4d9e-9a5f-000000000001",
+              "characteristics": [{"uuid": "5a5e2001-6b1c-4d9e-9a5f-000000000001", "properties": ["read", "notify"], "value_hex": "000000"}]}],
+             "notify": [{"characteristic": "5a5e2001-6b1c-4d9e-9a5f-000000000001", "every_ms": 100, "prefix_hex": "aa",
+                         "counter": {"start": 1000, "step": 3, "octets": 2}}]}
+            """#.write(to: profile, atomically: true, encoding: .utf8)
+        try #"{"steps": [{"after_connect_ms": 2000, "do": "disconnect"}]}"#.write(to: plan, atomically: true, encoding: .utf8)
+        let (json, status, output) = try await Self.play(profile: profile.path, plan: plan.path, name: "HIL-Counter", out: out.appendingPathComponent("results"),
+                                                         appArguments: ["--timeout", "15", "--wait", "10", "--collect", "5a5e2001-6b1c-4d9e-9a5f-000000000001"],
+                                                         air: .served)
+        #expect(json["error"] == nil, "\(json)")
+        #expect(status == 0, "hil accessory: \(output)")
+        #expect(json["disconnect_reason"] as? Int == 0x13, "\(json)")
+        let values = (json["values"] as? [String] ?? []).compactMap { hex -> Int? in
+            guard hex.count == 6, hex.hasPrefix("aa"), let low = Int(hex.dropFirst(2).prefix(2), radix: 16), let high = Int(hex.suffix(2), radix: 16) else { return nil }
+            return low | high << 8
+        }
+        // Subscribed a few hundred ms after connecting, until the drop at 2 s: about 15 to 20 values.
+        #expect(values.count >= 10 && values.count == (json["values"] as? [String])?.count, "\(json)")
+        #expect(zip(values, values.dropFirst()).allSatisfy { $1 - $0 == 3 } && (values.first ?? 0) >= 1000 && ((values.first ?? 0) - 1000) % 3 == 0,
+                "not the counter 1000, 1003, …: \(values)")
+    }
 }

@@ -22,6 +22,11 @@ parameter update the accessory may ask for then (Bumble's central accepts and up
 
     {"notifications": 412, "flood_ms": 1996.1, "parameters": {"interval_ms": 30.0, "latency": 0, "supervision_timeout_ms": 4000.0}, ...}
 
+With --collect UUID, the app subscribes to notifications of that characteristic and prints every value it gets,
+as hex, until the link ends (or --wait):
+
+    {"values": ["aa6400", "aa6700", ...], "disconnect_reason": 19}
+
 Exit status 0 when it reconnected (or, with --service-changed, was told of the change), 1 when the link never
 ended, it could not reconnect or no Service Changed came, 2 when nothing was found.
 """
@@ -145,6 +150,26 @@ async def under_load(connection, peer, timeout: float, wait: float) -> tuple[dic
     return result, 0
 
 
+async def collect(connection, peer, uuid: str, timeout: float, wait: float) -> tuple[dict, int]:
+    """Subscribes to notifications of `uuid` and collects the values until the link ends or `wait` passes."""
+    ended = asyncio.get_running_loop().create_future()
+    connection.on("disconnection", lambda reason: ended.done() or ended.set_result(reason))
+    wanted = UUID(uuid)
+    characteristic = next((c for service in peer.services for c in service.characteristics if c.uuid == wanted), None)
+    if characteristic is None:
+        return {"error": f"the accessory has no characteristic {uuid}"}, 1
+    values = []
+    await asyncio.wait_for(characteristic.discover_descriptors(), timeout)
+    await asyncio.wait_for(peer.subscribe(characteristic, lambda value: values.append(bytes(value).hex())), timeout)
+    result = {}
+    try:
+        result["disconnect_reason"] = int(await asyncio.wait_for(ended, wait))
+    except asyncio.TimeoutError:
+        result["link_still_up_after_s"] = wait
+    result["values"] = values
+    return result, 0
+
+
 async def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("transport")
@@ -154,6 +179,7 @@ async def main() -> int:
     parser.add_argument("--address", default="C0:A1:B2:C3:D4:E5")
     parser.add_argument("--service-changed", choices=["rediscover", "ignore"],
                         help="wait for Service Changed and re-discover or ignore it, instead of waiting for a drop")
+    parser.add_argument("--collect", metavar="UUID", help="print the values notified of this characteristic until the link ends")
     parser.add_argument("--under-load", action="store_true",
                         help="count a notification flood of 2A37, then read 2A38 and record a parameter update, instead of waiting for a drop")
     args = parser.parse_args()
@@ -168,6 +194,10 @@ async def main() -> int:
             print(json.dumps({"error": f"could not find, connect to or discover {args.name} within {args.timeout} s"}))
             return 2
         result["first"] = first
+        if args.collect:
+            outcome, status = await collect(connection, peer, args.collect, args.timeout, args.wait)
+            print(json.dumps({**result, **outcome}))
+            return status
         if args.under_load:
             outcome, status = await under_load(connection, peer, args.timeout, args.wait)
             print(json.dumps({**result, **outcome}))

@@ -1,0 +1,37 @@
+import HCI
+
+/// The profile's notification sources, played while the plan runs.
+extension AccessoryPlayer {
+    /// Writes `source`'s next value every interval (on the schedule it started with, so a slow notification
+    /// does not shift the rest) and notifies each central that subscribed, until cancelled; then records how
+    /// many values it made and how many notifications went out.
+    func play(_ source: NotificationSource) async {
+        let what = "\(source.characteristic)'s \(source.kindWord)"
+        guard let handle = log.database.valueHandle(of: source.characteristic) else {
+            log.record(.notifications, "\(what): the database has no \(source.characteristic), nothing sent")
+            return
+        }
+        let started = log.milliseconds()
+        var index = 0, notifications = 0
+        while true {
+            let due = started + Double((index + 1) * source.intervalMilliseconds)
+            let wait = due - log.milliseconds()
+            if wait > 0 { try? await Task.sleep(for: .microseconds(Int64(wait * 1000))) }
+            if Task.isCancelled { break }
+            notifications += (try? await device.updateValue(source.value(index, atMilliseconds: due - started), at: handle)) ?? 0
+            index += 1
+        }
+        log.record(.notifications, "\(what): \(index) values every \(source.intervalMilliseconds) ms, \(notifications) notifications to subscribed centrals")
+    }
+}
+
+extension NotificationSource {
+    /// What makes the values, in a report's words.
+    var kindWord: String {
+        switch kind {
+        case .counter: "counter"
+        case .waveform(let shape, _, _, _, _): "\(shape.rawValue) wave"
+        case .values(let values): "\(values.count) values from a file"
+        }
+    }
+}
