@@ -70,7 +70,9 @@ public actor AccessoryPlayer {
 
     func advertise() async throws(RoleError) {
         try await device.startAdvertising(profile.advertisement)
-        log.record(.advertising, "advertising \"\(profile.name)\" every \(RoundedText.ms(profile.advertisingIntervalMilliseconds))")
+        let (address, random) = await device.ownAddress()
+        let kind = random ? (address.isResolvablePrivate ? "resolvable private" : "random static") : "public"
+        log.record(.advertising, "advertising \"\(profile.name)\" every \(RoundedText.ms(profile.advertisingIntervalMilliseconds)) as \(address) (\(kind))")
     }
 
     func connected(_ link: LEConnection) async {
@@ -165,6 +167,13 @@ public actor AccessoryPlayer {
             return
         case .updateParameters(let parameters):
             await updateParameters(step: index, link: link, parameters)
+            return
+        case .rotateAddress:
+            if let link, await link.isConnected {
+                log.record(.advertising, handle: link.handle, "\(step.name): a link is up; the next advertising has a new address")
+            } else {
+                do { try await advertise() } catch { log.record(.fault, "\(step.name): cannot advertise with a new address: \(error)") }
+            }
             return
         }
         if link == nil { outcomes[index].linkEndedAt = ranAt }

@@ -4,7 +4,7 @@ import RigFormat
 
 extension AccessoryProfile {
     /// The keys of a profile file's top level.
-    static let keys = ["$schema", "name", "description", "advertising", "services", "notify"]
+    static let keys = ["$schema", "name", "description", "advertising", "services", "notify", "address"]
 
     /// Reads a profile file strictly, as rigs are read: an unknown key, a missing field or a value of the
     /// wrong kind is one `RigError` naming the field (`services[1].characteristics[0].properties[2]: unknown
@@ -46,8 +46,38 @@ extension AccessoryProfile {
                 }
                 sources.append(source)
             }
-            return AccessoryProfile(name: name, advertisingIntervalMilliseconds: interval,
-                                    advertisedServices: advertised ?? services.map(\.uuid), services: services, notificationSources: sources)
+            var profile = AccessoryProfile(name: name, advertisingIntervalMilliseconds: interval,
+                                           advertisedServices: advertised ?? services.map(\.uuid), services: services, notificationSources: sources)
+            if let address = fields.value("address") { (profile.addressKind, profile.identity) = try Self.address(address) }
+            return profile
+        }
+    }
+
+    /// `{"type": "public" | "random-static" | "resolvable-private", "identity": "C3:11:22:33:44:55", "irk_hex": "…"}`:
+    /// the identity (a random static address) and the IRK (16 octets, most significant first, as the Core spec
+    /// writes keys) are optional, made fresh for each run when absent, and not for a public address.
+    static func address(_ value: RigValue) throws(RigError) -> (AddressKind, LocalIdentity?) {
+        try value.object(keys: ["type", "identity", "irk_hex"], "an address object") { fields throws(RigError) -> (AddressKind, LocalIdentity?) in
+            let kinds = AddressKind.allCases.map(\.rawValue)
+            let typeValue = try fields.required("type", "an address type (\(kinds.joined(separator: ", ")))")
+            let word = try typeValue.string("an address type (\(kinds.joined(separator: ", ")))")
+            guard let kind = AddressKind(rawValue: word) else {
+                let hint = DidYouMean.question(for: word, among: kinds).map { "; \($0)" } ?? " (known: \(kinds.joined(separator: ", ")))"
+                throw typeValue.problem("unknown address type '\(word)'\(hint)")
+            }
+            if kind == .publicAddress {
+                for key in ["identity", "irk_hex"] where fields.has(key) {
+                    throw try fields.required(key, "").problem("a public address has no identity or IRK of ours: it is the controller's")
+                }
+                return (kind, nil)
+            }
+            guard fields.has("identity") || fields.has("irk_hex") else { return (kind, nil) }
+            let expectedAddress = "a random static address (the two top bits 11), like \"C3:11:22:33:44:55\""
+            let identityValue = try fields.required("identity", expectedAddress + ", with irk_hex")
+            guard let address = BDAddress(try identityValue.string(expectedAddress)), address.isStaticRandom else { throw identityValue.fail(expectedAddress) }
+            let irkValue = try fields.required("irk_hex", "the IRK as 32 hex digits, with identity")
+            guard let irk = hexBytes(try irkValue.string("the IRK as 32 hex digits")), irk.count == 16 else { throw irkValue.fail("the IRK as 32 hex digits") }
+            return (kind, LocalIdentity(address: address, addressType: .random, identityResolvingKey: irk.reversed()))
         }
     }
 

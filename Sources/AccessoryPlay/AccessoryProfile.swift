@@ -13,6 +13,22 @@ public struct AccessoryProfile: Sendable {
     public var services: [GATTService]
     /// Characteristics whose values change on their own and are notified (a counter, a waveform, a file).
     public var notificationSources: [NotificationSource]
+    /// How it addresses itself on the air.
+    public var addressKind: AddressKind = .publicAddress
+    /// For a random static or resolvable private address: its identity (random static address) and IRK; nil
+    /// makes a fresh one for each run.
+    public var identity: LocalIdentity?
+
+    /// The address kinds of Core v5.4 Vol 6 Part B §1.3 an accessory can advertise with.
+    public enum AddressKind: String, Sendable, Hashable, CaseIterable {
+        /// The controller's public address.
+        case publicAddress = "public"
+        /// A random static address: the same for the whole run (the identity's).
+        case randomStatic = "random-static"
+        /// A resolvable private address made from the IRK, new each time it advertises (LE privacy): a phone
+        /// without the IRK sees a new device each time.
+        case resolvablePrivate = "resolvable-private"
+    }
 
     public init(name: String, advertisingIntervalMilliseconds: Double = 100, advertisedServices: [BluetoothUUID] = [],
                 services: [GATTService], notificationSources: [NotificationSource] = []) {

@@ -13,9 +13,10 @@ extension FaultPlan {
         "service_changed": [],
         "notify_flood": ["characteristic", "duration_ms"],
         "update_parameters": ["interval_ms", "latency", "supervision_timeout_ms"],
+        "rotate_address": [],
     ]
     /// The actions a step may do.
-    static let actions = ["disconnect", "vanish", "stop_answering_att", "service_changed", "notify_flood", "update_parameters"]
+    static let actions = ["disconnect", "vanish", "stop_answering_att", "service_changed", "notify_flood", "update_parameters", "rotate_address"]
     /// The keys of a step.
     static let stepKeys = commonStepKeys + ["reason", "advertise_after_ms", "characteristic", "duration_ms", "interval_ms", "latency", "supervision_timeout_ms"]
     /// The keys of a step's `expect`.
@@ -83,6 +84,7 @@ extension FaultPlan {
         case "vanish": return .vanish
         case "stop_answering_att": return .stopAnsweringATT
         case "service_changed": return .serviceChanged
+        case "rotate_address": return .rotateAddress
         case "notify_flood":
             let characteristic = try AccessoryProfile.uuid(try fields.required("characteristic", "the UUID of the characteristic to notify"))
             return .notifyFlood(characteristic: characteristic, milliseconds: try milliseconds(fields, "duration_ms", upTo: 600_000) ?? 1000)

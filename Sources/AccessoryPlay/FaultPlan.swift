@@ -80,12 +80,15 @@ public struct FaultPlan: Sendable {
         /// `update_parameters`: asks the central for these connection parameters (an L2CAP Connection Parameter
         /// Update Request, Core v5.4 Vol 3 Part A §4.20) and waits up to 5 s for the LE Connection Update Complete.
         case updateParameters(ConnectionParameters)
+        /// `rotate_address`: advertise with a new resolvable private address now (the profile's address is
+        /// `resolvable-private`); with a link up, the next advertising has the new one.
+        case rotateAddress
 
         /// Whether the action needs a link to act on (it cannot run at a time when none may be up).
         public var actsOnLink: Bool {
             switch self {
             case .stopAnsweringATT, .notifyFlood, .updateParameters: true
-            case .disconnect, .vanish, .serviceChanged: false
+            case .disconnect, .vanish, .serviceChanged, .rotateAddress: false
             }
         }
 
@@ -93,7 +96,7 @@ public struct FaultPlan: Sendable {
         public var endsLink: Bool {
             switch self {
             case .disconnect, .vanish, .stopAnsweringATT: true
-            case .serviceChanged, .notifyFlood, .updateParameters: false
+            case .serviceChanged, .notifyFlood, .updateParameters, .rotateAddress: false
             }
         }
 
@@ -106,6 +109,7 @@ public struct FaultPlan: Sendable {
             case .serviceChanged: "service_changed"
             case .notifyFlood: "notify_flood"
             case .updateParameters: "update_parameters"
+            case .rotateAddress: "rotate_address"
             }
         }
     }

@@ -13,8 +13,8 @@ enum AccessoryCommand {
         Plays the accessory PROFILE.json describes (name, advertising, GATT services: profiles/*.json) for a phone
         app, and runs the fault plan PLAN.json against the central that connects (docs/accessory-plans.md):
         disconnect with a reason, vanish, stay away then advertise again, stop answering ATT, change the
-        database and indicate Service Changed, flood notifications, ask for connection parameters; on a
-        timer, after a connection or when the app reads, writes or subscribes. Records what the central did — connections, disconnections,
+        database and indicate Service Changed, flood notifications, ask for connection parameters, rotate
+        the private address; on a timer, after a connection or when the app reads, writes or subscribes. Records what the central did — connections, disconnections,
         MTU, discovery, reads, writes, subscriptions — how long it took to reconnect after each fault and to
         re-discover after Service Changed. Runs until the plan is done (every step ran, every expectation
         decided; then it serves one more second) or Ctrl-C / SIGTERM, ends a link still up (0x13), and
@@ -52,6 +52,16 @@ enum AccessoryCommand {
         } catch {
             return Diagnostics.fail("accessory", "plan \(planPath): \(error.message)", .usageError)
         }
+        if profile.addressKind != .resolvablePrivate, let step = plan.steps.first(where: { $0.action == .rotateAddress }) {
+            return Diagnostics.fail("accessory", "plan \(planPath): \(step.name) rotates the address, but profile \(profilePath) advertises with a "
+                                    + "\(profile.addressKind.rawValue) address (give it \"address\": {\"type\": \"resolvable-private\"})", .usageError)
+        }
+        let identity: LocalIdentity?
+        do {
+            identity = profile.addressKind == .publicAddress ? nil : try profile.identity ?? LocalIdentity.randomStatic()
+        } catch {
+            return Diagnostics.fail("accessory", "cannot make an identity address and IRK: \(error)", .infrastructureError)
+        }
         do {
             database = try profile.database()
         } catch {
@@ -69,6 +79,9 @@ enum AccessoryCommand {
         case .failure(let status): return status
         }
         let device = LEDevice(host: session.host, database: database)
+        if let identity {
+            await device.configureSecurity(pairing: nil, bonds: nil, identity: identity, privateAddresses: profile.addressKind == .resolvablePrivate)
+        }
         let player = AccessoryPlayer(device: device, profile: profile, plan: plan, database: database) { event in
             print(String(format: "%10.1f ms  ", event.milliseconds) + event.detail)
         }

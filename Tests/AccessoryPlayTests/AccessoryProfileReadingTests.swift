@@ -31,6 +31,26 @@ import Testing
         #expect(database.value(at: handle) == Array("opened 08:02 by key 3".utf8))
     }
 
+    /// Core v5.4 Vol 6 Part B §1.3: an identity is a random static address (top bits 11); the IRK is written most
+    /// significant octet first, as the spec's sample data writes it, and kept in HCI order.
+    @Test func anAddressBlockReadsItsKindIdentityAndIRK() throws {
+        let read = try AccessoryProfile(reading: try RigDocument.parse(Array(#"""
+            {"name": "A", "address": {"type": "resolvable-private", "identity": "C3:11:22:33:44:55", "irk_hex": "ec0234a357c8ad05341010a60a397d9b"}}
+            """#.utf8)))
+        #expect(read.addressKind == .resolvablePrivate)
+        #expect(read.identity?.address == BDAddress("C3:11:22:33:44:55"))
+        // The spec's sample: this IRK resolves 70:81:94:0D:FB:AA (prand 708194, hash 0DFBAA).
+        let irk = try #require(read.identity?.identityResolvingKey)
+        #expect(ResolvablePrivateAddress.resolves(try #require(BDAddress("70:81:94:0D:FB:AA")), with: irk))
+        #expect(message(#"{"name": "A", "address": {"type": "public", "irk_hex": "00"}}"#)
+                == "address.irk_hex: a public address has no identity or IRK of ours: it is the controller's")
+        #expect(message(#"{"name": "A", "address": {"type": "random-static", "identity": "00:11:22:33:44:55", "irk_hex": "ec0234a357c8ad05341010a60a397d9b"}}"#)?
+                .hasPrefix("address.identity: expected a random static address") == true)
+        #expect(message(#"{"name": "A", "address": {"type": "random-static", "identity": "C3:11:22:33:44:55"}}"#)?
+                .hasPrefix("address.irk_hex: missing") == true)
+        #expect(message(#"{"name": "A", "address": {"type": "rpa"}}"#)?.hasPrefix("address.type: unknown address type 'rpa'") == true)
+    }
+
     @Test func errorsNameTheField() {
         #expect(message(#"{"name": "A", "services": [{"profile": "heart-rat"}]}"#) == "services[0].profile: unknown profile 'heart-rat'; did you mean heart-rate?")
         #expect(message(#"{"name": "A", "services": [{"uuid": "180D", "characteristics": [{"uuid": "2A37", "properties": ["notfy"]}]}]}"#)

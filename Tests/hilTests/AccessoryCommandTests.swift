@@ -208,4 +208,52 @@ import Testing
         #expect(zip(values, values.dropFirst()).allSatisfy { $1 - $0 == 3 } && (values.first ?? 0) >= 1000 && ((values.first ?? 0) - 1000) % 3 == 0,
                 "not the counter 1000, 1003, …: \(values)")
     }
+
+    /// LE privacy as a phone's scanner sees it: a resolvable private address, a new one after `rotate_address`,
+    /// each resolving with the profile's IRK by the Core spec's ah function (Vol 3 Part H §2.2.2) computed with
+    /// Python's `cryptography` AES — the IRK is the spec's own sample key.
+    @Test func aRotatedPrivateAddressIsNewAndResolvesWithTheIRK() async throws {
+        let out = try TemporaryDirectory.make("hil-accessory-rpa")
+        defer { TemporaryDirectory.remove(out) }
+        let irk = "ec0234a357c8ad05341010a60a397d9b"
+        let profile = out.appendingPathComponent("private.json"), plan = out.appendingPathComponent("plan.json")
+        try #"{"name": "HIL-Private", "services": [{"profile": "battery"}], "address": {"type": "resolvable-private", "identity": "C3:11:22:33:44:55", "irk_hex": "\#(irk)"}}"#
+            .write(to: profile, atomically: true, encoding: .utf8)
+        try #"{"steps": [{"at_ms": 1500, "do": "rotate_address"}]}"#.write(to: plan, atomically: true, encoding: .utf8)
+        let (json, status, output) = try await Self.play(profile: profile.path, plan: plan.path, name: "HIL-Private", out: out.appendingPathComponent("results"),
+                                                         appArguments: ["--addresses", "4"], air: .served)
+        #expect(status == 0, "hil accessory: \(output)")
+        let seen = try #require(json["addresses"] as? [[String]], "\(json)")
+        #expect(seen.count == 2 && seen.allSatisfy { $0.last == "random" }, "Bumble saw \(seen)")
+        let addresses = seen.compactMap(\.first)
+        let resolved = await runProgramCapturing(Self.python, ["-c", """
+            import sys
+            from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+            irk = bytes.fromhex(sys.argv[1])
+            for text in sys.argv[2:]:
+                octets = bytes.fromhex(text.replace(":", ""))
+                prand, hash = octets[:3], octets[3:]
+                encryptor = Cipher(algorithms.AES(irk), modes.ECB()).encryptor()
+                ah = (encryptor.update(bytes(13) + prand) + encryptor.finalize())[-3:]
+                print(text, "resolvable" if prand[0] >> 6 == 1 else "not-rpa", "resolves" if ah == hash else "does-not-resolve")
+            """, irk] + addresses)
+        let lines = resolved.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines.allSatisfy { $0.hasSuffix(" resolvable resolves") }, "\(resolved.stdout) \(resolved.stderr)")
+        // hil's own record names the addresses it advertised from: the same two.
+        let activity = try String(contentsOf: out.appendingPathComponent("results/central.json"), encoding: .utf8)
+        #expect(addresses.allSatisfy { activity.contains("as \($0) (resolvable private)") }, "\(activity)")
+    }
+
+    /// A plan that rotates the address of a profile that has none to rotate is refused before anything opens.
+    @Test func rotatingAPublicAddressIsAUsageError() async throws {
+        let out = try TemporaryDirectory.make("hil-accessory-rotate")
+        defer { TemporaryDirectory.remove(out) }
+        let plan = out.appendingPathComponent("plan.json")
+        try #"{"steps": [{"at_ms": 10, "do": "rotate_address", "name": "new address"}]}"#.write(to: plan, atomically: true, encoding: .utf8)
+        let ran = await runProgramCapturing(try ChildProgram.hilBinary(), ["accessory", "unix:/nonexistent/air", "--profile", "profiles/heart-rate.json",
+                                                                           "--plan", plan.path, "--out", out.appendingPathComponent("results").path])
+        #expect(ran.termination?.exitStatus == 3, "\(ran.stdout) \(ran.stderr)")
+        #expect(ran.stderr == "hil accessory: plan \(plan.path): new address rotates the address, but profile profiles/heart-rate.json advertises with a "
+                + "public address (give it \"address\": {\"type\": \"resolvable-private\"})\n", "\(ran.stderr)")
+    }
 }

@@ -27,6 +27,11 @@ as hex, until the link ends (or --wait):
 
     {"values": ["aa6400", "aa6700", ...], "disconnect_reason": 19}
 
+With --addresses SECONDS, the app only scans, that long, and prints each address the accessory advertised from,
+in the order first seen, with its type:
+
+    {"addresses": [["5A:12:...", "random"], ["71:0C:...", "random"]]}
+
 Exit status 0 when it reconnected (or, with --service-changed, was told of the change), 1 when the link never
 ended, it could not reconnect or no Service Changed came, 2 when nothing was found.
 """
@@ -170,6 +175,25 @@ async def collect(connection, peer, uuid: str, timeout: float, wait: float) -> t
     return result, 0
 
 
+async def addresses(device: Device, name: str, seconds: float) -> dict:
+    """Scans for `seconds` and returns the distinct addresses `name` advertised from, first seen first."""
+    seen = []
+
+    def on_advertisement(advertisement):
+        local_name = advertisement.data.get(0x09) or advertisement.data.get(0x08)
+        if isinstance(local_name, (bytes, bytearray)):
+            local_name = local_name.decode(errors="replace")
+        entry = [str(advertisement.address).split("/")[0], "public" if advertisement.address.is_public else "random"]
+        if local_name == name and entry not in seen:
+            seen.append(entry)
+
+    device.on("advertisement", on_advertisement)
+    await device.start_scanning(active=True, filter_duplicates=False)
+    await asyncio.sleep(seconds)
+    await device.stop_scanning()
+    return {"addresses": seen}
+
+
 async def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("transport")
@@ -179,6 +203,7 @@ async def main() -> int:
     parser.add_argument("--address", default="C0:A1:B2:C3:D4:E5")
     parser.add_argument("--service-changed", choices=["rediscover", "ignore"],
                         help="wait for Service Changed and re-discover or ignore it, instead of waiting for a drop")
+    parser.add_argument("--addresses", type=float, metavar="SECONDS", help="only scan that long and print the addresses the accessory used")
     parser.add_argument("--collect", metavar="UUID", help="print the values notified of this characteristic until the link ends")
     parser.add_argument("--under-load", action="store_true",
                         help="count a notification flood of 2A37, then read 2A38 and record a parameter update, instead of waiting for a drop")
@@ -187,6 +212,9 @@ async def main() -> int:
     async with await open_transport(args.transport) as transport:
         device = Device.with_hci("HIL-App", hci.Address(args.address), transport.source, transport.sink)
         await device.power_on()
+        if args.addresses:
+            print(json.dumps(await addresses(device, args.name, args.addresses)))
+            return 0
         try:
             connection, connected = await connect(device, args.name, args.timeout)
             peer, first = await discover_peer(connection, args.timeout)
