@@ -10,6 +10,10 @@ extension AccessoryPlayer {
                 decideRediscovery(index, &item, final: final)
             case FaultPlan.Expectation.acceptParameters.key:
                 decideParameters(outcomes[index], &item, final: final)
+            case FaultPlan.Expectation.pairWithin(milliseconds: 0).key:
+                decidePairing(outcomes[index], &item, final: final)
+            case FaultPlan.Expectation.reencryptWithBond(withinMilliseconds: 0).key:
+                decideReencryption(outcomes[index], &item, final: final)
             default:
                 decideReconnect(outcomes[index], &item, final: final)
             }
@@ -66,6 +70,37 @@ extension AccessoryPlayer {
             item.message = outcome.parametersNote ?? (accepted ? "the central accepted" : "the central did not accept")
         } else if final {
             item.message = outcome.ranAt == nil ? "not decided: the run ended before the step ran" : "not decided: the run ended before the central answered"
+        }
+    }
+
+    func decidePairing(_ outcome: StepOutcome, _ item: inout StepOutcome.Check, final: Bool) {
+        if let paired = outcome.paired {
+            item.measured = outcome.pairingTook
+            item.passed = paired && (outcome.pairingTook ?? .infinity) <= item.limit
+            item.message = (outcome.pairingNote ?? (paired ? "the central paired" : "the central did not pair")) + " (limit \(RoundedText.ms(item.limit)))"
+        } else if final {
+            item.message = outcome.ranAt == nil ? "not decided: the run ended before the step ran" : "not decided: the run ended before the pairing did"
+        }
+    }
+
+    func decideReencryption(_ outcome: StepOutcome, _ item: inout StepOutcome.Check, final: Bool) {
+        let limit = RoundedText.ms(item.limit)
+        guard let connected = outcome.nextConnectionAt else {
+            if final { item.message = "not decided: the central did not connect again after the step" }
+            return
+        }
+        if let encrypted = outcome.reencryptedAt {
+            item.measured = encrypted - connected
+            item.passed = encrypted - connected <= item.limit
+            item.message = "the central encrypted with its bond \(RoundedText.ms(encrypted - connected)) after connecting again (limit \(limit))"
+        } else if outcome.pairedAgainAt != nil {
+            item.passed = false
+            item.message = "the central paired again instead of encrypting with its bond"
+        } else if log.milliseconds() - connected > item.limit {
+            item.passed = false
+            item.message = "the central did not encrypt the link within \(limit) of connecting again"
+        } else if final {
+            item.message = "not decided: the run ended before the central encrypted the link or \(limit) passed"
         }
     }
 }

@@ -14,6 +14,8 @@ public actor AccessoryPlayer {
     /// `service_changed` steps that ran with no central connected: the next connection is when it is told.
     var tellOnNextConnection: Set<Int> = []
     var current: LEConnection?
+    /// The last central's link, up or not (whose bond `forget_bond` forgets when none is up).
+    var lastLink: LEConnection?
     var connections = 0
     /// When each connection formed, in milliseconds from the start.
     var connectedAt: [Double] = []
@@ -78,6 +80,7 @@ public actor AccessoryPlayer {
     func connected(_ link: LEConnection) async {
         connections += 1
         current = link
+        lastLink = link
         let at = log.record(.connected, handle: link.handle, "connection \(connections) from \(link.peerAddress) "
                             + "(interval \(RoundedText.ms(Double(await link.interval) * 1.25)), latency \(await link.latency), "
                             + "supervision timeout \(Int(await link.supervisionTimeout) * 10) ms)", at: link.established)
@@ -92,6 +95,13 @@ public actor AccessoryPlayer {
             outcomes[index].centralToldAt = at
         }
         tellOnNextConnection = []
+        for index in outcomes.indices where outcomes[index].ranAt.map({ $0 <= at }) == true && outcomes[index].nextConnectionAt == nil
+            && plan.steps[index].expectations.contains(where: { if case .reencryptWithBond = $0 { true } else { false } }) {
+            // A pairing step's own link does not count: the next one does.
+            if plan.steps[index].action == .requirePairing, outcomes[index].paired == nil { continue }
+            outcomes[index].nextConnectionAt = at
+        }
+        watchEncryption(of: link)
         Task { [weak self] in
             let reason = try? await link.waitForDisconnection(timeout: .seconds(7 * 86_400))
             await self?.ended(link, reason: reason)
@@ -167,6 +177,9 @@ public actor AccessoryPlayer {
             return
         case .updateParameters(let parameters):
             await updateParameters(step: index, link: link, parameters)
+            return
+        case .requirePairing, .refusePairing, .forgetBond:
+            await security(step: index, link: link)
             return
         case .rotateAddress:
             if let link, await link.isConnected {

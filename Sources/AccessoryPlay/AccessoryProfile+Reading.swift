@@ -4,7 +4,7 @@ import RigFormat
 
 extension AccessoryProfile {
     /// The keys of a profile file's top level.
-    static let keys = ["$schema", "name", "description", "advertising", "services", "notify", "address"]
+    static let keys = ["$schema", "name", "description", "advertising", "services", "notify", "address", "security"]
 
     /// Reads a profile file strictly, as rigs are read: an unknown key, a missing field or a value of the
     /// wrong kind is one `RigError` naming the field (`services[1].characteristics[0].properties[2]: unknown
@@ -49,6 +49,7 @@ extension AccessoryProfile {
             var profile = AccessoryProfile(name: name, advertisingIntervalMilliseconds: interval,
                                            advertisedServices: advertised ?? services.map(\.uuid), services: services, notificationSources: sources)
             if let address = fields.value("address") { (profile.addressKind, profile.identity) = try Self.address(address) }
+            if let security = fields.value("security") { profile.security = try Self.security(security) }
             return profile
         }
     }
@@ -78,6 +79,24 @@ extension AccessoryProfile {
             let irkValue = try fields.required("irk_hex", "the IRK as 32 hex digits, with identity")
             guard let irk = hexBytes(try irkValue.string("the IRK as 32 hex digits")), irk.count == 16 else { throw irkValue.fail("the IRK as 32 hex digits") }
             return (kind, LocalIdentity(address: address, addressType: .random, identityResolvingKey: irk.reversed()))
+        }
+    }
+
+    /// `{"pairing": "just-works" | "passkey" | "numeric-comparison", "passkey": 123456, "legacy": false}`: how the
+    /// accessory pairs (it displays a passkey, never enters one) and bonds.
+    static func security(_ value: RigValue) throws(RigError) -> AccessorySecurity {
+        try value.object(keys: ["pairing", "passkey", "legacy"], "a security object") { fields throws(RigError) -> AccessorySecurity in
+            let methods = ["just-works", "passkey", "numeric-comparison"]
+            let methodValue = try fields.required("pairing", "a pairing method (\(methods.joined(separator: ", ")))")
+            let method = try methodValue.string("a pairing method (\(methods.joined(separator: ", ")))")
+            guard methods.contains(method) else {
+                let hint = DidYouMean.question(for: method, among: methods).map { "; \($0)" } ?? " (known: \(methods.joined(separator: ", ")))"
+                throw methodValue.problem("unknown pairing method '\(method)'\(hint)")
+            }
+            let passkey = try fields.value("passkey").map { (value: RigValue) throws(RigError) -> UInt32 in UInt32(try value.integer(in: 0...999_999, "a six-digit passkey")) }
+            if method == "passkey" && passkey == nil { throw methodValue.problem("passkey pairing needs \"passkey\": the six digits the accessory displays") }
+            if method != "passkey", passkey != nil { throw try fields.required("passkey", "").problem("only passkey pairing has a passkey") }
+            return AccessorySecurity(method: method, passkey: passkey, legacy: try fields.bool("legacy", default: false))
         }
     }
 

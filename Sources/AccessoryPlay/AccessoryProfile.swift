@@ -13,6 +13,8 @@ public struct AccessoryProfile: Sendable {
     public var services: [GATTService]
     /// Characteristics whose values change on their own and are notified (a counter, a waveform, a file).
     public var notificationSources: [NotificationSource]
+    /// How it pairs when a central asks (`security`); nil refuses pairing (Pairing Not Supported).
+    public var security: AccessorySecurity?
     /// How it addresses itself on the air.
     public var addressKind: AddressKind = .publicAddress
     /// For a random static or resolvable private address: its identity (random static address) and IRK; nil

@@ -98,7 +98,7 @@ public enum AccessoryReport {
         case .connected, .disconnected: lane = .connection
         case .fault, .serviceChanged: lane = .power
         case .discovery, .read, .write, .subscribe, .unsubscribe, .mtu, .att: lane = .discovery
-        case .notifications, .parameters: lane = .connection
+        case .notifications, .parameters, .security: lane = .connection
         case .unanswered: lane = .note
         }
         return TimelineEvent(offset: event.milliseconds / 1000, lane: lane, label: event.detail, isFailure: event.kind == .unanswered)

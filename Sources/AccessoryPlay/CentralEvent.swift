@@ -41,6 +41,8 @@ public struct CentralEvent: Sendable, Hashable, Codable {
         /// What the accessory sent on a plan's behalf (a notification flood) and what came of a request it made
         /// (a connection parameter update).
         case notifications, parameters
+        /// Pairing (requested, done, failed, refused), bonds forgotten, and links encrypted.
+        case security
         /// The central's ATT requests, by what they are for.
         case mtu, discovery, read, write, subscribe, unsubscribe
         /// An ATT request the plan left unanswered.

@@ -14,13 +14,18 @@ extension FaultPlan {
         "notify_flood": ["characteristic", "duration_ms"],
         "update_parameters": ["interval_ms", "latency", "supervision_timeout_ms"],
         "rotate_address": [],
+        "require_pairing": [],
+        "refuse_pairing": [],
+        "forget_bond": [],
     ]
     /// The actions a step may do.
-    static let actions = ["disconnect", "vanish", "stop_answering_att", "service_changed", "notify_flood", "update_parameters", "rotate_address"]
+    static let actions = ["disconnect", "vanish", "stop_answering_att", "service_changed", "notify_flood", "update_parameters", "rotate_address",
+                          "require_pairing", "refuse_pairing", "forget_bond"]
     /// The keys of a step.
     static let stepKeys = commonStepKeys + ["reason", "advertise_after_ms", "characteristic", "duration_ms", "interval_ms", "latency", "supervision_timeout_ms"]
     /// The keys of a step's `expect`.
-    static let expectationKeys = ["reconnect_within_ms", "rediscover_after_service_changed", "rediscover_within_ms", "accept_parameters"]
+    static let expectationKeys = ["reconnect_within_ms", "rediscover_after_service_changed", "rediscover_within_ms", "accept_parameters",
+                                  "pair_within_ms", "reencrypt_with_bond", "reencrypt_within_ms"]
     /// The reasons HCI Disconnect accepts (Core v5.4 Vol 4 Part E §7.1.6).
     static let disconnectReasons: [UInt8] = [0x05, 0x13, 0x14, 0x15, 0x1A, 0x29, 0x3B]
 
@@ -85,6 +90,9 @@ extension FaultPlan {
         case "stop_answering_att": return .stopAnsweringATT
         case "service_changed": return .serviceChanged
         case "rotate_address": return .rotateAddress
+        case "require_pairing": return .requirePairing
+        case "refuse_pairing": return .refusePairing
+        case "forget_bond": return .forgetBond
         case "notify_flood":
             let characteristic = try AccessoryProfile.uuid(try fields.required("characteristic", "the UUID of the characteristic to notify"))
             return .notifyFlood(characteristic: characteristic, milliseconds: try milliseconds(fields, "duration_ms", upTo: 600_000) ?? 1000)
@@ -144,6 +152,22 @@ extension FaultPlan {
                 guard try wanted.bool() else { throw wanted.problem("only true can be expected (leave it out to expect nothing)") }
                 guard case .updateParameters = action else { throw wanted.problem("only an \"update_parameters\" step can expect the central to accept") }
                 expectations.append(.acceptParameters)
+            }
+            if let limit = try milliseconds(checks, "pair_within_ms", upTo: 30_000) {
+                guard action == .requirePairing else {
+                    throw try checks.required("pair_within_ms", "").problem("only a \"require_pairing\" step can expect the central to pair")
+                }
+                expectations.append(.pairWithin(milliseconds: limit))
+            }
+            let reencryptWithin = try milliseconds(checks, "reencrypt_within_ms", upTo: 3_600_000)
+            if let wanted = checks.value("reencrypt_with_bond") {
+                guard try wanted.bool() else { throw wanted.problem("only true can be expected (leave it out to expect nothing)") }
+                guard action == .requirePairing || action.endsLink else {
+                    throw wanted.problem("re-encryption is expected after a pairing (require_pairing) or of a reconnection (disconnect, vanish, stop_answering_att)")
+                }
+                expectations.append(.reencryptWithBond(withinMilliseconds: reencryptWithin ?? Expectation.defaultReencryptionMilliseconds))
+            } else if reencryptWithin != nil {
+                throw try checks.required("reencrypt_within_ms", "").problem("goes with \"reencrypt_with_bond\": true")
             }
             if let limit = try milliseconds(checks, "reconnect_within_ms", upTo: 3_600_000) {
                 guard action.endsLink else {

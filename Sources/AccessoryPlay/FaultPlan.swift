@@ -83,12 +83,22 @@ public struct FaultPlan: Sendable {
         /// `rotate_address`: advertise with a new resolvable private address now (the profile's address is
         /// `resolvable-private`); with a link up, the next advertising has the new one.
         case rotateAddress
+        /// `require_pairing`: a Security Request to the central (Core v5.4 Vol 3 Part H §3.6.7), then up to 30 s for
+        /// its pairing (the profile's `security` says how the accessory pairs).
+        case requirePairing
+        /// `refuse_pairing`: from now on a Pairing Request is answered Pairing Failed, 0x05 Pairing Not Supported
+        /// (encryption with an existing bond still works).
+        case refusePairing
+        /// `forget_bond`: the accessory deletes its bond with the central (the one connected, else the last):
+        /// the central's next encryption with its key fails (the LTK request gets a negative reply, 0x06 PIN or
+        /// Key Missing on its side).
+        case forgetBond
 
         /// Whether the action needs a link to act on (it cannot run at a time when none may be up).
         public var actsOnLink: Bool {
             switch self {
-            case .stopAnsweringATT, .notifyFlood, .updateParameters: true
-            case .disconnect, .vanish, .serviceChanged, .rotateAddress: false
+            case .stopAnsweringATT, .notifyFlood, .updateParameters, .requirePairing: true
+            case .disconnect, .vanish, .serviceChanged, .rotateAddress, .refusePairing, .forgetBond: false
             }
         }
 
@@ -96,7 +106,7 @@ public struct FaultPlan: Sendable {
         public var endsLink: Bool {
             switch self {
             case .disconnect, .vanish, .stopAnsweringATT: true
-            case .serviceChanged, .notifyFlood, .updateParameters, .rotateAddress: false
+            case .serviceChanged, .notifyFlood, .updateParameters, .rotateAddress, .requirePairing, .refusePairing, .forgetBond: false
             }
         }
 
@@ -110,6 +120,9 @@ public struct FaultPlan: Sendable {
             case .notifyFlood: "notify_flood"
             case .updateParameters: "update_parameters"
             case .rotateAddress: "rotate_address"
+            case .requirePairing: "require_pairing"
+            case .refusePairing: "refuse_pairing"
+            case .forgetBond: "forget_bond"
             }
         }
     }
@@ -125,6 +138,14 @@ public struct FaultPlan: Sendable {
         /// `accept_parameters`: the central accepts an `update_parameters` request (the connection update completes
         /// with parameters in the requested range) within the 5 s the step waits.
         case acceptParameters
+        /// `pair_within_ms` (`require_pairing`): the central pairs within this long of the Security Request.
+        case pairWithin(milliseconds: Int)
+        /// `reencrypt_with_bond` (with `reencrypt_within_ms`, default 5 s): the central's next connection after the
+        /// step is encrypted with the bond — no new pairing — within this long of connecting.
+        case reencryptWithBond(withinMilliseconds: Int)
+
+        /// The default time a reconnected central has to encrypt with its bond.
+        public static let defaultReencryptionMilliseconds = 5_000
 
         /// How long an `update_parameters` step waits for the central.
         public static let parameterUpdateMilliseconds = 5_000
@@ -138,13 +159,16 @@ public struct FaultPlan: Sendable {
             case .reconnectWithin: "reconnect_within_ms"
             case .rediscoverAfterServiceChanged: "rediscover_after_service_changed"
             case .acceptParameters: "accept_parameters"
+            case .pairWithin: "pair_within_ms"
+            case .reencryptWithBond: "reencrypt_with_bond"
             }
         }
 
         /// Its limit in milliseconds.
         public var limit: Int {
             switch self {
-            case .reconnectWithin(let milliseconds), .rediscoverAfterServiceChanged(let milliseconds): milliseconds
+            case .reconnectWithin(let milliseconds), .rediscoverAfterServiceChanged(let milliseconds), .pairWithin(let milliseconds),
+                 .reencryptWithBond(let milliseconds): milliseconds
             case .acceptParameters: Self.parameterUpdateMilliseconds
             }
         }

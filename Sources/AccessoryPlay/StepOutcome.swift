@@ -24,6 +24,15 @@ public struct StepOutcome: Sendable, Hashable, Codable {
     /// `notify_flood`: how many notifications went out, and how many a second.
     public var notificationsSent: Int?
     public var notificationsPerSecond: Double?
+    /// `require_pairing`: whether the central paired, how long after the Security Request (ms), and how.
+    public var paired: Bool?
+    public var pairingTook: Double?
+    public var pairingNote: String?
+    /// For `reencrypt_with_bond`: the connection after the step, and when it was encrypted with the bond (or
+    /// paired again instead), in ms from the start.
+    public var nextConnectionAt: Double?
+    public var reencryptedAt: Double?
+    public var pairedAgainAt: Double?
     public var checks: [Check]
 
     /// One expectation, decided or not.

@@ -14,7 +14,8 @@ enum AccessoryCommand {
         app, and runs the fault plan PLAN.json against the central that connects (docs/accessory-plans.md):
         disconnect with a reason, vanish, stay away then advertise again, stop answering ATT, change the
         database and indicate Service Changed, flood notifications, ask for connection parameters, rotate
-        the private address; on a timer, after a connection or when the app reads, writes or subscribes. Records what the central did — connections, disconnections,
+        the private address, require or refuse pairing, forget the bond; on a timer, after a connection or
+        when the app reads, writes or subscribes. Records what the central did — connections, disconnections,
         MTU, discovery, reads, writes, subscriptions — how long it took to reconnect after each fault and to
         re-discover after Service Changed. Runs until the plan is done (every step ran, every expectation
         decided; then it serves one more second) or Ctrl-C / SIGTERM, ends a link still up (0x13), and
@@ -56,6 +57,16 @@ enum AccessoryCommand {
             return Diagnostics.fail("accessory", "plan \(planPath): \(step.name) rotates the address, but profile \(profilePath) advertises with a "
                                     + "\(profile.addressKind.rawValue) address (give it \"address\": {\"type\": \"resolvable-private\"})", .usageError)
         }
+        if profile.security == nil, let step = plan.steps.first(where: { $0.action == .requirePairing }) {
+            return Diagnostics.fail("accessory", "plan \(planPath): \(step.name) requires pairing, but profile \(profilePath) has no \"security\" "
+                                    + "(give it \"security\": {\"pairing\": \"just-works\"})", .usageError)
+        }
+        let pairing: PairingOptions?
+        do {
+            pairing = try profile.security?.accessoryOptions(rejects: false)
+        } catch {
+            return Diagnostics.fail("accessory", "profile \(profilePath): security: \(error)", .usageError)
+        }
         let identity: LocalIdentity?
         do {
             identity = profile.addressKind == .publicAddress ? nil : try profile.identity ?? LocalIdentity.randomStatic()
@@ -79,8 +90,10 @@ enum AccessoryCommand {
         case .failure(let status): return status
         }
         let device = LEDevice(host: session.host, database: database)
-        if let identity {
-            await device.configureSecurity(pairing: nil, bonds: nil, identity: identity, privateAddresses: profile.addressKind == .resolvablePrivate)
+        if identity != nil || pairing != nil {
+            // Bonds live for the run: a phone that pairs and reconnects re-encrypts with them.
+            await device.configureSecurity(pairing: pairing, bonds: pairing == nil ? nil : InMemoryBondStore(), identity: identity,
+                                           privateAddresses: profile.addressKind == .resolvablePrivate)
         }
         let player = AccessoryPlayer(device: device, profile: profile, plan: plan, database: database) { event in
             print(String(format: "%10.1f ms  ", event.milliseconds) + event.detail)

@@ -51,6 +51,14 @@ import Testing
         #expect(message(#"{"name": "A", "address": {"type": "rpa"}}"#)?.hasPrefix("address.type: unknown address type 'rpa'") == true)
     }
 
+    @Test func aSecurityBlockSaysHowTheAccessoryPairs() throws {
+        let read = try AccessoryProfile(reading: try RigDocument.parse(Array(#"{"name": "A", "security": {"pairing": "passkey", "passkey": 123456}}"#.utf8)))
+        #expect(read.security?.method == "passkey" && read.security?.passkey == 123_456)
+        #expect(message(#"{"name": "A", "security": {"pairing": "passkey"}}"#)?.hasPrefix("security.pairing: passkey pairing needs \"passkey\"") == true)
+        #expect(message(#"{"name": "A", "security": {"pairing": "just-works", "passkey": 1}}"#) == "security.passkey: only passkey pairing has a passkey")
+        #expect(message(#"{"name": "A", "security": {"pairing": "just-work"}}"#) == "security.pairing: unknown pairing method 'just-work'; did you mean just-works?")
+    }
+
     @Test func errorsNameTheField() {
         #expect(message(#"{"name": "A", "services": [{"profile": "heart-rat"}]}"#) == "services[0].profile: unknown profile 'heart-rat'; did you mean heart-rate?")
         #expect(message(#"{"name": "A", "services": [{"uuid": "180D", "characteristics": [{"uuid": "2A37", "properties": ["notfy"]}]}]}"#)

@@ -117,6 +117,23 @@ import Testing
                 == "steps[0].expect.accept_parameters: only an \"update_parameters\" step can expect the central to accept")
     }
 
+    @Test func pairingStepsAndTheirExpectationsRead() throws {
+        let plan = try read(#"""
+            {"steps": [{"after_connect_ms": 0, "do": "require_pairing", "expect": {"pair_within_ms": 10000, "reencrypt_with_bond": true, "reencrypt_within_ms": 2000}},
+                       {"at_ms": 5, "do": "refuse_pairing"},
+                       {"after_connections": 2, "do": "forget_bond"},
+                       {"after_connections": 3, "do": "disconnect", "expect": {"reencrypt_with_bond": true}}]}
+            """#)
+        #expect(plan.steps.map(\.action) == [.requirePairing, .refusePairing, .forgetBond, .disconnect(reason: HCIStatus(0x13))])
+        #expect(plan.steps[0].expectations == [.pairWithin(milliseconds: 10_000), .reencryptWithBond(withinMilliseconds: 2000)])
+        #expect(plan.steps[3].expectations == [.reencryptWithBond(withinMilliseconds: 5000)])
+        #expect(message(#"{"steps": [{"at_ms": 5, "do": "require_pairing"}]}"#)?.hasPrefix("steps[0].at_ms: require_pairing acts on a link") == true)
+        #expect(message(#"{"steps": [{"at_ms": 5, "do": "disconnect", "expect": {"pair_within_ms": 100}}]}"#)
+                == "steps[0].expect.pair_within_ms: only a \"require_pairing\" step can expect the central to pair")
+        #expect(message(#"{"steps": [{"at_ms": 5, "do": "forget_bond", "expect": {"reencrypt_with_bond": true}}]}"#)?
+                .hasPrefix("steps[0].expect.reencrypt_with_bond: re-encryption is expected after a pairing") == true)
+    }
+
     /// Every plan in plans/ reads.
     @Test(arguments: ["drop-and-return", "service-changed", "app-under-load"])
     func theShippedPlansRead(name: String) throws {

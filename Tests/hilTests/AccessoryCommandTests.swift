@@ -256,4 +256,53 @@ import Testing
         #expect(ran.stderr == "hil accessory: plan \(plan.path): new address rotates the address, but profile profiles/heart-rate.json advertises with a "
                 + "public address (give it \"address\": {\"type\": \"resolvable-private\"})\n", "\(ran.stderr)")
     }
+
+    /// Pairing and bonds as a bonded phone lives them, played by Bumble's secure central with one key store across
+    /// three visits on the served air: the plan asks for pairing (it pairs), the next visit encrypts with the
+    /// bond (the expectation passes), then the accessory forgets the bond and Bumble's next encryption fails
+    /// with PIN or Key Missing (0x06) — Bumble's own words for it.
+    @Test func aBondIsUsedThenForgotten() async throws {
+        let out = try TemporaryDirectory.make("hil-accessory-bond")
+        defer { TemporaryDirectory.remove(out) }
+        let profile = out.appendingPathComponent("secure.json"), plan = out.appendingPathComponent("plan.json")
+        let keystore = out.appendingPathComponent("keys.json").path
+        try #"{"name": "HIL-Bonded", "services": [{"profile": "heart-rate"}, {"profile": "battery"}], "security": {"pairing": "just-works"}}"#
+            .write(to: profile, atomically: true, encoding: .utf8)
+        try #"""
+            {"steps": [{"name": "bond", "after_connect_ms": 0, "do": "require_pairing", "expect": {"pair_within_ms": 10000, "reencrypt_with_bond": true}},
+                       {"name": "forget", "after_read": "2A38", "do": "forget_bond"},
+                       {"name": "end", "at_ms": 9000, "do": "refuse_pairing"}]}
+            """#.write(to: plan, atomically: true, encoding: .utf8)
+        let directory = try SimServeCommandTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await SimServeCommandTests.serve(directory)
+        let air = "unix:" + directory.appendingPathComponent("air").path
+        let hil = try ChildProgram(try ChildProgram.hilBinary(), ["accessory", air, "--profile", profile.path, "--plan", plan.path,
+                                                                  "--out", out.appendingPathComponent("results").path], name: "hil accessory")
+        guard await hil.line(within: .seconds(15), where: { $0.contains("advertising \"HIL-Bonded\"") }) != nil else {
+            await hil.stop(); await server.stop()
+            Issue.record("hil accessory did not start advertising: \(hil.standardOutput) \(hil.standardError)")
+            return
+        }
+        let central = repositoryRoot.appendingPathComponent("scripts/peers/bumble-secure-central.py").path
+        func visit(reading uuid: String) async -> [String: Any] {
+            let ran = await runProgramCapturing(Self.python, [central, air, "--name", "HIL-Bonded", "--method", "just-works", "--keystore", keystore,
+                                                              "--read-uuid", uuid, "--timeout", "10"])
+            return ran.stdout.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                ?? ["error": "no JSON: \(ran.stdout) \(ran.stderr.suffix(400))"]
+        }
+        let first = await visit(reading: "2A19"), second = await visit(reading: "2A38"), third = await visit(reading: "2A19")
+        let status = await hil.exitStatus(within: .seconds(30))
+        if status == nil { await hil.stop() }
+        await server.stop()
+        #expect(first["paired"] as? Bool == true && first["bonded"] as? Bool == true && first["error"] is NSNull, "first visit: \(first)")
+        #expect(second["bonded_reconnect"] as? Bool == true && second["encrypted"] as? Bool == true && second["error"] is NSNull, "second visit: \(second)")
+        #expect((third["error"] as? String)?.contains("PIN_OR_KEY_MISSING") == true, "third visit: \(third)")
+        #expect(status == 0, "hil accessory: \(hil.standardOutput) \(hil.standardError)")
+        let activity = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("results/central.json"))) as? [String: Any])
+        let checks = try #require((activity["steps"] as? [[String: Any]])?.first?["checks"] as? [[String: Any]])
+        #expect(checks.map { $0["key"] as? String } == ["pair_within_ms", "reencrypt_with_bond"] && checks.allSatisfy { $0["passed"] as? Bool == true }, "\(checks)")
+        let details = (activity["events"] as? [[String: Any]] ?? []).compactMap { $0["detail"] as? String }
+        #expect(details.contains { $0.hasPrefix("forget: forgot the bond with D0:D1:D2:D3:D4:D5") }, "\(details)")
+    }
 }
