@@ -305,4 +305,41 @@ import Testing
         let details = (activity["events"] as? [[String: Any]] ?? []).compactMap { $0["detail"] as? String }
         #expect(details.contains { $0.hasPrefix("forget: forgot the bond with D0:D1:D2:D3:D4:D5") }, "\(details)")
     }
+
+    /// Passkey Entry: the accessory displays the profile's passkey, Bumble's central types it, and the key is
+    /// authenticated on both sides; the same central typing a wrong one fails the expectation.
+    @Test(arguments: [(123_456, true), (654_321, false)])
+    func passkeyPairingNeedsTheDisplayedPasskey(typed: Int, pairs: Bool) async throws {
+        let out = try TemporaryDirectory.make("hil-accessory-passkey")
+        defer { TemporaryDirectory.remove(out) }
+        let profile = out.appendingPathComponent("passkey.json"), plan = out.appendingPathComponent("plan.json")
+        try #"{"name": "HIL-Passkey", "services": [{"profile": "battery"}], "security": {"pairing": "passkey", "passkey": 123456}}"#
+            .write(to: profile, atomically: true, encoding: .utf8)
+        try #"{"steps": [{"name": "pair", "after_connect_ms": 0, "do": "require_pairing", "expect": {"pair_within_ms": 10000}}]}"#
+            .write(to: plan, atomically: true, encoding: .utf8)
+        let central = repositoryRoot.appendingPathComponent("scripts/peers/bumble-secure-central.py").path
+        let directory = try SimServeCommandTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await SimServeCommandTests.serve(directory)
+        let air = "unix:" + directory.appendingPathComponent("air").path
+        let hil = try ChildProgram(try ChildProgram.hilBinary(), ["accessory", air, "--profile", profile.path, "--plan", plan.path,
+                                                                  "--out", out.appendingPathComponent("results").path], name: "hil accessory")
+        guard await hil.line(within: .seconds(15), where: { $0.contains("advertising \"HIL-Passkey\"") }) != nil else {
+            await hil.stop(); await server.stop()
+            Issue.record("hil accessory did not start advertising: \(hil.standardOutput) \(hil.standardError)")
+            return
+        }
+        let ran = await runProgramCapturing(Self.python, [central, air, "--name", "HIL-Passkey", "--method", "passkey", "--passkey", "\(typed)",
+                                                          "--read-uuid", "2A19", "--timeout", "10"])
+        let status = await hil.exitStatus(within: .seconds(40))
+        if status == nil { await hil.stop() }
+        await server.stop()
+        let json = ran.stdout.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
+        #expect((json["paired"] as? Bool == true) == pairs, "Bumble: \(ran.stdout) \(ran.stderr.suffix(300))")
+        if pairs { #expect(json["authenticated"] as? Bool == true && json["method"] as? String == "PASSKEY", "\(json)") }
+        #expect(status == (pairs ? 0 : 1), "hil accessory: \(hil.standardOutput) \(hil.standardError)")
+        let activity = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("results/central.json"))) as? [String: Any])
+        let check = try #require(((activity["steps"] as? [[String: Any]])?.first?["checks"] as? [[String: Any]])?.first)
+        #expect(check["passed"] as? Bool == pairs, "\(check)")
+    }
 }
