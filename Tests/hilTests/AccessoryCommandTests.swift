@@ -22,30 +22,56 @@ import Testing
     /// connects to it; returns what the app printed, `hil accessory`'s exit status and its output.
     static func play(profile: String, plan: String, name: String, out: URL, appArguments: [String], air: Air = .btvirt) async throws
         -> (app: [String: Any], status: Int32?, output: String) {
+        let box = AppOutput()
+        let (status, output) = try await session(profile: profile, plan: plan, name: name, out: out, air: air) { transport in
+            let ran = await runProgramCapturing(Self.python, [Self.app, transport, "--name", name] + appArguments)
+            await box.set(ran.stdout, ran.stderr)
+        }
+        let ran = await box.value
+        let json = try #require(ran?.stdout.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] },
+                                "the Bumble app printed no JSON: \(ran?.stdout ?? "") \(ran?.stderr ?? "")")
+        return (json, status, output)
+    }
+
+    /// What the one app of `play` printed.
+    actor AppOutput {
+        var value: (stdout: String, stderr: String)?
+        func set(_ stdout: String, _ stderr: String) { value = (stdout, stderr) }
+    }
+
+    /// `hil accessory` plays `profile` with `plan` on `air` until it ends by itself (30 s after `centrals` returned
+    /// at most), once it advertises `name`; `centrals` plays the phone on the air's transport. Returns its exit
+    /// status and output.
+    static func session(profile: String, plan: String, name: String, out: URL, air: Air, centrals: (String) async throws -> Void) async throws
+        -> (status: Int32?, output: String) {
+        if !FileManager.default.isExecutableFile(atPath: Self.python) {
+            let made = await runProgram(repositoryRoot.appendingPathComponent("scripts/peers/venv").path, [])
+            try #require(made.status == 0, "cannot create the Python venv for Bumble: \(made.output)")
+        }
         switch air {
         case .btvirt:
             let lock = try await FileLock.acquire(path: BtvirtPeer.lockPath, timeout: .seconds(120))
             defer { lock.release() }
             try await BtvirtPeer.ensureRunning()
-            return try await play(profile: profile, plan: plan, name: name, out: out, appArguments: appArguments, transport: "unix:" + BtvirtPeer.lePath)
+            return try await session(profile: profile, plan: plan, name: name, out: out, transport: "unix:" + BtvirtPeer.lePath, centrals: centrals)
         case .served:
             let directory = try SimServeCommandTests.scratch()
             defer { try? FileManager.default.removeItem(at: directory) }
             let server = try await SimServeCommandTests.serve(directory)
-            defer { Task { await server.stop() } }
-            let played = try await play(profile: profile, plan: plan, name: name, out: out, appArguments: appArguments,
-                                        transport: "unix:" + directory.appendingPathComponent("air").path)
-            await server.stop()
-            return played
+            do {
+                let ended = try await session(profile: profile, plan: plan, name: name, out: out,
+                                              transport: "unix:" + directory.appendingPathComponent("air").path, centrals: centrals)
+                await server.stop()
+                return ended
+            } catch {
+                await server.stop()
+                throw error
+            }
         }
     }
 
-    static func play(profile: String, plan: String, name: String, out: URL, appArguments: [String], transport: String) async throws
-        -> (app: [String: Any], status: Int32?, output: String) {
-        if !FileManager.default.isExecutableFile(atPath: Self.python) {
-            let made = await runProgram(repositoryRoot.appendingPathComponent("scripts/peers/venv").path, [])
-            try #require(made.status == 0, "cannot create the Python venv for Bumble: \(made.output)")
-        }
+    static func session(profile: String, plan: String, name: String, out: URL, transport: String, centrals: (String) async throws -> Void) async throws
+        -> (status: Int32?, output: String) {
         let hil = try ChildProgram(try ChildProgram.hilBinary(), ["accessory", transport, "--profile", profile,
                                                                   "--plan", plan, "--out", out.path], name: "hil accessory")
         let advertising = await hil.line(within: .seconds(15)) { $0.contains("advertising \"\(name)\"") }
@@ -54,12 +80,15 @@ import Testing
             Issue.record("hil accessory did not start advertising: \(hil.standardOutput) \(hil.standardError)")
             throw CancellationError()
         }
-        let ran = await runProgramCapturing(Self.python, [Self.app, transport, "--name", name] + appArguments)
+        do {
+            try await centrals(transport)
+        } catch {
+            await hil.stop()
+            throw error
+        }
         let status = await hil.exitStatus(within: .seconds(30))
         if status == nil { await hil.stop() }
-        let json = try #require(ran.stdout.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] },
-                                "the Bumble app printed no JSON: \(ran.stdout) \(ran.stderr)")
-        return (json, status, (hil.standardOutput + hil.standardError).joined(separator: "\n"))
+        return (status, (hil.standardOutput + hil.standardError).joined(separator: "\n"))
     }
 
     /// The first step's first check in central.json.
@@ -273,32 +302,26 @@ import Testing
                        {"name": "forget", "after_read": "2A38", "do": "forget_bond"},
                        {"name": "end", "at_ms": 9000, "do": "refuse_pairing"}]}
             """#.write(to: plan, atomically: true, encoding: .utf8)
-        let directory = try SimServeCommandTests.scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await SimServeCommandTests.serve(directory)
-        let air = "unix:" + directory.appendingPathComponent("air").path
-        let hil = try ChildProgram(try ChildProgram.hilBinary(), ["accessory", air, "--profile", profile.path, "--plan", plan.path,
-                                                                  "--out", out.appendingPathComponent("results").path], name: "hil accessory")
-        guard await hil.line(within: .seconds(15), where: { $0.contains("advertising \"HIL-Bonded\"") }) != nil else {
-            await hil.stop(); await server.stop()
-            Issue.record("hil accessory did not start advertising: \(hil.standardOutput) \(hil.standardError)")
-            return
-        }
         let central = repositoryRoot.appendingPathComponent("scripts/peers/bumble-secure-central.py").path
-        func visit(reading uuid: String) async -> [String: Any] {
-            let ran = await runProgramCapturing(Self.python, [central, air, "--name", "HIL-Bonded", "--method", "just-works", "--keystore", keystore,
-                                                              "--read-uuid", uuid, "--timeout", "10"])
-            return ran.stdout.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let visits = Visits()
+        let (status, output) = try await Self.session(profile: profile.path, plan: plan.path, name: "HIL-Bonded", out: out.appendingPathComponent("results"),
+                                                      air: .served) { air in
+            for uuid in ["2A19", "2A38", "2A19"] {
+                let ran = await runProgramCapturing(Self.python, [central, air, "--name", "HIL-Bonded", "--method", "just-works", "--keystore", keystore,
+                                                                  "--read-uuid", uuid, "--timeout", "10"])
+                await visits.add(ran.stdout, ran.stderr)
+            }
+        }
+        let all = await visits.all.map { ran -> [String: Any] in
+            ran.stdout.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
                 ?? ["error": "no JSON: \(ran.stdout) \(ran.stderr.suffix(400))"]
         }
-        let first = await visit(reading: "2A19"), second = await visit(reading: "2A38"), third = await visit(reading: "2A19")
-        let status = await hil.exitStatus(within: .seconds(30))
-        if status == nil { await hil.stop() }
-        await server.stop()
+        try #require(all.count == 3)
+        let (first, second, third) = (all[0], all[1], all[2])
         #expect(first["paired"] as? Bool == true && first["bonded"] as? Bool == true && first["error"] is NSNull, "first visit: \(first)")
         #expect(second["bonded_reconnect"] as? Bool == true && second["encrypted"] as? Bool == true && second["error"] is NSNull, "second visit: \(second)")
         #expect((third["error"] as? String)?.contains("PIN_OR_KEY_MISSING") == true, "third visit: \(third)")
-        #expect(status == 0, "hil accessory: \(hil.standardOutput) \(hil.standardError)")
+        #expect(status == 0, "hil accessory: \(output)")
         let activity = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("results/central.json"))) as? [String: Any])
         let checks = try #require((activity["steps"] as? [[String: Any]])?.first?["checks"] as? [[String: Any]])
         #expect(checks.map { $0["key"] as? String } == ["pair_within_ms", "reencrypt_with_bond"] && checks.allSatisfy { $0["passed"] as? Bool == true }, "\(checks)")
@@ -318,28 +341,26 @@ import Testing
         try #"{"steps": [{"name": "pair", "after_connect_ms": 0, "do": "require_pairing", "expect": {"pair_within_ms": 10000}}]}"#
             .write(to: plan, atomically: true, encoding: .utf8)
         let central = repositoryRoot.appendingPathComponent("scripts/peers/bumble-secure-central.py").path
-        let directory = try SimServeCommandTests.scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await SimServeCommandTests.serve(directory)
-        let air = "unix:" + directory.appendingPathComponent("air").path
-        let hil = try ChildProgram(try ChildProgram.hilBinary(), ["accessory", air, "--profile", profile.path, "--plan", plan.path,
-                                                                  "--out", out.appendingPathComponent("results").path], name: "hil accessory")
-        guard await hil.line(within: .seconds(15), where: { $0.contains("advertising \"HIL-Passkey\"") }) != nil else {
-            await hil.stop(); await server.stop()
-            Issue.record("hil accessory did not start advertising: \(hil.standardOutput) \(hil.standardError)")
-            return
+        let box = AppOutput()
+        let (status, output) = try await Self.session(profile: profile.path, plan: plan.path, name: "HIL-Passkey", out: out.appendingPathComponent("results"),
+                                                      air: .served) { air in
+            let ran = await runProgramCapturing(Self.python, [central, air, "--name", "HIL-Passkey", "--method", "passkey", "--passkey", "\(typed)",
+                                                              "--read-uuid", "2A19", "--timeout", "10"])
+            await box.set(ran.stdout, ran.stderr)
         }
-        let ran = await runProgramCapturing(Self.python, [central, air, "--name", "HIL-Passkey", "--method", "passkey", "--passkey", "\(typed)",
-                                                          "--read-uuid", "2A19", "--timeout", "10"])
-        let status = await hil.exitStatus(within: .seconds(40))
-        if status == nil { await hil.stop() }
-        await server.stop()
+        let ran = try #require(await box.value)
         let json = ran.stdout.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
         #expect((json["paired"] as? Bool == true) == pairs, "Bumble: \(ran.stdout) \(ran.stderr.suffix(300))")
         if pairs { #expect(json["authenticated"] as? Bool == true && json["method"] as? String == "PASSKEY", "\(json)") }
-        #expect(status == (pairs ? 0 : 1), "hil accessory: \(hil.standardOutput) \(hil.standardError)")
+        #expect(status == (pairs ? 0 : 1), "hil accessory: \(output)")
         let activity = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("results/central.json"))) as? [String: Any])
         let check = try #require(((activity["steps"] as? [[String: Any]])?.first?["checks"] as? [[String: Any]])?.first)
         #expect(check["passed"] as? Bool == pairs, "\(check)")
+    }
+
+    /// The secure central's visits, in order.
+    actor Visits {
+        var all: [(stdout: String, stderr: String)] = []
+        func add(_ stdout: String, _ stderr: String) { all.append((stdout, stderr)) }
     }
 }
