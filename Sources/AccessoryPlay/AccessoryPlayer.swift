@@ -102,6 +102,14 @@ public actor AccessoryPlayer {
             outcomes[index].nextConnectionAt = at
         }
         watchEncryption(of: link)
+        let phyUpdates = await link.phyUpdates()
+        Task { [weak self] in
+            // The accessory never asks for a PHY: an update is the central's request (or its controller's).
+            for await update in phyUpdates {
+                self?.log.record(.parameters, handle: link.handle, update.status == .success ? "PHY update: \(update.phy)"
+                                 : "PHY update failed (\(update.status)): still \(update.phy)")
+            }
+        }
         Task { [weak self] in
             let reason = try? await link.waitForDisconnection(timeout: .seconds(7 * 86_400))
             await self?.ended(link, reason: reason)

@@ -106,6 +106,10 @@ extension SimulatedAir {
         case .leCreateConnectionCancel: createConnectionCancel(p, model)
         case .disconnect: disconnect(p, model)
         case .leConnectionUpdate: connectionUpdate(p, model)
+        case .leSetPHY: setPHY(p, model)
+        case .leSetDefaultPHY:
+            guard p.count == 3 else { return complete(opcode, .invalidHCICommandParameters, model) }
+            complete(opcode, .success, model)
         case .leReadRemoteFeatures: remoteRequest(.features, opcode: opcode, p, model)
         case .readRemoteVersionInformation: remoteRequest(.version, opcode: opcode, p, model)
 

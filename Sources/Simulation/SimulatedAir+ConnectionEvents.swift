@@ -190,6 +190,15 @@ extension SimulatedAir {
         case .version:
             emit(.readRemoteVersionComplete(RemoteVersion.make(status: .success, handle: asker.handle, version: peer.lmpVersion,
                                                           manufacturer: peer.manufacturer, subversion: peer.lmpSubversion)), to: model)
+        case .phy(let transmitter, let receiver):
+            // Both hosts hear LE PHY Update Complete (§7.7.65.12), each from its own side.
+            let central = request.initiator == .central ? (transmitter, receiver) : (receiver, transmitter)
+            link.centralPHY = (central.0, central.1)
+            for role in [LEConnectionComplete.Role.central, .peripheral] where !link[role].ended {
+                guard let end = models[link[role].controller] else { continue }
+                let (tx, rx) = role == .central ? central : (central.1, central.0)
+                emit(.le(.phyUpdateComplete(status: .success, handle: link[role].handle, txPHY: tx, rxPHY: rx)), to: end)
+            }
         }
     }
 }

@@ -39,7 +39,8 @@ final class SimulatedLink {
 
     /// A remote-information procedure (features or version) waiting for the peer's answer.
     struct Request {
-        enum Kind { case features, version }
+        /// `phy`: an LE Set PHY whose procedure (LL_PHY_REQ, LL_PHY_UPDATE_IND) ends at the next event.
+        enum Kind { case features, version, phy(transmitter: UInt8, receiver: UInt8) }
         let initiator: LEConnectionComplete.Role
         let kind: Kind
         var sentAt: Int?
@@ -63,6 +64,8 @@ final class SimulatedLink {
     var termination: Termination?
     var update: Update?
     var requests: [Request] = []
+    /// The PHYs in use, the central's transmitter and receiver (1: LE 1M, 2: LE 2M, 3: LE Coded).
+    var centralPHY: (transmitter: UInt8, receiver: UInt8) = (1, 1)
     /// The LE encryption start or key refresh under way.
     var encryption: Encryption?
     /// The Long Term Key the link is encrypted with; nil while it is not encrypted.

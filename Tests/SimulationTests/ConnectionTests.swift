@@ -80,4 +80,23 @@ import Testing
             #expect(await pair.central.connections[pair.centralHandle]?.supervisionTimeout == 0x0032)
         }
     }
+
+    /// LE Set PHY from the peripheral (§7.8.49): both hosts hear LE PHY Update Complete (§7.7.65.12), each with
+    /// its own transmitter and receiver, so the central's transmitter is the peripheral's receiver.
+    @Test func aPHYUpdateIsHeardOnBothSidesFromEachSide() async throws {
+        try await ConnectedPair.with { pair in
+            let atCentral = try await pair.central.expect("LE PHY Update Complete on the central", timeout: .seconds(1)) { event -> [UInt8]? in
+                if case .hci(.le(.phyUpdateComplete(.success, pair.centralHandle, let tx, let rx))) = event { return [tx, rx] }
+                return nil
+            }
+            let atPeripheral = try await pair.peripheral.expect("LE PHY Update Complete on the peripheral", timeout: .seconds(1)) { event -> [UInt8]? in
+                if case .hci(.le(.phyUpdateComplete(.success, pair.peripheralHandle, let tx, let rx))) = event { return [tx, rx] }
+                return nil
+            }
+            // The peripheral transmits on LE 2M and receives on LE Coded.
+            try await pair.peripheral.send(LESetPHY(handle: pair.peripheralHandle, transmitPHYs: 0x02, receivePHYs: 0x04))
+            #expect(try await pair.peripheral.wait(for: atPeripheral) == [2, 3])
+            #expect(try await pair.central.wait(for: atCentral) == [3, 2])
+        }
+    }
 }

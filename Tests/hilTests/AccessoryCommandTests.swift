@@ -210,7 +210,7 @@ import Testing
     }
 
     /// A profile's counter, as the app receives it: every value Bumble got is the prefix and the next counter
-    /// value, one every 100 ms while it was subscribed.
+    /// value, one every 100 ms while it was subscribed. The app also asks for LE 2M, and the report says so.
     @Test func theAppReceivesAProfilesCounterInOrder() async throws {
         let out = try TemporaryDirectory.make("hil-accessory-counter")
         defer { TemporaryDirectory.remove(out) }
@@ -223,7 +223,7 @@ import Testing
             """#.write(to: profile, atomically: true, encoding: .utf8)
         try #"{"steps": [{"after_connect_ms": 2000, "do": "disconnect"}]}"#.write(to: plan, atomically: true, encoding: .utf8)
         let (json, status, output) = try await Self.play(profile: profile.path, plan: plan.path, name: "HIL-Counter", out: out.appendingPathComponent("results"),
-                                                         appArguments: ["--timeout", "15", "--wait", "10", "--collect", "5a5e2001-6b1c-4d9e-9a5f-000000000001"],
+                                                         appArguments: ["--timeout", "15", "--wait", "10", "--phy-2m", "--collect", "5a5e2001-6b1c-4d9e-9a5f-000000000001"],
                                                          air: .served)
         #expect(json["error"] == nil, "\(json)")
         #expect(status == 0, "hil accessory: \(output)")
@@ -236,6 +236,11 @@ import Testing
         #expect(values.count >= 10 && values.count == (json["values"] as? [String])?.count, "\(json)")
         #expect(zip(values, values.dropFirst()).allSatisfy { $1 - $0 == 3 } && (values.first ?? 0) >= 1000 && ((values.first ?? 0) - 1000) % 3 == 0,
                 "not the counter 1000, 1003, …: \(values)")
+        // LE Set PHY from Bumble's side: its controller and hil's report agree on LE 2M both ways.
+        let phy = json["phy"] as? [String: Any]
+        #expect(phy?["tx"] as? Int == 2 && phy?["rx"] as? Int == 2, "\(json)")
+        let activity = try String(contentsOf: out.appendingPathComponent("results/central.json"), encoding: .utf8)
+        #expect(activity.contains("PHY update: transmitting on LE 2M, receiving on LE 2M"), "\(activity)")
     }
 
     /// LE privacy as a phone's scanner sees it: a resolvable private address, a new one after `rotate_address`,

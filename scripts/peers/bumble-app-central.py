@@ -27,6 +27,9 @@ as hex, until the link ends (or --wait):
 
     {"values": ["aa6400", "aa6700", ...], "disconnect_reason": 19}
 
+With --phy-2m, the app asks for LE 2M both ways once it has discovered (LE Set PHY) and prints what its
+controller reported back: {"phy": {"tx": 2, "rx": 2}, ...}.
+
 With --addresses SECONDS, the app only scans, that long, and prints each address the accessory advertised from,
 in the order first seen, with its type:
 
@@ -175,6 +178,18 @@ async def collect(connection, peer, uuid: str, timeout: float, wait: float) -> t
     return result, 0
 
 
+async def ask_for_2m(connection, timeout: float) -> dict:
+    """LE Set PHY for LE 2M both ways; the PHYs the LE PHY Update Complete reported, or an error."""
+    updated = asyncio.get_running_loop().create_future()
+    connection.on("connection_phy_update", lambda phy: updated.done() or updated.set_result(phy))
+    await connection.set_phy(tx_phys=[hci.Phy.LE_2M], rx_phys=[hci.Phy.LE_2M])
+    try:
+        phy = await asyncio.wait_for(updated, timeout)
+    except asyncio.TimeoutError:
+        return {"error": f"no PHY update within {timeout} s"}
+    return {"tx": int(phy.tx_phy), "rx": int(phy.rx_phy)}
+
+
 async def addresses(device: Device, name: str, seconds: float) -> dict:
     """Scans for `seconds` and returns the distinct addresses `name` advertised from, first seen first."""
     seen = []
@@ -203,6 +218,7 @@ async def main() -> int:
     parser.add_argument("--address", default="C0:A1:B2:C3:D4:E5")
     parser.add_argument("--service-changed", choices=["rediscover", "ignore"],
                         help="wait for Service Changed and re-discover or ignore it, instead of waiting for a drop")
+    parser.add_argument("--phy-2m", action="store_true", help="ask for LE 2M both ways after discovering")
     parser.add_argument("--addresses", type=float, metavar="SECONDS", help="only scan that long and print the addresses the accessory used")
     parser.add_argument("--collect", metavar="UUID", help="print the values notified of this characteristic until the link ends")
     parser.add_argument("--under-load", action="store_true",
@@ -222,6 +238,8 @@ async def main() -> int:
             print(json.dumps({"error": f"could not find, connect to or discover {args.name} within {args.timeout} s"}))
             return 2
         result["first"] = first
+        if args.phy_2m:
+            result["phy"] = await ask_for_2m(connection, args.timeout)
         if args.collect:
             outcome, status = await collect(connection, peer, args.collect, args.timeout, args.wait)
             print(json.dumps({**result, **outcome}))

@@ -63,6 +63,9 @@ extension HCIOpcode {
     public static let leLongTermKeyRequestNegativeReply = HCIOpcode(ogf: 0x08, ocf: 0x001B)
     public static let leReadSupportedStates = HCIOpcode(ogf: 0x08, ocf: 0x001C)
     public static let leSetDataLength = HCIOpcode(ogf: 0x08, ocf: 0x0022)
+    public static let leReadPHY = HCIOpcode(ogf: 0x08, ocf: 0x0030)
+    public static let leSetDefaultPHY = HCIOpcode(ogf: 0x08, ocf: 0x0031)
+    public static let leSetPHY = HCIOpcode(ogf: 0x08, ocf: 0x0032)
     public static let leSetAdvertisingSetRandomAddress = HCIOpcode(ogf: 0x08, ocf: 0x0035)
     public static let leSetExtendedAdvertisingParameters = HCIOpcode(ogf: 0x08, ocf: 0x0036)
     public static let leSetExtendedAdvertisingData = HCIOpcode(ogf: 0x08, ocf: 0x0037)
@@ -104,6 +107,9 @@ extension HCIOpcode {
         leCreateConnectionCancel.rawValue: "LE Create Connection Cancel",
         leReadFilterAcceptListSize.rawValue: "LE Read Filter Accept List Size",
         leConnectionUpdate.rawValue: "LE Connection Update",
+        leReadPHY.rawValue: "LE Read PHY",
+        leSetDefaultPHY.rawValue: "LE Set Default PHY",
+        leSetPHY.rawValue: "LE Set PHY",
         leReadRemoteFeatures.rawValue: "LE Read Remote Features",
         leEncrypt.rawValue: "LE Encrypt",
         leRand.rawValue: "LE Rand",

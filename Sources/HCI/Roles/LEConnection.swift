@@ -25,6 +25,11 @@ public actor LEConnection {
     var nextSignalingIdentifier: UInt8 = 1
     var pendingParameterUpdate: (identifier: UInt8, continuation: CheckedContinuation<Result<Void, RoleError>, Never>)?
     var parameterUpdateWaiters: [CheckedContinuation<Result<Void, RoleError>, Never>] = []
+    /// The PHYs in use (Core v5.4 Vol 4 Part E §7.7.65.12: 1 LE 1M, 2 LE 2M, 3 LE Coded), as the last LE PHY
+    /// Update Complete said; LE 1M until one comes.
+    public internal(set) var phy = LinkPHY(transmitter: 1, receiver: 1)
+    var phyObservers: [UInt64: AsyncStream<LinkPHYUpdate>.Continuation] = [:]
+    var nextPHYObserverID: UInt64 = 1
     /// The GATT client of this link's ATT bearer: discovery, reads, writes, subscriptions.
     public nonisolated let gatt: GATTClient
     /// The server half of the bearer, serving the device's GATT database to the peer.
@@ -126,6 +131,7 @@ public actor LEConnection {
         parameterUpdateWaiters.removeAll()
         attBearerEnded(reason: reason, note: note)
         securityEnded(reason: reason)
+        finishPHYObservers()
     }
 
     /// Routes one reassembled L2CAP PDU to its fixed channel.

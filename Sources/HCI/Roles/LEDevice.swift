@@ -146,6 +146,8 @@ public actor LEDevice {
             }
         case .hci(.le(.connectionUpdateComplete(let status, let handle, let interval, let latency, let timeout))):
             connections[handle]?.assumeIsolated { $0.parametersUpdated(status: status, interval: interval, latency: latency, timeout: timeout) }
+        case .hci(.le(.phyUpdateComplete(let status, let handle, let transmitter, let receiver))):
+            connections[handle]?.assumeIsolated { $0.phyUpdated(status: status, transmitter: transmitter, receiver: receiver) }
         case .aclPDU(let handle, let pdu):
             if let connection = connections[handle] { followUp(.pdu(connection, pdu)) }
         case .connectionsCleared(let handles, let why):

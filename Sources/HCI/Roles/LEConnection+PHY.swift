@@ -1,0 +1,63 @@
+/// The PHYs of a link, each direction from our side (Core v5.4 Vol 4 Part E §7.7.65.12: 1 LE 1M, 2 LE 2M,
+/// 3 LE Coded).
+public struct LinkPHY: Sendable, Hashable, CustomStringConvertible {
+    public var transmitter: UInt8
+    public var receiver: UInt8
+
+    public init(transmitter: UInt8, receiver: UInt8) {
+        self.transmitter = transmitter
+        self.receiver = receiver
+    }
+
+    /// "LE 2M" for a PHY's number.
+    public static func name(_ phy: UInt8) -> String {
+        switch phy {
+        case 1: "LE 1M"
+        case 2: "LE 2M"
+        case 3: "LE Coded"
+        default: "PHY 0x\(String(phy, radix: 16))"
+        }
+    }
+
+    public var description: String { "transmitting on \(Self.name(transmitter)), receiving on \(Self.name(receiver))" }
+}
+
+/// One LE PHY Update Complete on a link: its status, and the PHYs in use after it.
+public struct LinkPHYUpdate: Sendable, Hashable {
+    public var status: HCIStatus
+    public var phy: LinkPHY
+}
+
+extension LEConnection {
+    /// LE PHY Update Complete for this link: the PHYs change (on success) and observers hear of it.
+    func phyUpdated(status: HCIStatus, transmitter: UInt8, receiver: UInt8) {
+        if status == .success { phy = LinkPHY(transmitter: transmitter, receiver: receiver) }
+        for continuation in phyObservers.values { continuation.yield(LinkPHYUpdate(status: status, phy: phy)) }
+    }
+
+    /// The link's PHY updates from now on (whoever asked for them: the peer, or our controller); the stream
+    /// ends with the link.
+    public func phyUpdates() -> AsyncStream<LinkPHYUpdate> {
+        let (stream, continuation) = AsyncStream<LinkPHYUpdate>.makeStream()
+        guard isConnected else {
+            continuation.finish()
+            return stream
+        }
+        let id = nextPHYObserverID
+        nextPHYObserverID += 1
+        phyObservers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            Task(executorPreference: self.host.loop) { await self.removePHYObserver(id) }
+        }
+        return stream
+    }
+
+    func removePHYObserver(_ id: UInt64) { phyObservers[id] = nil }
+
+    /// Ends every PHY observer's stream (the link ended).
+    func finishPHYObservers() {
+        for continuation in phyObservers.values { continuation.finish() }
+        phyObservers.removeAll()
+    }
+}
