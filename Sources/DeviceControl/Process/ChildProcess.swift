@@ -198,7 +198,8 @@ public struct CommandResult: Sendable, Equatable {
 
 extension ChildProcess {
     /// Runs `argv` to completion, killing its process group at `deadline`, or at once when the calling task is
-    /// cancelled (then it throws `CancellationError` once the child has ended: nothing it started is left running).
+    /// cancelled (then the group gets SIGKILL and it throws `CancellationError` without waiting: the watcher
+    /// thread reaps the child, so nothing it started is left running).
     public static func run(_ argv: [String], deadline: Duration, environment: [String: String]? = nil) async throws -> CommandResult {
         let clock = ContinuousClock()
         let start = clock.now
