@@ -166,6 +166,13 @@ extension HCIHost {
                 return
             }
             remember(event)
+            if case .le(.connectionComplete(let complete)) = event, complete.status == .success, connections[complete.handle] != nil {
+                // Vol 4 Part E §5.3.1: a handle names one link until its Disconnection Complete. A second link
+                // on an open handle would orphan the first, with its waiters, credits and reassembly.
+                recordViolation(ProtocolViolation(.hci, "LE Connection Complete for handle 0x\(hex4(complete.handle)), which is "
+                    + "already open (no Disconnection Complete came for it); ignored", bytes: eventPacket.parameters))
+                return
+            }
             handle(event)
         case .aclData(let acl):
             do {

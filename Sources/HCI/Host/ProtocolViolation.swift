@@ -8,6 +8,9 @@
 public struct ProtocolViolation: Error, Hashable, Sendable, CustomStringConvertible {
     /// The layer whose rules were broken.
     public enum Layer: String, Hashable, Sendable {
+        /// The controller itself (an event the host's state does not allow, e.g. a second LE Connection
+        /// Complete for a handle that is open).
+        case hci = "HCI"
         case acl = "ACL"
         case l2cap = "L2CAP"
         case signaling = "L2CAP LE signaling"
@@ -21,7 +24,8 @@ public struct ProtocolViolation: Error, Hashable, Sendable, CustomStringConverti
     public let layer: Layer
     /// What was wrong, e.g. "Exchange MTU Response with Server Rx MTU 0 (at least 23, Vol 3 Part F §3.4.2.2)".
     public let what: String
-    /// The offending PDU as it arrived (the ATT, SMP or signaling PDU; the whole L2CAP frame for L2CAP and ACL).
+    /// The offending PDU as it arrived (the ATT, SMP or signaling PDU; the whole L2CAP frame for L2CAP and ACL;
+    /// the event's parameters for HCI).
     public let bytes: [UInt8]
 
     public init(_ layer: Layer, _ what: String, bytes: [UInt8]) {

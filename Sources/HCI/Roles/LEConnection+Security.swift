@@ -122,6 +122,7 @@ extension LEConnection {
             change.resolve(false)
         }
         host.loop.cancelTimer(timer)
+        securityWatchers.removeAll { $0 === change }
         return changed
     }
 

@@ -110,6 +110,8 @@ public actor LEConnection {
             end.resolve(nil)
         }
         host.loop.cancelTimer(timer)
+        // A deadline or a cancellation leaves the link up: the waiter goes, or a loop of short waits grows the list.
+        endWaiters.removeAll { $0 === end }
         let awaited = "Disconnection Complete for handle 0x\(hex4(handle))"
         guard let reason else {
             if Task.isCancelled { throw .host(.cancelled(awaited: awaited, waited: started.duration(to: host.loop.now))) }

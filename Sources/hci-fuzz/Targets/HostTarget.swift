@@ -77,7 +77,8 @@ enum HostTarget {
             for await result in group { touched &+= result }
         }
         await Harness.checkSettled(host, started: started, loop: loop, budget: budget)
-        Harness.check(await connection.pendingWaits == 0, "the ended link still has waiters")
+        let waits = await connection.pendingWaitsSummary
+        Harness.check(await connection.pendingWaits == 0, "the ended link still has waiters: \(waits)")
         Harness.check(await connection.gatt.pendingTransactions == 0, "the ended link's GATT client still has requests")
         touched &+= await connection.anomalies.count
         await device.close()
