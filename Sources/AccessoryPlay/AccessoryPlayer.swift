@@ -21,6 +21,9 @@ public actor AccessoryPlayer {
     var connectedAt: [Double] = []
     var outcomes: [StepOutcome]
     var watcher: Task<Void, Never>?
+    /// Scan requests so far, by scanner and scan (`ScanSpan`), and the task that gathers them.
+    var scans: [ScanSpan] = []
+    var scanWatcher: Task<Void, Never>?
     /// For steps a central's request triggered: which request, for the step's record.
     var triggeredBy: [Int: String] = [:]
 
@@ -30,6 +33,9 @@ public actor AccessoryPlayer {
         public var interruption: String?
         public var events: [CentralEvent]
         public var steps: [StepOutcome]
+        /// The active scans the accessory saw (empty when its controller has no extended advertising, which
+        /// is what reports scan requests).
+        public var scans: [ScanSpan] = []
     }
 
     /// `observer` sees each event as it happens (the command prints it).
@@ -52,6 +58,10 @@ public actor AccessoryPlayer {
         watcher = Task { [weak self] in
             for await link in incoming { await self?.connected(link) }
         }
+        let requests = await device.scanRequests()
+        scanWatcher = Task { [weak self] in
+            for await request in requests { await self?.scanned(request) }
+        }
         try await device.start()
         try await advertise()
         let sources = profile.notificationSources.map { source in
@@ -64,17 +74,30 @@ public actor AccessoryPlayer {
         }
         if interruption == nil, !(await settle()) { interruption = "interrupted before every expectation was decided" }
         watcher?.cancel()
+        scanWatcher?.cancel()
         for source in sources { source.cancel() }
         for source in sources { await source.value }
         for index in outcomes.indices { decide(index, final: true) }
-        return Result(interruption: interruption, events: log.events, steps: outcomes)
+        return Result(interruption: interruption, events: log.events, steps: outcomes, scans: scans)
     }
 
+    /// Advertises the profile, asking for scan request notifications (an advertising set, on a controller with
+    /// extended advertising) so that a central's active scan shows.
     func advertise() async throws(RoleError) {
-        try await device.startAdvertising(profile.advertisement)
+        var advertisement = profile.advertisement
+        advertisement.scanRequestNotifications = true
+        try await device.startAdvertising(advertisement)
         let (address, random) = await device.ownAddress()
         let kind = random ? (address.isResolvablePrivate ? "resolvable private" : "random static") : "public"
         log.record(.advertising, "advertising \"\(profile.name)\" every \(RoundedText.ms(profile.advertisingIntervalMilliseconds)) as \(address) (\(kind))")
+    }
+
+    /// A scan request: counted in its scanner's scan; the first of a scan is an event.
+    func scanned(_ request: ScanRequest) {
+        let at = log.milliseconds(at: request.received)
+        if scans.add(scanner: request.scanner, type: request.scannerType, at: at) {
+            log.record(.scan, "\(request.scanner) (\(request.scannerType)) scans actively: its first scan request", at: request.received)
+        }
     }
 
     func connected(_ link: LEConnection) async {

@@ -3,8 +3,8 @@ import HILResults
 
 /// Writes what a run of `hil accessory` found as a results directory, as `hil run` writes one: a record per
 /// expectation (passed or failed with the measured value against its limit; skipped when the run ended
-/// first), one for the central's activity, then junit.xml, results.json and report.html rendered from them;
-/// and `central.json` with every event and step.
+/// first), one for the central's activity (with how long each active scan lasted), then junit.xml,
+/// results.json and report.html rendered from them; and `central.json` with every event, step and scan.
 public enum AccessoryReport {
     /// The suite every case of the report is in.
     static let suite = "hil accessory"
@@ -79,6 +79,10 @@ public enum AccessoryReport {
             if let sent = outcome.notificationsSent { measurements.append(Measurement(name: "notifications sent in \(outcome.name)", value: Double(sent), unit: "count")) }
             if let rate = outcome.notificationsPerSecond { measurements.append(Measurement(name: "notifications a second in \(outcome.name)", value: rate, unit: "per s")) }
         }
+        for scan in result.scans {
+            measurements.append(Measurement(name: "scan by \(scan.scanner) from \(RoundedText.ms(scan.firstMilliseconds)) (\(scan.requests) scan requests)",
+                                            value: scan.durationMilliseconds, unit: "ms"))
+        }
         for kind in [CentralEvent.Kind.connected, .discovery, .read, .write, .subscribe] {
             measurements.append(Measurement(name: "\(kind.rawValue) requests", value: Double(result.events.filter { $0.kind == kind }.count), unit: "count"))
         }
@@ -94,7 +98,7 @@ public enum AccessoryReport {
     static func timelineEvent(_ event: CentralEvent) -> TimelineEvent? {
         let lane: TimelineEvent.Lane
         switch event.kind {
-        case .advertising: lane = .advertising
+        case .advertising, .scan: lane = .advertising
         case .connected, .disconnected: lane = .connection
         case .fault, .serviceChanged: lane = .power
         case .discovery, .read, .write, .subscribe, .unsubscribe, .mtu, .att: lane = .discovery
@@ -111,9 +115,11 @@ public enum AccessoryReport {
             var interruption: String?
             var steps: [StepOutcome]
             var events: [CentralEvent]
+            var scans: [ScanSpan]
         }
         let data: Data
-        do { data = try TestRecord.makeEncoder().encode(Activity(plan: plan.name, interruption: result.interruption, steps: result.steps, events: result.events)) } catch {
+        do { data = try TestRecord.makeEncoder().encode(Activity(plan: plan.name, interruption: result.interruption, steps: result.steps, events: result.events,
+                                                                       scans: result.scans)) } catch {
             throw ResultsError(url.path, "cannot encode the central's activity: \(error)")
         }
         try AtomicFile.write(data, to: url)

@@ -30,6 +30,8 @@ public struct CentralEvent: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// The accessory advertises (at the start, after a fault).
         case advertising
+        /// A central began an active scan (its first scan request; `AccessoryPlayer.Result.scans` has each scan).
+        case scan
         /// The central connected.
         case connected
         /// The link ended (the reason in `detail`).

@@ -13,6 +13,23 @@ final class ControllerModel {
         var timer: UInt64?
         /// When high-duty-cycle directed advertising started (it ends after 1.28 s).
         var started: ContinuousClock.Instant?
+        /// The advertising set, when the host configured advertising through the extended commands
+        /// (then `parameters` holds the legacy PDU type the set's properties name).
+        var set: AdvertisingSet?
+    }
+
+    /// The one advertising set (§7.8.53-§7.8.56) a controller with LE Extended Advertising offers; it sends
+    /// legacy PDUs only.
+    struct AdvertisingSet {
+        let handle: UInt8
+        var scanRequestNotification = false
+        /// LE Set Advertising Set Random Address; the factory static address of a controller that has one.
+        var randomAddress: BDAddress?
+        /// Max_Extended_Advertising_Events of the enable (0: no limit), and the events sent since.
+        var maximumEvents: UInt8 = 0
+        var completedEvents: Int = 0
+        /// The timer that ends the enable's Duration.
+        var durationTimer: UInt64?
     }
 
     /// Scanning as the host configured it (§7.8.10, §7.8.11).

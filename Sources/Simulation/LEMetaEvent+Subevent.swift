@@ -13,6 +13,7 @@ extension LEMetaEvent {
         case .phyUpdateComplete: LEMetaEvent.Subevent.phyUpdateComplete
         case .scanTimeout: LEMetaEvent.Subevent.scanTimeout
         case .advertisingSetTerminated: LEMetaEvent.Subevent.advertisingSetTerminated
+        case .scanRequestReceived: LEMetaEvent.Subevent.scanRequestReceived
         case .channelSelectionAlgorithm: LEMetaEvent.Subevent.channelSelectionAlgorithm
         case .unknown(let subevent, _): subevent
         }

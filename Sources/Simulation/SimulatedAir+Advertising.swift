@@ -2,7 +2,8 @@ import HCI
 
 /// Legacy advertising: the commands that configure it, and advertising events at the configured interval
 /// plus advDelay (Core v5.4 Vol 6 Part B §4.4.2.2.1), each heard by every scanning controller and answered
-/// by a pending initiator that targets the advertiser.
+/// by a pending initiator that targets the advertiser. An advertising set with legacy PDUs
+/// (`SimulatedAir+AdvertisingSets`) sends the same events.
 extension SimulatedAir {
     /// LE Set Advertising Parameters (Vol 4 Part E §7.8.5).
     func setAdvertisingParameters(_ p: [UInt8], _ model: ControllerModel) {
@@ -21,6 +22,7 @@ extension SimulatedAir {
                 return complete(opcode, .invalidHCICommandParameters, model)
             }
         }
+        model.advertising.set = nil // legacy commands configure legacy advertising, without a set
         model.advertising.parameters = LESetAdvertisingParameters(
             intervalMin: intervalMin, intervalMax: intervalMax, type: type, ownAddressType: own,
             peerAddressType: peerAddressType, peerAddress: peer, channelMap: channelMap, filterPolicy: filterPolicy)
@@ -47,7 +49,7 @@ extension SimulatedAir {
             return complete(opcode, .success, model)
         }
         guard !model.advertising.enabled else { return complete(opcode, .success, model) }
-        guard model.ownAddress(model.advertising.parameters.ownAddressType) != nil else {
+        guard advertisingAddress(model) != nil else {
             return complete(opcode, .invalidHCICommandParameters, model)
         }
         model.advertising.enabled = true
@@ -62,6 +64,8 @@ extension SimulatedAir {
         model.advertising.started = nil
         if let timer = model.advertising.timer { loop.cancelTimer(timer) }
         model.advertising.timer = nil
+        if let timer = model.advertising.set?.durationTimer { loop.cancelTimer(timer) }
+        model.advertising.set?.durationTimer = nil
     }
 
     func scheduleAdvertisingEvent(_ model: ControllerModel, at instant: ContinuousClock.Instant) {
@@ -79,7 +83,7 @@ extension SimulatedAir {
         model.advertising.timer = nil
         let now = loop.now
         let parameters = model.advertising.parameters
-        guard let own = model.ownAddress(parameters.ownAddressType) else { return stopAdvertising(model) }
+        guard let own = advertisingAddress(model) else { return stopAdvertising(model) }
         let highDuty = parameters.type == .connectableDirectedHighDuty
         if highDuty, let started = model.advertising.started, started.duration(to: now) >= timing.scaled(.milliseconds(1280)) {
             // §7.8.9: high duty cycle directed advertising ends after 1.28 s with Advertising Timeout.
@@ -95,12 +99,14 @@ extension SimulatedAir {
             establish(central: initiator, peripheral: model, peripheralAddress: own, at: now)
             return
         }
+        guard countAdvertisingEvent(model) else { return }
         let interval = highDuty ? Duration.microseconds(3750) : Duration.slots(parameters.intervalMin)
         scheduleAdvertisingEvent(model, at: now.advanced(by: timing.scaled(interval) + randomDuration(upTo: timing.maximumAdvertisingDelay)))
     }
 
-    /// A scanner hears one advertising event: an advertising report, and a scan response when it scans
-    /// actively, the advertising is scannable and scan response data is set.
+    /// A scanner hears one advertising event: an advertising report; when it scans actively and the
+    /// advertising is scannable, a scan request (which a set that notifies reports) and, when scan response
+    /// data is set, a scan response.
     func hear(_ advertiser: ControllerModel, own: (address: BDAddress, type: AddressType), by scanner: ControllerModel) {
         let scan = scanner.scanning.parameters
         // Filter Accept List policies never match: the list is always empty here.
@@ -118,9 +124,10 @@ extension SimulatedAir {
         report(AdvertisingReport(eventType: eventType, addressType: own.type, address: own.address,
                                  rssi: rssi(of: advertiser), data: directed ? [] : advertiser.advertising.data), to: scanner)
         let scannable = parameters.type == .connectableUndirected || parameters.type == .scannableUndirected
-        if scan.type == .active, scannable, !advertiser.advertising.scanResponse.isEmpty,
-           parameters.filterPolicy == 0 || parameters.filterPolicy == 2,
-           let responseType = AdvertisingReport.EventType(legacy: 0x04) {
+        // Scan requests from any scanner: the Filter Accept List policies (1, 3) match none.
+        guard scan.type == .active, scannable, parameters.filterPolicy == 0 || parameters.filterPolicy == 2 else { return }
+        scanRequested(of: advertiser, by: scanner)
+        if !advertiser.advertising.scanResponse.isEmpty, let responseType = AdvertisingReport.EventType(legacy: 0x04) {
             report(AdvertisingReport(eventType: responseType, addressType: own.type, address: own.address,
                                      rssi: rssi(of: advertiser), data: advertiser.advertising.scanResponse), to: scanner)
         }

@@ -37,7 +37,7 @@ extension SimulatedAir {
             complete(opcode, .success, model, w.bytes)
         case .readLocalSupportedCommands:
             guard p.isEmpty else { return complete(opcode, .invalidHCICommandParameters, model) }
-            complete(opcode, .success, model, SupportedCommands.mask)
+            complete(opcode, .success, model, SupportedCommands.mask(for: configuration.leFeatures))
         case .readLocalSupportedFeatures:
             guard p.isEmpty else { return complete(opcode, .invalidHCICommandParameters, model) }
             // LMP features page 0: BR/EDR Not Supported (bit 37), LE Supported (Controller) (bit 38).
@@ -84,7 +84,7 @@ extension SimulatedAir {
         case .leReadMaximumAdvertisingDataLength:
             guard p.isEmpty else { return complete(opcode, .invalidHCICommandParameters, model) }
             var w = ReturnParameterWriter()
-            w.u16(31) // legacy advertising only
+            w.u16(31) // legacy PDUs only, also from an advertising set
             complete(opcode, .success, model, w.bytes)
         case .leSetRandomAddress:
             guard p.count == 6 else { return complete(opcode, .invalidHCICommandParameters, model) }
@@ -100,6 +100,10 @@ extension SimulatedAir {
         case .leSetAdvertisingData: setAdvertisingData(p, model, scanResponse: false)
         case .leSetScanResponseData: setAdvertisingData(p, model, scanResponse: true)
         case .leSetAdvertisingEnable: setAdvertisingEnable(p, model)
+        case .leSetExtendedAdvertisingParameters, .leSetAdvertisingSetRandomAddress, .leSetExtendedAdvertisingData,
+             .leSetExtendedScanResponseData, .leSetExtendedAdvertisingEnable, .leReadNumberOfSupportedAdvertisingSets,
+             .leRemoveAdvertisingSet, .leClearAdvertisingSets:
+            handleAdvertisingSetCommand(command, model)
         case .leSetScanParameters: setScanParameters(p, model)
         case .leSetScanEnable: setScanEnable(p, model)
         case .leCreateConnection: createConnection(p, model)

@@ -110,6 +110,11 @@ extension SimulatedAir {
                                      peerAddressType: peripheralAddress.type, link: link, for: central), to: central)
         emit(connectionCompleteEvent(status: .success, handle: peripheralHandle, role: .peripheral, peerAddress: centralAddress.address,
                                      peerAddressType: centralAddress.type, link: link, for: peripheral), to: peripheral)
+        // §7.7.65.18: an advertising set that ends in a connection says so after the connection's event.
+        if let set = peripheral.advertising.set {
+            emit(.le(.advertisingSetTerminated(status: .success, advertisingHandle: set.handle, connectionHandle: peripheralHandle,
+                                               completedEvents: UInt8(clamping: set.completedEvents))), to: peripheral)
+        }
     }
 
     /// LE Enhanced Connection Complete [v1] when the host unmasked it, else LE Connection Complete.

@@ -19,10 +19,17 @@ enum SupportedCommands {
         (36, 6),                                 // LE Read Maximum Advertising Data Length
     ]
 
-    /// The 64-octet mask.
-    static let mask: [UInt8] = {
+    /// The advertising set commands of a controller with LE Extended Advertising.
+    static let advertisingSets: [(octet: Int, bit: Int)] = [
+        (36, 1), (36, 2), (36, 3), (36, 4), (36, 5), // LE Set Advertising Set Random Address … LE Set Extended Advertising Enable
+        (36, 7), (37, 0), (37, 1),                   // LE Read Number of Supported Advertising Sets, LE Remove / Clear Advertising Sets
+    ]
+
+    /// The 64-octet mask of a controller with `features`.
+    static func mask(for features: LEFeatures) -> [UInt8] {
         var mask = [UInt8](repeating: 0, count: 64)
-        for (octet, bit) in implemented { mask[octet] |= 1 << UInt8(bit) }
+        let commands = implemented + (features.contains(.leExtendedAdvertising) ? advertisingSets : [])
+        for (octet, bit) in commands { mask[octet] |= 1 << UInt8(bit) }
         return mask
-    }()
+    }
 }

@@ -207,6 +207,8 @@ enum Harness {
             touched &+= status.description.count
         case .readRemoteFeaturesComplete(let status, _, let features):
             touched &+= status.description.count &+ features.rawValue.nonzeroBitCount
+        case .scanRequestReceived(_, let type, let address):
+            touched &+= type.description.count &+ address.description.count
         case .dataLengthChange, .scanTimeout, .channelSelectionAlgorithm, .longTermKeyRequest:
             break
         case .unknown(_, let parameters):

@@ -130,6 +130,9 @@ enum AccessoryCommand {
             return Diagnostics.fail("accessory", "cannot write the report: \(error)", .infrastructureError)
         }
         for record in records { print("\(record.verdict.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(record.name): \(record.message ?? "")") }
+        for scan in result.scans {
+            print("scan     \(scan.summary)")
+        }
         print("report: \(directory.path)/report.html")
         if let signalled { print("stopped (\(signalled))"); return .interrupted }
         return records.contains { $0.verdict == .failed } ? .productFailure : .success

@@ -33,7 +33,10 @@ controller reported back: {"phy": {"tx": 2, "rx": 2}, ...}.
 With --addresses SECONDS, the app only scans, that long, and prints each address the accessory advertised from,
 in the order first seen, with its type:
 
-    {"addresses": [["5A:12:...", "random"], ["71:0C:...", "random"]]}
+    {"addresses": [["5A:12:...", "random"], ["71:0C:...", "random"]], "scan_ms": 2001.3, "first_heard_ms": 12.5, "last_heard_ms": 1990.2}
+
+It scans actively (each advertisement it hears gets a scan request), or with --passive passively; it scans with
+its random address, --address.
 
 Exit status 0 when it reconnected (or, with --service-changed, was told of the change), 1 when the link never
 ended, it could not reconnect or no Service Changed came, 2 when nothing was found.
@@ -190,23 +193,32 @@ async def ask_for_2m(connection, timeout: float) -> dict:
     return {"tx": int(phy.tx_phy), "rx": int(phy.rx_phy)}
 
 
-async def addresses(device: Device, name: str, seconds: float) -> dict:
-    """Scans for `seconds` and returns the distinct addresses `name` advertised from, first seen first."""
+async def addresses(device: Device, name: str, seconds: float, active: bool = True) -> dict:
+    """Scans for `seconds` (actively unless told) and returns the distinct addresses `name` advertised from,
+    first seen first, and when Bumble heard its first and last advertisement (ms from the start of the scan)."""
     seen = []
+    heard = []
 
     def on_advertisement(advertisement):
         local_name = advertisement.data.get(0x09) or advertisement.data.get(0x08)
         if isinstance(local_name, (bytes, bytearray)):
             local_name = local_name.decode(errors="replace")
         entry = [str(advertisement.address).split("/")[0], "public" if advertisement.address.is_public else "random"]
-        if local_name == name and entry not in seen:
-            seen.append(entry)
+        if local_name == name:
+            heard.append(time.monotonic())
+            if entry not in seen:
+                seen.append(entry)
 
     device.on("advertisement", on_advertisement)
-    await device.start_scanning(active=True, filter_duplicates=False)
+    await device.start_scanning(active=active, filter_duplicates=False)
+    started = time.monotonic()
     await asyncio.sleep(seconds)
     await device.stop_scanning()
-    return {"addresses": seen}
+    result = {"addresses": seen, "scan_ms": round((time.monotonic() - started) * 1000, 1)}
+    if heard:
+        result["first_heard_ms"] = round((heard[0] - started) * 1000, 1)
+        result["last_heard_ms"] = round((heard[-1] - started) * 1000, 1)
+    return result
 
 
 async def main() -> int:
@@ -220,6 +232,7 @@ async def main() -> int:
                         help="wait for Service Changed and re-discover or ignore it, instead of waiting for a drop")
     parser.add_argument("--phy-2m", action="store_true", help="ask for LE 2M both ways after discovering")
     parser.add_argument("--addresses", type=float, metavar="SECONDS", help="only scan that long and print the addresses the accessory used")
+    parser.add_argument("--passive", action="store_true", help="with --addresses, scan passively (no scan requests)")
     parser.add_argument("--collect", metavar="UUID", help="print the values notified of this characteristic until the link ends")
     parser.add_argument("--under-load", action="store_true",
                         help="count a notification flood of 2A37, then read 2A38 and record a parameter update, instead of waiting for a drop")
@@ -229,7 +242,7 @@ async def main() -> int:
         device = Device.with_hci("HIL-App", hci.Address(args.address), transport.source, transport.sink)
         await device.power_on()
         if args.addresses:
-            print(json.dumps(await addresses(device, args.name, args.addresses)))
+            print(json.dumps(await addresses(device, args.name, args.addresses, active=not args.passive)))
             return 0
         try:
             connection, connected = await connect(device, args.name, args.timeout)

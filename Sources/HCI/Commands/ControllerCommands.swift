@@ -23,9 +23,10 @@ public struct LESetEventMask: HCICommand {
     public var mask: UInt64
     /// LE Connection Complete, Advertising Report, Connection Update Complete, Read Remote Features
     /// Complete, Long Term Key Request, Data Length Change, Enhanced Connection Complete, PHY Update
-    /// Complete, Extended Advertising Report, Scan Timeout, Advertising Set Terminated, Channel Selection
-    /// Algorithm (bits 0-4, 6, 9, 11, 12, 16, 17, 19).
-    public static let hostDefault: UInt64 = [0, 1, 2, 3, 4, 6, 9, 11, 12, 16, 17, 19].reduce(0) { $0 | 1 << $1 }
+    /// Complete, Extended Advertising Report, Scan Timeout, Advertising Set Terminated, Scan Request
+    /// Received, Channel Selection Algorithm (bits 0-4, 6, 9, 11, 12, 16-19). Scan Request Received comes
+    /// only from a set whose Scan_Request_Notification_Enable the host set.
+    public static let hostDefault: UInt64 = [0, 1, 2, 3, 4, 6, 9, 11, 12, 16, 17, 18, 19].reduce(0) { $0 | 1 << $1 }
     public init(mask: UInt64 = LESetEventMask.hostDefault) { self.mask = mask }
     public var parameters: [UInt8] { var w = ByteWriter(); w.u64(mask); return w.bytes }
 }

@@ -106,6 +106,9 @@ extension LEMetaEvent {
         case .advertisingSetTerminated(let status, let advertisingHandle, let connectionHandle, let completedEvents):
             w.u8(Subevent.advertisingSetTerminated)
             w.u8(status.rawValue); w.u8(advertisingHandle); w.u16(connectionHandle & 0x0FFF); w.u8(completedEvents)
+        case .scanRequestReceived(let advertisingHandle, let scannerAddressType, let scannerAddress):
+            w.u8(Subevent.scanRequestReceived)
+            w.u8(advertisingHandle); w.u8(scannerAddressType.rawValue); w.address(scannerAddress)
         case .channelSelectionAlgorithm(let handle, let algorithm):
             w.u8(Subevent.channelSelectionAlgorithm)
             w.u16(handle & 0x0FFF); w.u8(algorithm)

@@ -20,6 +20,10 @@ public enum LEMetaEvent: Sendable, Hashable {
     case scanTimeout
     /// LE Advertising Set Terminated (0x12).
     case advertisingSetTerminated(status: HCIStatus, advertisingHandle: UInt8, connectionHandle: UInt16, completedEvents: UInt8)
+    /// LE Scan Request Received (0x13, §7.7.65.19): an active scanner sent SCAN_REQ or AUX_SCAN_REQ to the
+    /// advertising set `advertisingHandle`, which has Scan_Request_Notification_Enable set. The only trace of
+    /// an active scan an advertiser gets (a passive scan sends nothing).
+    case scanRequestReceived(advertisingHandle: UInt8, scannerAddressType: AddressType, scannerAddress: BDAddress)
     /// LE Channel Selection Algorithm (0x14).
     case channelSelectionAlgorithm(handle: UInt16, algorithm: UInt8)
     /// A subevent the host does not decode, kept whole.
@@ -38,6 +42,7 @@ public enum LEMetaEvent: Sendable, Hashable {
         public static let extendedAdvertisingReport: UInt8 = 0x0D
         public static let scanTimeout: UInt8 = 0x11
         public static let advertisingSetTerminated: UInt8 = 0x12
+        public static let scanRequestReceived: UInt8 = 0x13
         public static let channelSelectionAlgorithm: UInt8 = 0x14
         public static let enhancedConnectionCompleteV2: UInt8 = 0x29
     }
@@ -85,6 +90,14 @@ public enum LEMetaEvent: Sendable, Hashable {
                                              advertisingHandle: try r.u8("Advertising_Handle"),
                                              connectionHandle: try r.u16("Connection_Handle") & 0x0FFF,
                                              completedEvents: try r.u8("Num_Completed_Extended_Advertising_Events"))
+        case Subevent.scanRequestReceived:
+            r = ByteReader(parameters.dropFirst(), context: "LE Scan Request Received")
+            let handle = try r.u8("Advertising_Handle")
+            let typeByte = try r.u8("Scanner_Address_Type")
+            guard let type = AddressType(rawValue: typeByte) else {
+                throw HCIDecodingError("LE Scan Request Received: Scanner_Address_Type 0x\(hex2(typeByte)) is not 0x00-0x03")
+            }
+            self = .scanRequestReceived(advertisingHandle: handle, scannerAddressType: type, scannerAddress: try r.address("Scanner_Address"))
         case Subevent.channelSelectionAlgorithm:
             r = ByteReader(parameters.dropFirst(), context: "LE Channel Selection Algorithm")
             self = .channelSelectionAlgorithm(handle: try r.u16("Connection_Handle") & 0x0FFF,

@@ -292,6 +292,7 @@ extension LEMetaEvent {
         case .phyUpdateComplete(let status, let handle, _, _): "LE PHY Update Complete (handle 0x\(hex4(handle)), \(status))"
         case .scanTimeout: "LE Scan Timeout"
         case .advertisingSetTerminated(let status, let set, _, _): "LE Advertising Set Terminated (set \(set), \(status))"
+        case .scanRequestReceived(let set, let type, let address): "LE Scan Request Received (set \(set), from \(address) (\(type)))"
         case .channelSelectionAlgorithm(let handle, let algorithm): "LE Channel Selection Algorithm (handle 0x\(hex4(handle)), #\(Int(algorithm) + 1))"
         case .unknown(let subevent, _): "LE subevent 0x\(hex2(subevent))"
         }

@@ -8,12 +8,18 @@ public struct Advertisement: Sendable, Hashable {
     /// Advertising interval in 0.625 ms units (default 100 ms).
     public var interval: UInt16
     public var connectable: Bool
-    /// Use an extended advertising set even when legacy would do (needs controller support).
+    /// Advertise through an advertising set (the extended advertising commands, Core v5.4 Vol 4 Part E
+    /// §7.8.53-§7.8.56) when the controller has them, even when legacy commands would do. The set sends
+    /// legacy PDUs (every scanner hears them) unless the data needs more than 31 octets.
     public var extended: Bool
+    /// Ask the controller for LE Scan Request Received on each scan request (Scan_Request_Notification_Enable,
+    /// §7.8.53), seen through `LEDevice.scanRequests()`. Needs an advertising set, so it implies `extended`;
+    /// a controller without extended advertising advertises legacy and reports none.
+    public var scanRequestNotifications: Bool
 
     public init(name: String? = nil, serviceUUIDs: [BluetoothUUID] = [], manufacturer: CompanyIdentifier? = nil,
                 manufacturerData: [UInt8]? = nil, appearance: UInt16? = nil, interval: UInt16 = 160,
-                connectable: Bool = true, extended: Bool = false) {
+                connectable: Bool = true, extended: Bool = false, scanRequestNotifications: Bool = false) {
         self.name = name
         self.serviceUUIDs = serviceUUIDs
         self.manufacturer = manufacturer
@@ -22,6 +28,12 @@ public struct Advertisement: Sendable, Hashable {
         self.interval = interval
         self.connectable = connectable
         self.extended = extended
+        self.scanRequestNotifications = scanRequestNotifications
+    }
+
+    /// Whether it goes through an advertising set on a controller with `info`.
+    func usesAdvertisingSet(_ info: ControllerInfo) -> Bool {
+        (extended || scanRequestNotifications) && info.supportsExtendedAdvertising
     }
 
     /// Advertising data and scan response: flags, service UUIDs and manufacturer data first; the name
@@ -53,14 +65,8 @@ extension LEDevice {
         let info = try await start()
         do {
             if advertising != nil { try await stopAdvertisingCommands(info: info) }
-            if advertisement.extended && info.supportsExtendedAdvertising {
-                let payloads = advertisement.payloads(limit: 251)
-                var properties: LESetExtendedAdvertisingParameters.Properties = advertisement.connectable ? [.connectable] : []
-                if payloads.scanResponse.isEmpty == false && !advertisement.connectable { properties.insert(.scannable) }
-                _ = try await host.send(LESetExtendedAdvertisingParameters(handle: 0, properties: properties,
-                                                                            intervalMin: UInt32(advertisement.interval), intervalMax: UInt32(advertisement.interval)))
-                try await host.send(LESetExtendedAdvertisingData(handle: 0, data: payloads.advertising + payloads.scanResponse))
-                try await host.send(LESetExtendedAdvertisingEnable(true, sets: [.init(handle: 0)]))
+            if advertisement.usesAdvertisingSet(info) {
+                try await startAdvertisingSet(advertisement)
             } else {
                 let payloads = advertisement.payloads()
                 let own = try await applyIdentityAddress()
@@ -96,7 +102,7 @@ extension LEDevice {
     public var currentAdvertisement: Advertisement? { advertising }
 
     func stopAdvertisingCommands(info: ControllerInfo) async throws(HCIError) {
-        if advertising?.extended == true && info.supportsExtendedAdvertising {
+        if advertising?.usesAdvertisingSet(info) == true {
             try await host.send(LESetExtendedAdvertisingEnable(false, sets: []))
         } else {
             try await host.send(LESetAdvertisingEnable(false))
@@ -106,5 +112,35 @@ extension LEDevice {
     func readvertiseIfWanted() async {
         guard readvertiseAfterDisconnection, let last = lastAdvertisement else { return }
         try? await startAdvertising(last)
+    }
+}
+
+extension LEDevice {
+    /// Advertising set 0: legacy PDUs (ADV_IND, or ADV_SCAN_IND when not connectable) when the data fits
+    /// 31 octets, else extended ones (connectable with the data in AUX_ADV_IND, or scannable with all of it
+    /// in the scan response, §7.8.53's rule for scannable sets); our random address set on the set itself
+    /// (LE Set Advertising Set Random Address, §7.8.52).
+    func startAdvertisingSet(_ advertisement: Advertisement) async throws(HCIError) {
+        let legacy = advertisement.payloads()
+        let long = advertisement.payloads(limit: 251)
+        let fits = legacy.advertising == long.advertising && legacy.scanResponse == long.scanResponse
+        typealias Properties = LESetExtendedAdvertisingParameters.Properties
+        let properties: Properties = fits ? (advertisement.connectable ? [.legacy, .connectable, .scannable] : [.legacy, .scannable])
+                                          : (advertisement.connectable ? [.connectable] : [.scannable])
+        let random = nextRandomAddress()
+        var parameters = LESetExtendedAdvertisingParameters(handle: 0, properties: properties, intervalMin: UInt32(advertisement.interval),
+                                                             intervalMax: UInt32(advertisement.interval), ownAddressType: random == nil ? .public : .random)
+        parameters.scanRequestNotification = advertisement.scanRequestNotifications
+        _ = try await host.send(parameters)
+        if let random { try await host.send(LESetAdvertisingSetRandomAddress(handle: 0, address: random)) }
+        if fits {
+            try await host.send(LESetExtendedAdvertisingData(handle: 0, data: legacy.advertising))
+            try await host.send(LESetExtendedScanResponseData(handle: 0, data: legacy.scanResponse))
+        } else if advertisement.connectable {
+            try await host.send(LESetExtendedAdvertisingData(handle: 0, data: long.advertising + long.scanResponse))
+        } else {
+            try await host.send(LESetExtendedScanResponseData(handle: 0, data: long.advertising + long.scanResponse))
+        }
+        try await host.send(LESetExtendedAdvertisingEnable(true, sets: [.init(handle: 0)]))
     }
 }

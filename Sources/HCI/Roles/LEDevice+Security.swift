@@ -33,14 +33,20 @@ extension LEDevice {
     /// Sets the controller's random address to our random static identity, before connecting or advertising
     /// with it (LE Set Random Address is refused while advertising, scanning or initiating).
     func applyIdentityAddress() async throws(HCIError) -> AddressType {
-        if usesPrivateAddresses, let identity, let address = try? ResolvablePrivateAddress.generate(with: identity.identityResolvingKey) {
-            try await host.send(LESetRandomAddress(address))
-            privateAddress = address
-            return .random
-        }
-        guard let identity, identity.addressType.isRandom else { return .public }
-        try await host.send(LESetRandomAddress(identity.address))
+        guard let random = nextRandomAddress() else { return .public }
+        try await host.send(LESetRandomAddress(random))
         return .random
+    }
+
+    /// The random address to use next: a fresh resolvable private address (kept as `privateAddress`), our
+    /// random static identity, or nil for the controller's public address.
+    func nextRandomAddress() -> BDAddress? {
+        if usesPrivateAddresses, let identity, let address = try? ResolvablePrivateAddress.generate(with: identity.identityResolvingKey) {
+            privateAddress = address
+            return address
+        }
+        guard let identity, identity.addressType.isRandom else { return nil }
+        return identity.address
     }
 
     /// The bond with the peer at `address` (its identity, or a private address its IRK resolves); with EDIV

@@ -57,6 +57,8 @@ public actor LEDevice {
     /// Failed pairings per peer, for Repeated Attempts (Core v5.4 Vol 3 Part H §2.3.6).
     var pairingFailures: [BDAddress: (count: Int, last: ContinuousClock.Instant)] = [:]
     var pairingObservers: [UInt64: AsyncStream<PairingEvent>.Continuation] = [:]
+    /// Observers of `scanRequests()`.
+    var scanRequestObservers: [UInt64: AsyncStream<ScanRequest>.Continuation] = [:]
 
     public init(host: HCIHost, database: GATTDatabase? = nil, attTransactionTimeout: Duration = .seconds(30)) {
         self.host = host
@@ -129,6 +131,8 @@ public actor LEDevice {
             for report in reports { scanReport(report) }
         case .hci(.le(.connectionComplete(let complete))):
             connectionCompleted(complete)
+        case .hci(.le(.scanRequestReceived(let set, let type, let address))):
+            scanRequested(by: address, type: type, set: set)
         case .hci(.disconnectionComplete(let complete)) where complete.status == .success:
             if let connection = connections.removeValue(forKey: complete.handle) {
                 end(connection, reason: complete.reason, note: nil)

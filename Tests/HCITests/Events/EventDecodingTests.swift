@@ -109,6 +109,15 @@ import Testing
         #expect(try Self.decode("04 3e 04 14 40 00 01") == .le(.channelSelectionAlgorithm(handle: 0x40, algorithm: 1)))
     }
 
+    /// LE Scan Request Received (§7.7.65.19): Advertising_Handle, Scanner_Address_Type, Scanner_Address
+    /// (little-endian); an address type past 0x03 is an error naming the field, and a short event one too.
+    @Test func scanRequestReceived() throws {
+        #expect(try Self.decode("04 3e 09 13 00 01 e5 d4 c3 b2 a1 c0") ==
+            .le(.scanRequestReceived(advertisingHandle: 0, scannerAddressType: .random, scannerAddress: BDAddress(0xC0_A1_B2_C3_D4_E5))))
+        #expect(throws: HCIDecodingError.self) { try Self.decode("04 3e 09 13 00 04 e5 d4 c3 b2 a1 c0") }
+        #expect(throws: HCIDecodingError.self) { try Self.decode("04 3e 08 13 00 01 e5 d4 c3 b2 a1") }
+    }
+
     /// Encryption Change [v1] (§7.7.8), Encryption Key Refresh Complete (§7.7.39) and LE Long Term Key
     /// Request (§7.7.65.5: handle, Random_Number and Encrypted_Diversifier, little-endian).
     @Test func encryptionEvents() throws {

@@ -1,0 +1,44 @@
+// An advertiser's view of active scanning: the scan requests its controller reports.
+
+/// One SCAN_REQ an active scanner sent to our advertising set, as LE Scan Request Received reported it
+/// (Core v5.4 Vol 4 Part E §7.7.65.19; Vol 6 Part B §2.3.2.1): a scanner's address and when it came.
+public struct ScanRequest: Sendable, Hashable {
+    /// Scanner_Address and Scanner_Address_Type: the scanner's own address (often a resolvable private one).
+    public var scanner: BDAddress
+    public var scannerType: AddressType
+    /// Advertising_Handle of the set that was scanned.
+    public var advertisingHandle: UInt8
+    /// When the host received the event, on the host's clock.
+    public var received: ContinuousClock.Instant
+
+    public init(scanner: BDAddress, scannerType: AddressType, advertisingHandle: UInt8, received: ContinuousClock.Instant) {
+        self.scanner = scanner
+        self.scannerType = scannerType
+        self.advertisingHandle = advertisingHandle
+        self.received = received
+    }
+}
+
+extension LEDevice {
+    /// Scan requests to our advertising from now on. The controller reports them only for an advertisement
+    /// with `scanRequestNotifications` on a controller with extended advertising
+    /// (`ControllerInfo.supportsExtendedAdvertising`); a passive scanner never sends one.
+    public func scanRequests() -> AsyncStream<ScanRequest> {
+        let (stream, continuation) = AsyncStream<ScanRequest>.makeStream()
+        let id = nextObserverID
+        nextObserverID += 1
+        scanRequestObservers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            Task { await self.removeScanRequestObserver(id) }
+        }
+        return stream
+    }
+
+    func removeScanRequestObserver(_ id: UInt64) { scanRequestObservers[id] = nil }
+
+    func scanRequested(by scanner: BDAddress, type: AddressType, set: UInt8) {
+        let request = ScanRequest(scanner: scanner, scannerType: type, advertisingHandle: set, received: clock.now)
+        for observer in scanRequestObservers.values { observer.yield(request) }
+    }
+}
