@@ -167,11 +167,14 @@ extension HCIHost {
             }
             remember(event)
             if case .le(.connectionComplete(let complete)) = event, complete.status == .success, connections[complete.handle] != nil {
-                // Vol 4 Part E §5.3.1: a handle names one link until its Disconnection Complete. A second link
-                // on an open handle would orphan the first, with its waiters, credits and reassembly.
-                recordViolation(ProtocolViolation(.hci, "LE Connection Complete for handle 0x\(hex4(complete.handle)), which is "
-                    + "already open (no Disconnection Complete came for it); ignored", bytes: eventPacket.parameters))
-                return
+                // Vol 4 Part E §5.3.1: a handle names one link until its Disconnection Complete. A controller that
+                // gives the handle to a new link has ended the old one without saying so (btvirt does, after a
+                // peer's Disconnect): the old link ends here, its waiters, credits and reassembly with it, so that
+                // it is not orphaned; then the new one opens.
+                let why = "LE Connection Complete for handle 0x\(hex4(complete.handle)), which was still open (no Disconnection "
+                    + "Complete came for it): the earlier link on it is taken as ended"
+                recordViolation(ProtocolViolation(.hci, why, bytes: eventPacket.parameters))
+                clearConnection(complete.handle, why: why)
             }
             handle(event)
         case .aclData(let acl):

@@ -153,6 +153,14 @@ public actor HCIHost {
         if leavingPoweredOn { clearConnections(why: "adapter left poweredOn (now \(newState))") }
     }
 
+    /// Ends one link the controller dropped without a Disconnection Complete: as `clearConnections`, for `handle`.
+    func clearConnection(_ handle: UInt16, why: String) {
+        connections[handle] = nil
+        reassembler.drop(handle: handle)
+        aclFlow.drop(handle: handle, failing: .unsupported("connection dropped: \(why)"))
+        publish(.connectionsCleared(handles: [handle], why: why))
+    }
+
     func clearConnections(why: String) {
         let handles = connections.keys.sorted()
         connections.removeAll()

@@ -23,23 +23,28 @@ struct ConnectionFuzzRegressionTests {
     }
 
     /// The second LE Connection Complete for 0x0040 replaced the device's connection: the first was never
-    /// ended, so its waiters stayed forever. It is now a recorded HCI violation and ignored; the one link
-    /// ends on its Disconnection Complete.
-    @Test func aSecondConnectionCompleteOnAnOpenHandleIsAViolation() async throws {
+    /// ended, so its waiters stayed forever. It is now a recorded HCI violation that ends the first link (its
+    /// waiter hears why) before the second opens; the second ends on its Disconnection Complete.
+    @Test func aSecondConnectionCompleteOnAnOpenHandleEndsTheFirstLink() async throws {
         let (controller, device, connection) = try await Self.connected()
         let waiting = Task { try await connection.waitForDisconnection(timeout: .seconds(5)) }
         controller.write(Self.complete)
-        #expect(await eventually(within: .seconds(2)) { await !device.host.protocolViolations.isEmpty },
-                "the host recorded no violation within 2 s of the repeated LE Connection Complete")
+        #expect(try await waiting.value == .connectionTerminatedByLocalHost)
+        #expect(await connection.pendingWaits == 0)
+        let note = await connection.endedNote
+        #expect(note?.contains("which was still open") == true, "\(String(describing: note))")
         let violation = try #require(await device.host.protocolViolations.first)
         #expect(violation.layer == .hci)
-        #expect(violation.what.contains("handle 0x0040, which is already open"))
+        #expect(violation.what.contains("handle 0x0040, which was still open"))
         #expect(violation.bytes == Array(Self.complete.dropFirst(3)))
-        #expect(await device.connections[0x0040] === connection)
+        // The second link is the device's connection on 0x0040 now.
+        #expect(await eventually(within: .seconds(2)) { await device.connections[0x0040].map { $0 !== connection } ?? false })
+        let second = try #require(await device.connections[0x0040])
+        #expect(await second.isConnected)
         // Disconnection Complete, reason 0x13 (Vol 4 Part E §7.7.5).
+        let secondEnded = Task { try await second.waitForDisconnection(timeout: .seconds(5)) }
         controller.write(hexBytes("04 05 04 00 40 00 13"))
-        #expect(try await waiting.value == .remoteUserTerminatedConnection)
-        #expect(await connection.pendingWaits == 0)
+        #expect(try await secondEnded.value == .remoteUserTerminatedConnection)
         await device.close()
     }
 
