@@ -18,8 +18,9 @@ import Testing
     }
 
     @Test func leSetEventMask() {
-        // Bits 0-4 (with LE Long Term Key Request), 6, 9, 11, 12, 16, 17, 19.
-        #expect(Self.h4(LESetEventMask()) == hexBytes("01 01 20 08 5f 1a 0b 00 00 00 00 00"))
+        // Bits 0-4 (with LE Long Term Key Request), 6, 9, 11, 12, 16, 17, 18 (LE Scan Request Received,
+        // Core v5.4 Vol 4 Part E §7.8.1: octet 2 bit 2), 19.
+        #expect(Self.h4(LESetEventMask()) == hexBytes("01 01 20 08 5f 1a 0f 00 00 00 00 00"))
     }
 
     @Test func leSetScanParameters() {
