@@ -3,7 +3,7 @@ import HCI
 /// One active scan by one scanner, as the accessory saw it: the scan requests (SCAN_REQ, Core v5.4 Vol 6
 /// Part B §2.3.2.1) that scanner sent, from the first to the last. A passive scan sends none, so it leaves
 /// no span; requests further apart than `gap` are two scans. Times are milliseconds from the start.
-public struct ScanSpan: Sendable, Hashable, Codable {
+public struct ScanSpan: Sendable, Hashable, Encodable {
     /// Scanner_Address as the controller reported it (a phone's is usually a resolvable private address, new
     /// every few minutes) and its type.
     public var scanner: String
@@ -33,17 +33,9 @@ public struct ScanSpan: Sendable, Hashable, Codable {
         self.requests = 1
     }
 
+    /// `central.json` carries the duration too, for a reader that does not subtract.
     enum CodingKeys: String, CodingKey {
         case scanner, addressType, firstMilliseconds, lastMilliseconds, requests, durationMilliseconds
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        scanner = try container.decode(String.self, forKey: .scanner)
-        addressType = try container.decode(String.self, forKey: .addressType)
-        firstMilliseconds = try container.decode(Double.self, forKey: .firstMilliseconds)
-        lastMilliseconds = try container.decode(Double.self, forKey: .lastMilliseconds)
-        requests = try container.decode(Int.self, forKey: .requests)
     }
 
     public func encode(to encoder: any Encoder) throws {
