@@ -13,7 +13,8 @@ import Testing
             try await accessory.startAdvertising(Advertisement(name: "HIL-Thermo", serviceUUIDs: [BluetoothUUID(UInt16(0x1809))], interval: 32))
             let start = ContinuousClock.now
             let found = try await central.find(ScanFilter(name: "HIL-Thermo"), timeout: .seconds(5))
-            #expect(ContinuousClock.now - start < .seconds(2))
+            // At the first match, not at the 5 s limit a scan that collected to the end would take.
+            #expect(ContinuousClock.now - start < .seconds(4), "found after \(ContinuousClock.now - start)")
             #expect(found.address == (await hosts[0].controllerInfo?.address))
             #expect(found.advertisingData.serviceUUIDs == [BluetoothUUID(UInt16(0x1809))])
             #expect(found.isConnectable)
@@ -34,7 +35,7 @@ import Testing
             }
             let elapsed = ContinuousClock.now - start
             #expect(elapsed >= .milliseconds(300))
-            #expect(elapsed < .milliseconds(1300))
+            #expect(elapsed < .seconds(3), "a 300 ms scan limit ended after \(elapsed)")
         }
     }
 
