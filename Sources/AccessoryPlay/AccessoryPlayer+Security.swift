@@ -47,6 +47,13 @@ extension AccessoryPlayer {
         }
     }
 
+    /// A pairing prompt the accessory answered as its profile says — the passkey it displays, the Numeric
+    /// Comparison value it confirms — recorded so that a person can match it with what the phone showed.
+    func prompted(_ prompt: PairingPrompt, by peer: BDAddress) {
+        let handle = lastLink.flatMap { $0.peerAddress == peer ? $0.handle : nil }
+        log.record(.security, handle: handle, "pairing with \(peer): \(prompt)")
+    }
+
     /// Records when `link` becomes encrypted — with a bond, or by a pairing — for the report and the
     /// `reencrypt_with_bond` checks.
     func watchEncryption(of link: LEConnection) {

@@ -24,6 +24,8 @@ public actor AccessoryPlayer {
     /// Scan requests so far, by scanner and scan (`ScanSpan`), and the task that gathers them.
     var scans: [ScanSpan] = []
     var scanWatcher: Task<Void, Never>?
+    /// The task that records what pairing asked of the accessory (the passkey it displays, the number it compares).
+    var promptWatcher: Task<Void, Never>?
     /// For steps a central's request triggered: which request, for the step's record.
     var triggeredBy: [Int: String] = [:]
 
@@ -62,6 +64,12 @@ public actor AccessoryPlayer {
         scanWatcher = Task { [weak self] in
             for await request in requests { await self?.scanned(request) }
         }
+        let pairing = await device.pairingEvents()
+        promptWatcher = Task { [weak self] in
+            for await event in pairing {
+                if case .prompt(let prompt, let peer) = event { await self?.prompted(prompt, by: peer) }
+            }
+        }
         try await device.start()
         try await advertise()
         let sources = profile.notificationSources.map { source in
@@ -75,6 +83,7 @@ public actor AccessoryPlayer {
         if interruption == nil, !(await settle()) { interruption = "interrupted before every expectation was decided" }
         watcher?.cancel()
         scanWatcher?.cancel()
+        promptWatcher?.cancel()
         for source in sources { source.cancel() }
         for source in sources { await source.value }
         for index in outcomes.indices { decide(index, final: true) }

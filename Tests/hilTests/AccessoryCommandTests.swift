@@ -334,33 +334,67 @@ import Testing
         #expect(details.contains { $0.hasPrefix("forget: forgot the bond with D0:D1:D2:D3:D4:D5") }, "\(details)")
     }
 
-    /// Passkey Entry: the accessory displays the profile's passkey, Bumble's central types it, and the key is
-    /// authenticated on both sides; the same central typing a wrong one fails the expectation.
-    @Test(arguments: [(123_456, true), (654_321, false)])
-    func passkeyPairingNeedsTheDisplayedPasskey(typed: Int, pairs: Bool) async throws {
-        let out = try TemporaryDirectory.make("hil-accessory-passkey")
+    /// What one visit of Bumble's secure central made of a `require_pairing` plan on the served air.
+    struct PairingVisit {
+        var bumble: [String: Any]
+        var bumbleOutput: String
+        var status: Int32?
+        var output: String
+        var activity: [String: Any]
+        /// The details of the accessory's recorded events.
+        var details: [String] { (activity["events"] as? [[String: Any]] ?? []).compactMap { $0["detail"] as? String } }
+    }
+
+    /// Plays an accessory named `name` with `security` (a profile's security block) and a plan that asks for
+    /// pairing at once, while Bumble's secure central connects, pairs with `method` and reads the battery level.
+    static func pairOnce(name: String, security: String, method: [String], scratch: String) async throws -> PairingVisit {
+        let out = try TemporaryDirectory.make(scratch)
         defer { TemporaryDirectory.remove(out) }
-        let profile = out.appendingPathComponent("passkey.json"), plan = out.appendingPathComponent("plan.json")
-        try #"{"name": "HIL-Passkey", "services": [{"profile": "battery"}], "security": {"pairing": "passkey", "passkey": 123456}}"#
-            .write(to: profile, atomically: true, encoding: .utf8)
+        let profile = out.appendingPathComponent("profile.json"), plan = out.appendingPathComponent("plan.json")
+        try #"{"name": "\#(name)", "services": [{"profile": "battery"}], "security": \#(security)}"#.write(to: profile, atomically: true, encoding: .utf8)
         try #"{"steps": [{"name": "pair", "after_connect_ms": 0, "do": "require_pairing", "expect": {"pair_within_ms": 10000}}]}"#
             .write(to: plan, atomically: true, encoding: .utf8)
         let central = repositoryRoot.appendingPathComponent("scripts/peers/bumble-secure-central.py").path
         let box = AppOutput()
-        let (status, output) = try await Self.session(profile: profile.path, plan: plan.path, name: "HIL-Passkey", out: out.appendingPathComponent("results"),
+        let (status, output) = try await Self.session(profile: profile.path, plan: plan.path, name: name, out: out.appendingPathComponent("results"),
                                                       air: .served) { air in
-            let ran = await runProgramCapturing(Self.python, [central, air, "--name", "HIL-Passkey", "--method", "passkey", "--passkey", "\(typed)",
-                                                              "--read-uuid", "2A19", "--timeout", "10"])
+            let ran = await runProgramCapturing(Self.python, [central, air, "--name", name, "--method"] + method + ["--read-uuid", "2A19", "--timeout", "10"])
             await box.set(ran.stdout, ran.stderr)
         }
         let ran = try #require(await box.value)
         let json = ran.stdout.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
-        #expect((json["paired"] as? Bool == true) == pairs, "Bumble: \(ran.stdout) \(ran.stderr.suffix(300))")
-        if pairs { #expect(json["authenticated"] as? Bool == true && json["method"] as? String == "PASSKEY", "\(json)") }
-        #expect(status == (pairs ? 0 : 1), "hil accessory: \(output)")
         let activity = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("results/central.json"))) as? [String: Any])
-        let check = try #require(((activity["steps"] as? [[String: Any]])?.first?["checks"] as? [[String: Any]])?.first)
+        return PairingVisit(bumble: json, bumbleOutput: ran.stdout + " " + ran.stderr.suffix(300), status: status, output: output, activity: activity)
+    }
+
+    /// Passkey Entry: the accessory displays the profile's passkey (its record says so), Bumble's central types it,
+    /// and the key is authenticated on both sides; the same central typing a wrong one fails the expectation.
+    @Test(arguments: [(123_456, true), (654_321, false)])
+    func passkeyPairingNeedsTheDisplayedPasskey(typed: Int, pairs: Bool) async throws {
+        let visit = try await Self.pairOnce(name: "HIL-Passkey", security: #"{"pairing": "passkey", "passkey": 123456}"#,
+                                            method: ["passkey", "--passkey", "\(typed)"], scratch: "hil-accessory-passkey")
+        #expect((visit.bumble["paired"] as? Bool == true) == pairs, "Bumble: \(visit.bumbleOutput)")
+        if pairs { #expect(visit.bumble["authenticated"] as? Bool == true && visit.bumble["method"] as? String == "PASSKEY", "\(visit.bumble)") }
+        #expect(visit.status == (pairs ? 0 : 1), "hil accessory: \(visit.output)")
+        let check = try #require(((visit.activity["steps"] as? [[String: Any]])?.first?["checks"] as? [[String: Any]])?.first)
         #expect(check["passed"] as? Bool == pairs, "\(check)")
+        #expect(visit.details.contains { $0.hasSuffix(": displays passkey 123456") }, "\(visit.details)")
+    }
+
+    /// Numeric Comparison: Bumble's central (DisplayYesNo) pairs with an accessory whose profile asks for it; the
+    /// accessory's record and its printed line carry the six digits it confirmed, which are the digits Bumble
+    /// computed and displayed on its side (its own g2), and the key is authenticated on both sides.
+    @Test func numericComparisonRecordsTheNumberThePhoneShows() async throws {
+        let visit = try await Self.pairOnce(name: "HIL-Compare", security: #"{"pairing": "numeric-comparison"}"#,
+                                            method: ["numeric-comparison"], scratch: "hil-accessory-numeric")
+        #expect(visit.bumble["paired"] as? Bool == true && visit.bumble["authenticated"] as? Bool == true
+                && visit.bumble["method"] as? String == "NUMERIC_COMPARISON", "Bumble: \(visit.bumbleOutput)")
+        let number = try #require(visit.bumble["number"] as? String, "Bumble compared no number: \(visit.bumble)")
+        #expect(number.count == 6 && number.allSatisfy(\.isNumber), "\(number)")
+        #expect(visit.status == 0, "hil accessory: \(visit.output)")
+        let compared = visit.details.filter { $0.contains("compares") }
+        #expect(compared.count == 1 && compared.first?.hasSuffix(": compares \(number): confirmed") == true, "\(visit.details)")
+        #expect(visit.output.contains("compares \(number): confirmed"), "hil accessory printed: \(visit.output)")
     }
 
     /// The secure central's visits, in order.
