@@ -253,9 +253,11 @@ import Testing
         let profile = out.appendingPathComponent("private.json"), plan = out.appendingPathComponent("plan.json")
         try #"{"name": "HIL-Private", "services": [{"profile": "battery"}], "address": {"type": "resolvable-private", "identity": "C3:11:22:33:44:55", "irk_hex": "\#(irk)"}}"#
             .write(to: profile, atomically: true, encoding: .utf8)
-        try #"{"steps": [{"at_ms": 1500, "do": "rotate_address"}]}"#.write(to: plan, atomically: true, encoding: .utf8)
+        // Bumble starts scanning after hil advertises (a Python start-up that took over 1.5 s on a loaded machine):
+        // the rotation comes 3 s after the start, inside Bumble's 6 s scan unless its start-up takes over 3 s.
+        try #"{"steps": [{"at_ms": 3000, "do": "rotate_address"}]}"#.write(to: plan, atomically: true, encoding: .utf8)
         let (json, status, output) = try await Self.play(profile: profile.path, plan: plan.path, name: "HIL-Private", out: out.appendingPathComponent("results"),
-                                                         appArguments: ["--addresses", "4"], air: .served)
+                                                         appArguments: ["--addresses", "6"], air: .served)
         #expect(status == 0, "hil accessory: \(output)")
         let seen = try #require(json["addresses"] as? [[String]], "\(json)")
         #expect(seen.count == 2 && seen.allSatisfy { $0.last == "random" }, "Bumble saw \(seen)")
