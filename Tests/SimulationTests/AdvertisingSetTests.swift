@@ -8,11 +8,11 @@ import Testing
 /// Scan Request Received (§7.7.65.19) with the scanner's own address, a passive one's do not exist; the set
 /// ends in a connection with LE Advertising Set Terminated after the connection's event (§7.7.65.18).
 @Suite struct AdvertisingSetTests {
-    /// The two-controller world, the peripheral with LE Extended Advertising (LE_Features bit 12).
+    /// The two-controller world on virtual time, the peripheral with LE Extended Advertising (LE_Features bit 12).
     static let world: SimulatedWorldDescription = {
         var description = SimulatedWorldFixture.twoControllers
         description.controllers[1].leFeatures.insert(.leExtendedAdvertising)
-        return description
+        return SimulatedWorldFixture.onVirtualTime(description)  // a scan window holds what the air sent in it
     }()
 
     /// Advertising set 0: ADV_IND (properties 0x13) every 20 ms with a name, scan requests notified or not.

@@ -3,12 +3,13 @@ import Simulation
 import Synchronization
 import Testing
 
-/// Advertising events at the interval plus advDelay, heard by scanners as reports with a measured RSSI.
+/// Advertising events at the interval plus advDelay, heard by scanners as reports with a measured RSSI; on
+/// virtual time, so each scan window holds what the air sent in it on any machine.
 @Suite struct AdvertisingTests {
-    /// Collects reports from one advertiser with their arrival times.
+    /// Collects reports from one advertiser with their arrival times on the scanner's clock.
     final class Reports: Sendable {
         let items = Mutex<[(ContinuousClock.Instant, AdvertisingReport)]>([])
-        func add(_ report: AdvertisingReport) -> Int { items.withLock { $0.append((.now, report)); return $0.count } }
+        func add(_ report: AdvertisingReport, at instant: ContinuousClock.Instant) -> Int { items.withLock { $0.append((instant, report)); return $0.count } }
         var all: [(ContinuousClock.Instant, AdvertisingReport)] { items.withLock { $0 } }
     }
 
@@ -19,7 +20,7 @@ import Testing
         let done = try await scanner.expect("\(limit) reports", timeout: duration) { event -> Int? in
             guard case .hci(.le(.advertisingReports(let batch))) = event else { return nil }
             var count = 0
-            for report in batch where report.address == advertiser { count = reports.add(report) }
+            for report in batch where report.address == advertiser { count = reports.add(report, at: scanner.loop.now) }
             return count >= limit ? count : nil
         }
         try await scanner.send(LESetScanParameters(type: type))
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func everyAdvertisingEventIsReportedWithRSSIInRange() async throws {
-        try await SimulatedWorldFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(SimulatedWorldFixture.onVirtualTime(), hosts: ["central", "peripheral"]) { _, hosts in
             let (scanner, advertiser) = (hosts[0], hosts[1])
             let address = try #require(await advertiser.controllerInfo?.address)
             try await HostScenarios.advertise(advertiser, name: "HIL-Sim", interval: 0x0020) // 20 ms
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func activeScanGetsTheScanResponsePassiveDoesNot() async throws {
-        try await SimulatedWorldFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(SimulatedWorldFixture.onVirtualTime(), hosts: ["central", "peripheral"]) { _, hosts in
             let (scanner, advertiser) = (hosts[0], hosts[1])
             let address = try #require(await advertiser.controllerInfo?.address)
             let response = AdvertisingData.make(name: "HIL-Response").encoded()
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func filterDuplicatesReportsEachAdvertiserOnce() async throws {
-        try await SimulatedWorldFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(SimulatedWorldFixture.onVirtualTime(), hosts: ["central", "peripheral"]) { _, hosts in
             let (scanner, advertiser) = (hosts[0], hosts[1])
             let address = try #require(await advertiser.controllerInfo?.address)
             try await HostScenarios.advertise(advertiser, name: "HIL-Sim", scanResponse: [0x02, 0x0A, 0x00])
@@ -73,7 +74,7 @@ import Testing
     }
 
     @Test func nonConnectableAdvertisingIsReportedAsSuch() async throws {
-        try await SimulatedWorldFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(SimulatedWorldFixture.onVirtualTime(), hosts: ["central", "peripheral"]) { _, hosts in
             let (scanner, advertiser) = (hosts[0], hosts[1])
             let address = try #require(await advertiser.controllerInfo?.address)
             try await advertiser.send(LESetAdvertisingParameters(intervalMin: 0x20, intervalMax: 0x20, type: .nonConnectableUndirected))

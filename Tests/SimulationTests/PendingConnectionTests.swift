@@ -37,20 +37,22 @@ import Testing
         }
     }
 
-    /// A pending connection completes at the target's first advertising event once it starts advertising.
+    /// A pending connection completes at the target's first advertising event once it starts advertising: on
+    /// virtual time, within one 20 ms interval plus advDelay (≤ 10 ms) and the commands' own time on the air.
     @Test func aPendingConnectionCompletesWhenTheTargetStartsAdvertising() async throws {
-        try await SimulatedWorldFixture.with(hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(SimulatedWorldFixture.onVirtualTime(), hosts: ["central", "peripheral"]) { _, hosts in
             let (central, peripheral) = (hosts[0], hosts[1])
             let target = try #require(await peripheral.controllerInfo?.address)
             let onCentral = try await HostScenarios.expectConnectionComplete(central, "the central")
             // Its Command Status has come: the attempt is pending, with nobody advertising.
             try await central.send(LECreateConnection(peerAddress: target, peerAddressType: .public))
             #expect(await central.connections.isEmpty)
-            let start = ContinuousClock.now
+            let start = central.loop.now
             try await HostScenarios.advertise(peripheral, name: "HIL-Late", interval: 0x0020)
             let complete = try await central.wait(for: onCentral)
             #expect(complete.status == .success && complete.role == .central)
-            #expect(start.duration(to: .now) < .milliseconds(250))
+            let took = start.duration(to: central.loop.now)
+            #expect(took <= .milliseconds(50), "the connection completed \(took) after advertising began")
         }
     }
 

@@ -13,14 +13,25 @@ enum SimulatedWorldFixture {
         ],
         powerSwitch: .init(ports: [.init(number: 1, controller: "peripheral"), .init(number: 2, controller: "central")]))
 
+    /// `description` on virtual time: what the air does in a window (a 150 ms scan, the first advertising event)
+    /// is what the spec's timings give, however loaded the machine — time stands still while anything computes.
+    static func onVirtualTime(_ description: SimulatedWorldDescription = twoControllers) -> SimulatedWorldDescription {
+        var virtual = description
+        virtual.timing.clock = .virtual
+        return virtual
+    }
+
     /// Runs `body` with a world built from `description` and initialized hosts on `names`.
     static func with<T: Sendable>(_ description: SimulatedWorldDescription = twoControllers, hosts names: [String],
                                   _ body: (SimulatedWorld, [HCIHost]) async throws -> T) async throws -> T {
         let world = try SimulatedWorld(description)
         do {
-            let result = try await withInitializedHosts(names.count, peer: "simulated world",
-                                                        open: { try world.openTransport(named: names[$0]) }) { hosts in
-                try await body(world, hosts)
+            // On a virtual-time world the body is a drive of its clock (time jumps while everything waits); on real
+            // time the drive is the body itself.
+            let result = try await world.air.clock.drive { () async throws -> T in
+                try await withInitializedHosts(names.count, peer: "simulated world", open: { try world.openTransport(named: names[$0]) }) { hosts in
+                    try await body(world, hosts)
+                }
             }
             await world.shutdown()
             return result
