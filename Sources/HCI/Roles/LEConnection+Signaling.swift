@@ -26,7 +26,14 @@ extension LEConnection {
                             LESignalingCommand.connectionParameterUpdateResponse(identifier: identifier, result: acceptable ? 0 : 1).encoded)
             if acceptable {
                 let parameters = ConnectionParameters(intervalMin: min, intervalMax: max, latency: latency, supervisionTimeout: timeout)
-                try? await host.send(LEConnectionUpdate(handle: handle, connection: parameters))
+                // The link's own task, not awaited here: its PDUs keep flowing while the command waits for a credit,
+                // and the link's end cancels it. (Awaited inline, a command queued behind a Command Complete that
+                // granted 0 credits outlived its link until its deadline: hci-fuzz `host` found it left over.)
+                peerRequestedUpdate?.cancel()
+                let host = host, handle = handle
+                peerRequestedUpdate = Task(executorPreference: host.loop) {
+                    _ = try? await host.send(LEConnectionUpdate(handle: handle, connection: parameters))
+                }
             }
         case .connectionParameterUpdateResponse(let identifier, let result):
             guard let pending = pendingParameterUpdate, pending.identifier == identifier else {

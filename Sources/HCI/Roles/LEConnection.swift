@@ -24,6 +24,9 @@ public actor LEConnection {
     var endWaiters: [OneShot<HCIStatus?>] = []
     var nextSignalingIdentifier: UInt8 = 1
     var pendingParameterUpdate: (identifier: UInt8, continuation: CheckedContinuation<Result<Void, RoleError>, Never>)?
+    /// The LE Connection Update applying a peripheral's accepted Connection Parameter Update Request: the link's
+    /// own task, which a newer request or the link's end cancels.
+    var peerRequestedUpdate: Task<Void, Never>?
     var parameterUpdateWaiters: [CheckedContinuation<Result<Void, RoleError>, Never>] = []
     /// The PHYs in use (Core v5.4 Vol 4 Part E §7.7.65.12: 1 LE 1M, 2 LE 2M, 3 LE Coded), as the last LE PHY
     /// Update Complete said; LE 1M until one comes.
@@ -129,6 +132,8 @@ public actor LEConnection {
         for waiter in waiters { waiter.resolve(reason) }
         pendingParameterUpdate?.continuation.resume(returning: .failure(.disconnected(handle: handle, reason: reason)))
         pendingParameterUpdate = nil
+        peerRequestedUpdate?.cancel()
+        peerRequestedUpdate = nil
         for waiter in parameterUpdateWaiters { waiter.resume(returning: .failure(.disconnected(handle: handle, reason: reason))) }
         parameterUpdateWaiters.removeAll()
         attBearerEnded(reason: reason, note: note)

@@ -2,8 +2,9 @@ import Testing
 import TestSupport
 @testable import HCI
 
-/// Found by hci-fuzz `host` (Tests/Fuzz/corpus/host/regression-duplicate-connection-complete): a controller
-/// that announced a second link on a handle already open, and waits on a link that ended by their deadline.
+/// Found by hci-fuzz `host` (Tests/Fuzz/corpus/host/regression-*): a controller that announced a second link on
+/// a handle already open, waits on a link that ended by their deadline, and a peer-requested LE Connection
+/// Update left queued after its link ended.
 @Suite("Fuzz regressions: connections")
 struct ConnectionFuzzRegressionTests {
     /// LE Connection Complete for handle 0x0040, as btvirt sends it (Core v5.4 Vol 4 Part E §7.7.65.1).
@@ -11,12 +12,12 @@ struct ConnectionFuzzRegressionTests {
     static let peer = BDAddress(0x00_AA_01_01_00_42)
 
     /// A device connected as central to `peer` on handle 0x0040 over a scripted controller.
-    private static func connected() async throws -> (ScriptedController, LEDevice, LEConnection) {
+    private static func connected(commandTimeout: Duration = .seconds(2)) async throws -> (ScriptedController, LEDevice, LEConnection) {
         let controller = try ScriptedController { command, _ in
             command.opcode == .leCreateConnection ? ScriptedController.commandStatus(command.opcode) + complete
                                                   : (ScriptedController.healthy(command) ?? [])
         }
-        let device = LEDevice(host: try controller.makeHost())
+        let device = LEDevice(host: try controller.makeHost(commandTimeout: commandTimeout))
         _ = try await device.start()
         let connection = try await device.connect(to: peer, type: .public)
         return (controller, device, connection)
@@ -45,6 +46,26 @@ struct ConnectionFuzzRegressionTests {
         let secondEnded = Task { try await second.waitForDisconnection(timeout: .seconds(5)) }
         controller.write(hexBytes("04 05 04 00 40 00 13"))
         #expect(try await secondEnded.value == .remoteUserTerminatedConnection)
+        await device.close()
+    }
+
+    /// A peripheral's Connection Parameter Update Request is applied with LE Connection Update; behind a Command
+    /// Complete granting 0 credits (Num_HCI_Command_Packets = 0, Vol 4 Part E §7.7.14: the host sends nothing until
+    /// a credit comes) that command waits in the queue. It was awaited inline, so it outlived its link until its
+    /// 30 s deadline; now the link's end cancels it and the queue is empty at once.
+    @Test func aPeerRequestedUpdateQueuedForACreditEndsWithItsLink() async throws {
+        let (controller, device, connection) = try await Self.connected(commandTimeout: .seconds(30))
+        controller.write(hexBytes("04 0e 03 00 00 00"))  // Command Complete, credit-only (opcode 0x0000), 0 credits
+        // ACL on 0x0040: L2CAP 12 octets on CID 0x0005, Connection Parameter Update Request (code 0x12, identifier 1):
+        // interval 24-40, latency 0, supervision timeout 400 (Vol 3 Part A §4.20).
+        controller.write(hexBytes("02 40 20 10 00 0c 00 05 00 12 01 08 00 18 00 28 00 00 00 90 01"))
+        #expect(await eventually(within: .seconds(5)) { await device.host.outstanding.commandOpcodes == [.leConnectionUpdate] })
+        let ended = Task { try await connection.waitForDisconnection(timeout: .seconds(5)) }
+        controller.write(hexBytes("04 05 04 00 40 00 13"))
+        #expect(try await ended.value == .remoteUserTerminatedConnection)
+        let settled = await eventually(within: .seconds(5)) { await device.host.outstanding.queuedCommands == 0 }
+        let outstanding = await device.host.outstanding
+        #expect(settled, "still held after the link ended: \(outstanding)")
         await device.close()
     }
 
