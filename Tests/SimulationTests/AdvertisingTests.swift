@@ -6,6 +6,8 @@ import Testing
 /// Advertising events at the interval plus advDelay, heard by scanners as reports with a measured RSSI; on
 /// virtual time, so each scan window holds what the air sent in it on any machine.
 @Suite struct AdvertisingTests {
+    static let world = SimulatedWorldFixture.onVirtualTime()
+
     /// Collects reports from one advertiser with their arrival times on the scanner's clock.
     final class Reports: Sendable {
         let items = Mutex<[(ContinuousClock.Instant, AdvertisingReport)]>([])
@@ -31,7 +33,7 @@ import Testing
     }
 
     @Test func everyAdvertisingEventIsReportedWithRSSIInRange() async throws {
-        try await SimulatedWorldFixture.with(SimulatedWorldFixture.onVirtualTime(), hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(Self.world, hosts: ["central", "peripheral"]) { _, hosts in
             let (scanner, advertiser) = (hosts[0], hosts[1])
             let address = try #require(await advertiser.controllerInfo?.address)
             try await HostScenarios.advertise(advertiser, name: "HIL-Sim", interval: 0x0020) // 20 ms
@@ -47,7 +49,7 @@ import Testing
     }
 
     @Test func activeScanGetsTheScanResponsePassiveDoesNot() async throws {
-        try await SimulatedWorldFixture.with(SimulatedWorldFixture.onVirtualTime(), hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(Self.world, hosts: ["central", "peripheral"]) { _, hosts in
             let (scanner, advertiser) = (hosts[0], hosts[1])
             let address = try #require(await advertiser.controllerInfo?.address)
             let response = AdvertisingData.make(name: "HIL-Response").encoded()
@@ -60,7 +62,7 @@ import Testing
     }
 
     @Test func filterDuplicatesReportsEachAdvertiserOnce() async throws {
-        try await SimulatedWorldFixture.with(SimulatedWorldFixture.onVirtualTime(), hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(Self.world, hosts: ["central", "peripheral"]) { _, hosts in
             let (scanner, advertiser) = (hosts[0], hosts[1])
             let address = try #require(await advertiser.controllerInfo?.address)
             try await HostScenarios.advertise(advertiser, name: "HIL-Sim", scanResponse: [0x02, 0x0A, 0x00])
@@ -74,7 +76,7 @@ import Testing
     }
 
     @Test func nonConnectableAdvertisingIsReportedAsSuch() async throws {
-        try await SimulatedWorldFixture.with(SimulatedWorldFixture.onVirtualTime(), hosts: ["central", "peripheral"]) { _, hosts in
+        try await SimulatedWorldFixture.with(Self.world, hosts: ["central", "peripheral"]) { _, hosts in
             let (scanner, advertiser) = (hosts[0], hosts[1])
             let address = try #require(await advertiser.controllerInfo?.address)
             try await advertiser.send(LESetAdvertisingParameters(intervalMin: 0x20, intervalMax: 0x20, type: .nonConnectableUndirected))

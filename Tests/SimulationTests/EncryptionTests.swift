@@ -139,27 +139,23 @@ import Testing
     /// The peripheral's host never answers: the central's LL response timer (40 s of the world's time, here
     /// virtual, so the wait costs no real time) ends the link with LL Response Timeout on both sides.
     @Test func noAnswerEndsTheLinkWithLLResponseTimeoutAfter40Seconds() async throws {
-        var description = SimulatedWorldFixture.twoControllers
-        description.timing = SimulationTiming(clock: .virtual)
-        try await ConnectedPair.with(description) { pair in
+        try await ConnectedPair.with(SimulatedWorldFixture.onVirtualTime()) { pair in
             let clock = pair.world.air.clock
             #expect(clock.isVirtual)
             let wall = ContinuousClock.now
-            try await clock.drive { () async throws -> Void in
-                let request = try await Self.expectKeyRequest(pair)
-                let lostCentral = try await HostScenarios.expectDisconnection(pair.central, handle: pair.centralHandle, "the central",
-                                                                              timeout: .seconds(60))
-                let lostPeripheral = try await HostScenarios.expectDisconnection(pair.peripheral, handle: pair.peripheralHandle,
-                                                                                 "the peripheral", timeout: .seconds(60))
-                try await pair.central.send(LEEnableEncryption(handle: pair.centralHandle, random: Self.random, ediv: Self.ediv,
-                                                               longTermKey: Self.key))
-                _ = try await pair.peripheral.wait(for: request)
-                let asked = clock.now
-                #expect(try await pair.central.wait(for: lostCentral) == .llResponseTimeout)
-                #expect(try await pair.peripheral.wait(for: lostPeripheral) == .llResponseTimeout)
-                let waited = asked.duration(to: clock.now)
-                #expect(waited >= .seconds(40) - .milliseconds(100) && waited < .seconds(41), "0x22 after \(waited)")
-            }
+            let request = try await Self.expectKeyRequest(pair)
+            let lostCentral = try await HostScenarios.expectDisconnection(pair.central, handle: pair.centralHandle, "the central",
+                                                                          timeout: .seconds(60))
+            let lostPeripheral = try await HostScenarios.expectDisconnection(pair.peripheral, handle: pair.peripheralHandle,
+                                                                             "the peripheral", timeout: .seconds(60))
+            try await pair.central.send(LEEnableEncryption(handle: pair.centralHandle, random: Self.random, ediv: Self.ediv,
+                                                           longTermKey: Self.key))
+            _ = try await pair.peripheral.wait(for: request)
+            let asked = clock.now
+            #expect(try await pair.central.wait(for: lostCentral) == .llResponseTimeout)
+            #expect(try await pair.peripheral.wait(for: lostPeripheral) == .llResponseTimeout)
+            let waited = asked.duration(to: clock.now)
+            #expect(waited >= .seconds(40) - .milliseconds(100) && waited < .seconds(41), "0x22 after \(waited)")
             #expect(wall.duration(to: .now) < .seconds(30), "40 s of virtual time took \(wall.duration(to: .now)) of real time")
             let stats = await pair.world.air.statistics()
             #expect(stats.links == 0 && stats.armedTimers == 0)

@@ -99,11 +99,10 @@ public struct ChildProcess: Sendable {
         var pid: pid_t = 0
         var code: Int32 = 0
         // ETXTBSY: a script written a moment ago is still open for writing in a child another thread is forking
-        // (its descriptor is inherited until that child execs); retries outlast that, as Go's os/exec does. Seen
-        // starting a test's just-written fake `swift`. Backing off from 10 ms to 320 ms (630 ms in all): on a loaded
-        // machine the forked child can take longer than a few 10 ms retries to reach its exec.
-        for attempt in 0..<7 {
-            if attempt > 0 { usleep(UInt32(10_000 << (attempt - 1))) }
+        // (its descriptor is inherited until that child execs); a few retries 10 ms apart outlast that, as Go's
+        // os/exec does. Seen starting a test's just-written fake `swift`.
+        for attempt in 0..<5 {
+            if attempt > 0 { usleep(10_000) }
             code = cArgs.withUnsafeBufferPointer { args -> Int32 in
                 cEnv.withUnsafeBufferPointer { env -> Int32 in
                     guard let argsBase = args.baseAddress, let envBase = env.baseAddress else { return EINVAL }
