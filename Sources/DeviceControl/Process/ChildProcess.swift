@@ -121,7 +121,10 @@ public struct ChildProcess: Sendable {
             let kind: PowerSwitchError.Kind = code == ENOENT || code == EACCES ? .notFound : .deviceFailure
             throw PowerSwitchError(kind, "cannot start `\(argv.joined(separator: " "))`: \(String(cString: strerror(code)))")
         }
-        let (stream, continuation) = AsyncStream<ChildEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        // Unbounded: every chunk the child wrote reaches the consumer however far behind it is (its task may
+        // wait seconds for a cooperative thread). Keeping the newest 4096 lost the start of a child that
+        // writes line by line (Python with PYTHONUNBUFFERED: 484 of 3,189 lines gone).
+        let (stream, continuation) = AsyncStream<ChildEvent>.makeStream(bufferingPolicy: .unbounded)
         let readers = (outPipe[0], errPipe[0])
         let child = pid
         let thread = Thread {
@@ -204,11 +207,16 @@ extension ChildProcess {
         let clock = ContinuousClock()
         let start = clock.now
         let child = try spawn(argv, environment: environment)
-        let killer = Task {
-            try await Task.sleep(for: deadline)
+        // Whether it fired is what makes the result a timeout. The elapsed time, taken when the collecting task
+        // resumes, also counts its wait for a cooperative thread: a command that exited 4 at 5 ms was called
+        // "did not finish within 10 s" on a loaded machine. Late itself, the killer fires only on a child not
+        // yet reaped (the watcher thread reaps it when it ends, on a thread of its own).
+        let killer = Task { () -> Bool in
+            guard (try? await Task.sleep(for: deadline)) != nil, !Task.isCancelled, kill(child.pid, 0) == 0 else { return false }
             child.signalGroup(SIGTERM)
-            try await Task.sleep(for: .milliseconds(500))
+            guard (try? await Task.sleep(for: .milliseconds(500))) != nil else { return true }
             child.signalGroup(SIGKILL)
+            return true
         }
         defer { killer.cancel() }
         // Collected by a task of its own, which the caller's cancellation does not cut short: its output ends
@@ -232,8 +240,10 @@ extension ChildProcess {
         }
         if Task.isCancelled { throw CancellationError() }
         let elapsed = clock.now - start
+        killer.cancel()
+        let killed = await killer.value
         return CommandResult(argv: argv, stdout: String(decoding: collected.stdout, as: UTF8.self),
                              stderr: String(decoding: collected.stderr, as: UTF8.self), termination: collected.termination,
-                             elapsed: elapsed, timedOut: elapsed >= deadline && !collected.termination.succeeded)
+                             elapsed: elapsed, timedOut: killed && !collected.termination.succeeded)
     }
 }
