@@ -319,16 +319,26 @@ extension LEConnection {
                   let key = bond.localLongTermKey {
             answer = (key, bond.security)
         }
-        do {
-            if let (key, security) = answer {
-                pendingSecurity = security
-                _ = try await host.send(LELongTermKeyRequestReply(handle: handle, longTermKey: key.key))
-            } else {
-                note("LTK request (EDIV 0x\(hex4(ediv))) with no key for \(peerAddress): Negative Reply")
-                _ = try await host.send(LELongTermKeyRequestNegativeReply(handle: handle))
+        if let (_, security) = answer {
+            pendingSecurity = security
+        } else {
+            note("LTK request (EDIV 0x\(hex4(ediv))) with no key for \(peerAddress): Negative Reply")
+        }
+        // The link's own task, not awaited here: the reply may wait for a credit (behind a Command Complete that
+        // granted 0) up to its deadline, and the link's PDUs and its end must not wait with it (awaited inline it
+        // outlived the link: hci-fuzz `host`). A newer request or the link's end cancels it.
+        longTermKeyAnswer?.cancel()
+        let host = host, handle = handle, key = answer?.0.key
+        longTermKeyAnswer = Task(executorPreference: host.loop) { [weak self] in
+            do {
+                if let key {
+                    _ = try await host.send(LELongTermKeyRequestReply(handle: handle, longTermKey: key))
+                } else {
+                    _ = try await host.send(LELongTermKeyRequestNegativeReply(handle: handle))
+                }
+            } catch {
+                await self?.note("LTK request not answered: \(error)")
             }
-        } catch {
-            note("LTK request not answered: \(error)")
         }
     }
 

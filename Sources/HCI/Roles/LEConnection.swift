@@ -27,6 +27,9 @@ public actor LEConnection {
     /// The LE Connection Update applying a peripheral's accepted Connection Parameter Update Request: the link's
     /// own task, which a newer request or the link's end cancels.
     var peerRequestedUpdate: Task<Void, Never>?
+    /// The LE Long Term Key Request Reply or Negative Reply answering the controller's LTK request for this link:
+    /// the link's own task, which a newer request or the link's end cancels.
+    var longTermKeyAnswer: Task<Void, Never>?
     var parameterUpdateWaiters: [CheckedContinuation<Result<Void, RoleError>, Never>] = []
     /// The PHYs in use (Core v5.4 Vol 4 Part E §7.7.65.12: 1 LE 1M, 2 LE 2M, 3 LE Coded), as the last LE PHY
     /// Update Complete said; LE 1M until one comes.
@@ -134,6 +137,8 @@ public actor LEConnection {
         pendingParameterUpdate = nil
         peerRequestedUpdate?.cancel()
         peerRequestedUpdate = nil
+        longTermKeyAnswer?.cancel()
+        longTermKeyAnswer = nil
         for waiter in parameterUpdateWaiters { waiter.resume(returning: .failure(.disconnected(handle: handle, reason: reason))) }
         parameterUpdateWaiters.removeAll()
         attBearerEnded(reason: reason, note: note)

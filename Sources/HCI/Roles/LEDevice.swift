@@ -20,6 +20,9 @@ public actor LEDevice {
     /// Follow-ups queued and not yet done: while any are, a link's end is queued behind them too, so a PDU
     /// that arrived before a Disconnection Complete is handled before the link counts as ended.
     var pendingFollowUps = 0
+    /// Negative Replies to LTK requests for handles with no link, by ID, until each ends.
+    var unknownKeyRequestAnswers: [UInt64: Task<Void, Never>] = [:]
+    var nextUnknownKeyRequestAnswer: UInt64 = 1
     var scan: ScanSession?
     var pendingConnect: PendingConnect?
     var incomingContinuation: AsyncStream<LEConnection>.Continuation?
@@ -120,7 +123,6 @@ public actor LEDevice {
         /// Encryption Change or Encryption Key Refresh Complete on a link.
         case encryption(LEConnection, HCIStatus, enabled: Bool)
         case longTermKeyRequest(LEConnection, ediv: UInt16, random: UInt64)
-        case unknownLongTermKeyRequest(handle: UInt16)
     }
 
     /// Routes one host event, on the host's loop, as the host handles it: tables, scan results, connection
@@ -146,7 +148,7 @@ public actor LEDevice {
             if let connection = connections[handle] {
                 followUp(.longTermKeyRequest(connection, ediv: ediv, random: random))
             } else {
-                followUp(.unknownLongTermKeyRequest(handle: handle))
+                answerUnknownLongTermKeyRequest(handle: handle)
             }
         case .hci(.le(.connectionUpdateComplete(let status, let handle, let interval, let latency, let timeout))):
             connections[handle]?.assumeIsolated { $0.parametersUpdated(status: status, interval: interval, latency: latency, timeout: timeout) }
@@ -188,7 +190,6 @@ public actor LEDevice {
         case .readvertise: await readvertiseIfWanted()
         case .encryption(let connection, let status, let enabled): await connection.encryptionChanged(status: status, enabled: enabled)
         case .longTermKeyRequest(let connection, let ediv, let random): await connection.longTermKeyRequested(ediv: ediv, random: random)
-        case .unknownLongTermKeyRequest(let handle): _ = try? await host.send(LELongTermKeyRequestNegativeReply(handle: handle))
         }
         pendingFollowUps -= 1
     }

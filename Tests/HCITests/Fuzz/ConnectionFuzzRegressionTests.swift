@@ -3,8 +3,8 @@ import TestSupport
 @testable import HCI
 
 /// Found by hci-fuzz `host` (Tests/Fuzz/corpus/host/regression-*): a controller that announced a second link on
-/// a handle already open, waits on a link that ended by their deadline, and a peer-requested LE Connection
-/// Update left queued after its link ended.
+/// a handle already open, waits on a link that ended by their deadline, a peer-requested LE Connection Update
+/// and an LTK request's answer left queued after its link ended, and one for an unknown handle holding the links.
 @Suite("Fuzz regressions: connections")
 struct ConnectionFuzzRegressionTests {
     /// LE Connection Complete for handle 0x0040, as btvirt sends it (Core v5.4 Vol 4 Part E §7.7.65.1).
@@ -49,23 +49,81 @@ struct ConnectionFuzzRegressionTests {
         await device.close()
     }
 
-    /// A peripheral's Connection Parameter Update Request is applied with LE Connection Update; behind a Command
-    /// Complete granting 0 credits (Num_HCI_Command_Packets = 0, Vol 4 Part E §7.7.14: the host sends nothing until
-    /// a credit comes) that command waits in the queue. It was awaited inline, so it outlived its link until its
-    /// 30 s deadline; now the link's end cancels it and the queue is empty at once.
-    @Test func aPeerRequestedUpdateQueuedForACreditEndsWithItsLink() async throws {
-        let (controller, device, connection) = try await Self.connected(commandTimeout: .seconds(30))
+    /// A link whose controller then sent `trigger` after a Command Complete granting 0 credits (Num_HCI_Command_Packets
+    /// = 0, Vol 4 Part E §7.7.14: the host sends nothing until a credit comes), once the command it leads to waits in
+    /// the queue; commands time out after 30 s.
+    private static func queuedBehindZeroCredits(_ trigger: [UInt8], queues opcode: HCIOpcode) async throws
+        -> (ScriptedController, LEDevice, LEConnection) {
+        let (controller, device, connection) = try await connected(commandTimeout: .seconds(30))
         controller.write(hexBytes("04 0e 03 00 00 00"))  // Command Complete, credit-only (opcode 0x0000), 0 credits
-        // ACL on 0x0040: L2CAP 12 octets on CID 0x0005, Connection Parameter Update Request (code 0x12, identifier 1):
-        // interval 24-40, latency 0, supervision timeout 400 (Vol 3 Part A §4.20).
-        controller.write(hexBytes("02 40 20 10 00 0c 00 05 00 12 01 08 00 18 00 28 00 00 00 90 01"))
-        #expect(await eventually(within: .seconds(5)) { await device.host.outstanding.commandOpcodes == [.leConnectionUpdate] })
+        controller.write(trigger)
+        #expect(await eventually(within: .seconds(5)) { await device.host.outstanding.commandOpcodes == [opcode] })
+        return (controller, device, connection)
+    }
+
+    /// Disconnection Complete for 0x0040, reason 0x13 (Vol 4 Part E §7.7.5): the link ends within 5 s, long before
+    /// the queued command's 30 s deadline.
+    private static func endsAtOnce(_ connection: LEConnection, _ controller: ScriptedController) async throws {
         let ended = Task { try await connection.waitForDisconnection(timeout: .seconds(5)) }
         controller.write(hexBytes("04 05 04 00 40 00 13"))
         #expect(try await ended.value == .remoteUserTerminatedConnection)
+    }
+
+    /// The queue is empty within 5 s of the link's end.
+    private static func expectQueueEmptied(_ device: LEDevice) async {
         let settled = await eventually(within: .seconds(5)) { await device.host.outstanding.queuedCommands == 0 }
         let outstanding = await device.host.outstanding
         #expect(settled, "still held after the link ended: \(outstanding)")
+    }
+
+    /// A peripheral's Connection Parameter Update Request is applied with LE Connection Update; behind 0 credits that
+    /// command waits in the queue. It was awaited inline, so it outlived its link until its 30 s deadline; now the
+    /// link's end cancels it and the queue is empty at once.
+    @Test func aPeerRequestedUpdateQueuedForACreditEndsWithItsLink() async throws {
+        // ACL on 0x0040: L2CAP 12 octets on CID 0x0005, Connection Parameter Update Request (code 0x12, identifier 1):
+        // interval 24-40, latency 0, supervision timeout 400 (Vol 3 Part A §4.20).
+        let update = hexBytes("02 40 20 10 00 0c 00 05 00 12 01 08 00 18 00 28 00 00 00 90 01")
+        let (controller, device, connection) = try await Self.queuedBehindZeroCredits(update, queues: .leConnectionUpdate)
+        try await Self.endsAtOnce(connection, controller)
+        await Self.expectQueueEmptied(device)
+        await device.close()
+    }
+
+    /// HCI_LE_Long_Term_Key_Request for `handle` with Random_Number 0 and EDIV 0 (Core v5.4 Vol 4 Part E §7.7.65.5).
+    static func keyRequest(handle: UInt16) -> [UInt8] {
+        [0x04, 0x3e, 0x0d, 0x05, UInt8(handle & 0xFF), UInt8(handle >> 8)] + [UInt8](repeating: 0, count: 10)
+    }
+
+    /// The controller's LTK request for a link with no pairing and no bond is answered Negative Reply; behind 0
+    /// credits the reply waits in the queue. It was awaited in the device's follow-up loop, so the link's
+    /// Disconnection Complete waited behind it for its 30 s deadline; now it is the link's own task, which the
+    /// link's end cancels.
+    @Test func aKeyRequestAnswerQueuedForACreditEndsWithItsLink() async throws {
+        let (controller, device, connection) = try await Self.queuedBehindZeroCredits(
+            Self.keyRequest(handle: 0x0040), queues: .leLongTermKeyRequestNegativeReply)
+        try await Self.endsAtOnce(connection, controller)
+        await Self.expectQueueEmptied(device)
+        #expect(!controller.commands.contains { $0.opcode == .leLongTermKeyRequestNegativeReply }, "sent for a link that had ended")
+        await device.close()
+    }
+
+    /// An LTK request for a handle with no link (0x0E01, as hci-fuzz sent it) is still answered Negative Reply, but in
+    /// the device's own task: queued behind 0 credits it held the follow-up loop, and with it every link's PDUs and
+    /// ends, until its deadline. Now the link ends at once and the reply goes when a credit comes.
+    @Test func aKeyRequestForAnUnknownHandleDoesNotHoldTheLinks() async throws {
+        let (controller, device, connection) = try await Self.queuedBehindZeroCredits(
+            Self.keyRequest(handle: 0x0E01), queues: .leLongTermKeyRequestNegativeReply)
+        try await Self.endsAtOnce(connection, controller)
+        #expect(await device.pendingUnknownKeyRequestAnswers == 1)
+        controller.write(hexBytes("04 0e 03 01 00 00"))  // a credit
+        // The Negative Reply names the controller's handle (Vol 4 Part E §7.8.26).
+        #expect(await eventually(within: .seconds(5)) {
+            controller.commands.contains { $0.opcode == .leLongTermKeyRequestNegativeReply && $0.parameters == [0x01, 0x0E] }
+        })
+        controller.write(ScriptedController.commandComplete(.leLongTermKeyRequestNegativeReply, [0x01, 0x0E]))
+        await device.unknownKeyRequestAnswersEnded()
+        let outstanding = await device.host.outstanding
+        #expect(outstanding.queuedCommands == 0 && outstanding.sentCommands == 0, "\(outstanding)")
         await device.close()
     }
 
