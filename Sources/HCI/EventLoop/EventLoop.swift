@@ -242,6 +242,7 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
                 }
             }
             if stop { break }
+            clock.virtual?.resumeSettled()
             var ready = poller.wait(watching: watched?.interest, timeout: timeout, block: !busy)
             if let watched, watched.alwaysReady { ready = watched.interest.writable ? [.readable, .writable] : .readable }
             // A watch replaced or removed while the loop waited hears nothing more.

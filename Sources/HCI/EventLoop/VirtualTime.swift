@@ -15,6 +15,12 @@ import Darwin
 /// at the rate of real time from where it stood, so a host used without a drive still sees its deadlines
 /// fire.
 ///
+/// A stepped clock (`VirtualTime.stepped()`) never moves by itself, neither in a drive nor outside one: it
+/// moves only when its owner calls `advance(by:)` or `advance(to:)`, which fires every member loop's timers
+/// due by then, in deadline order, and returns when the loops are idle again. It is the clock a test steps
+/// when the code under test talks to something no loop of the clock runs (a thread or a socket's other end),
+/// where a jump while that something computes would fire a deadline early.
+///
 /// Instants are `ContinuousClock.Instant`s (virtual ones begin at the real instant the clock was made), so
 /// every API that takes a deadline takes this clock's too; compare them only with instants of the same
 /// clock (`LoopClock.now`).
@@ -45,21 +51,56 @@ public final class VirtualTime: Sendable {
         var realAtMark: ContinuousClock.Instant
         var jumps: UInt64 = 0
         var skipped: Duration = .zero
+        /// Stepped: time moves only through `advance(to:)`.
+        let stepped: Bool
+        /// Stepped: the `settle()` callers waiting for every member loop to be idle again.
+        var settling: [CheckedContinuation<Void, Never>] = []
+        /// Stepped: the `nextDeadline()` callers waiting for a settled clock with a deadline armed.
+        var awaitingDeadline: [CheckedContinuation<ContinuousClock.Instant, Never>] = []
+        /// Stepped: callers whose wait is over, resumed by the loop once it holds no lock.
+        var ready: [@Sendable () -> Void] = []
 
         func now(real: ContinuousClock.Instant) -> ContinuousClock.Instant {
-            drives > 0 ? virtualAtMark : virtualAtMark + (real - realAtMark)
+            drives > 0 || stepped ? virtualAtMark : virtualAtMark + (real - realAtMark)
+        }
+
+        /// Every member is idle and none has a deadline due: nothing more happens until time moves or
+        /// work comes from outside.
+        var isSettled: Bool {
+            members.values.allSatisfy { $0.idle && ($0.deadline.map { $0 > virtualAtMark } ?? true) }
+        }
+
+        /// The earliest deadline a member loop waits for.
+        var earliestDeadline: ContinuousClock.Instant? {
+            members.values.compactMap(\.deadline).min()
         }
     }
 
     private let state: Mutex<State>
     /// `HIL_VIRTUAL_TIME_TRACE=1` prints every jump on standard error: how far, and whose deadline.
     private static let traceJumps = getenv("HIL_VIRTUAL_TIME_TRACE").map { String(cString: $0) == "1" } ?? false
-    private let timerLoopBox = Mutex<EventLoop?>(nil)
+    /// The loop drives and sleeps run on, and whether this clock started it (and so ends it in `shutdown`).
+    private let timerLoopBox = Mutex<(loop: EventLoop?, owned: Bool)>((nil, false))
 
-    public init() {
-        let start = ContinuousClock.now
-        state = Mutex(State(virtualAtMark: start, realAtMark: start))
+    /// A clock that jumps while every member loop waits during a drive and flows at the rate of real time
+    /// outside one.
+    public convenience init() {
+        self.init(stepped: false)
     }
+
+    private init(stepped: Bool) {
+        let start = ContinuousClock.now
+        isStepped = stepped
+        state = Mutex(State(virtualAtMark: start, realAtMark: start, stepped: stepped))
+    }
+
+    /// A clock that moves only when `advance(by:)` or `advance(to:)` is called: the clock a test steps.
+    public static func stepped() -> VirtualTime {
+        VirtualTime(stepped: true)
+    }
+
+    /// True for a clock made by `stepped()`.
+    public let isStepped: Bool
 
     /// Now, on this clock.
     public var now: ContinuousClock.Instant {
@@ -72,6 +113,62 @@ public final class VirtualTime: Sendable {
 
     /// The clock as a Swift `Clock`, for `Task.sleep(for:clock:)`, measurements and deadlines.
     public var clock: LoopClock { LoopClock(virtual: self) }
+
+    /// Moves a stepped clock `duration` ahead: see `advance(to:)`.
+    public func advance(by duration: Duration) async {
+        await advance(to: now.advanced(by: duration))
+    }
+
+    /// Moves a stepped clock to `instant` (never back) and returns once every member loop has fired the
+    /// timers due by then and is idle again: what those timers did on the loops has been done. Work the
+    /// timers handed to threads outside the loops (the global pool, a peer's thread) may still be under way;
+    /// await its result. On a clock that is not stepped it does nothing.
+    public func advance(to instant: ContinuousClock.Instant) async {
+        let wakes = state.withLock { state -> [@Sendable () -> Void]? in
+            guard state.stepped else { return nil }
+            if instant > state.virtualAtMark {
+                state.skipped += state.virtualAtMark.duration(to: instant)
+                state.jumps += 1
+                state.virtualAtMark = instant
+            }
+            // Each member looks at its timers anew before it counts as idle again.
+            for id in state.members.keys { state.members[id]?.idle = false }
+            return state.members.values.map(\.wake)
+        }
+        guard let wakes else { return }
+        for wake in wakes { wake() }
+        await settle()
+    }
+
+    /// Returns once every member loop of a stepped clock is idle with no deadline due (at once on a clock
+    /// that is not stepped, or one with no loops).
+    public func settle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let settled = state.withLock { state -> Bool in
+                guard state.stepped, !state.isSettled else { return true }
+                state.settling.append(continuation)
+                return false
+            }
+            if settled { continuation.resume() }
+        }
+    }
+
+    /// On a stepped clock: waits until the clock is settled with a deadline armed on one of its loops (a
+    /// timer, a sleep, a command's deadline) and returns the earliest. A test awaits it to know that the code
+    /// under test has armed its deadline before it advances the clock, and to check which instant it chose.
+    /// Waits for ever on a clock nothing will arm a deadline on; on a clock that is not stepped it returns
+    /// `now`.
+    public func nextDeadline() async -> ContinuousClock.Instant {
+        await withCheckedContinuation { (continuation: CheckedContinuation<ContinuousClock.Instant, Never>) in
+            let found = state.withLock { state -> ContinuousClock.Instant? in
+                guard state.stepped else { return state.now(real: ContinuousClock.now) }
+                if state.isSettled, let deadline = state.earliestDeadline { return deadline }
+                state.awaitingDeadline.append(continuation)
+                return nil
+            }
+            if let found { continuation.resume(returning: found) }
+        }
+    }
 
     /// Runs `body` with time standing still while anything computes and jumping when everything waits. The
     /// body runs on a loop of this clock (its task executor), so its own code counts as computing; a task it
@@ -135,7 +232,19 @@ public final class VirtualTime: Sendable {
     /// Makes `loop` (a loop on this clock) the one drives and sleeps run on, unless one was chosen already:
     /// a world that runs on one loop has its drives there too.
     public func drive(on loop: EventLoop) {
-        timerLoopBox.withLock { box in if box == nil { box = loop } }
+        timerLoopBox.withLock { box in if box.loop == nil { box = (loop, false) } }
+    }
+
+    /// Ends the loop this clock started for its drives and sleeps, if it started one (a loop given to
+    /// `drive(on:)` is its owner's to end). A sleep still pending never ends; call it when the clock's work
+    /// is over.
+    public func shutdown() {
+        let owned = timerLoopBox.withLock { box -> EventLoop? in
+            guard box.owned, let loop = box.loop else { return nil }
+            box = (nil, false)
+            return loop
+        }
+        owned?.shutdown()
     }
 
     /// The loop drives run on, for tasks of the bench's own (nil when no loop thread could be started).
@@ -143,13 +252,16 @@ public final class VirtualTime: Sendable {
 
     /// The loop that runs drives and sleeps, started on first use.
     private func timerLoop() throws(EventLoopError) -> EventLoop {
-        if let loop = timerLoopBox.withLock({ $0 }) { return loop }
+        if let loop = timerLoopBox.withLock({ $0.loop }) { return loop }
         let made = try EventLoop(label: "virtual-time", clock: LoopClock(virtual: self))
-        return timerLoopBox.withLock { box in
-            if let existing = box { made.shutdown(); return existing }
-            box = made
-            return made
+        let existing = timerLoopBox.withLock { box -> EventLoop? in
+            if let existing = box.loop { return existing }
+            box = (made, true)
+            return nil
         }
+        guard let existing else { return made }
+        made.shutdown()
+        return existing
     }
 
     private func changeDrives(by delta: Int) {
@@ -182,9 +294,34 @@ public final class VirtualTime: Sendable {
     func leave(_ id: UInt64) {
         let wakes = state.withLock { state -> [@Sendable () -> Void] in
             state.members[id] = nil
+            Self.noteIfSettled(&state)
             return advanceIfQuiet(&state, caller: nil).wakes
         }
         for wake in wakes { wake() }
+        resumeSettled()
+    }
+
+    /// A stepped clock that has just settled: its `settle()` callers, and its `nextDeadline()` callers if
+    /// a deadline is armed, become ready to resume.
+    private static func noteIfSettled(_ state: inout State) {
+        guard state.stepped, state.isSettled else { return }
+        for waiter in state.settling { state.ready.append { waiter.resume() } }
+        state.settling.removeAll()
+        if let deadline = state.earliestDeadline {
+            for waiter in state.awaitingDeadline { state.ready.append { waiter.resume(returning: deadline) } }
+            state.awaitingDeadline.removeAll()
+        }
+    }
+
+    /// Resumes the `settle()` callers whose wait is over. A member loop calls it after `idle` once it holds
+    /// no lock of its own (a resumed caller may enqueue its continuation on that very loop).
+    func resumeSettled() {
+        guard isStepped else { return }
+        let ready = state.withLock { state -> [@Sendable () -> Void] in
+            defer { state.ready.removeAll() }
+            return state.ready
+        }
+        for resume in ready { resume() }
     }
 
     /// Work was queued for the loop (called under the loop's own lock, before it is woken).
@@ -193,12 +330,20 @@ public final class VirtualTime: Sendable {
     }
 
     /// The loop has nothing queued and waits for `deadline` (nil: for nothing but work). Called under the
-    /// loop's own lock, so work queued for it meanwhile marks it busy after this.
+    /// loop's own lock, so work queued for it meanwhile marks it busy after this; on a stepped clock the
+    /// loop calls `resumeSettled()` next, outside that lock.
     func idle(_ id: UInt64, deadline: ContinuousClock.Instant?) -> IdleDecision {
         let real = ContinuousClock.now
         let (decision, wakes) = state.withLock { state -> (IdleDecision, [@Sendable () -> Void]) in
             guard state.members[id] != nil else { return (.sleep(nil), []) }
             let now = state.now(real: real)
+            if state.stepped {
+                if let deadline, deadline <= now { return (.fireNow, []) }
+                state.members[id]?.idle = true
+                state.members[id]?.deadline = deadline
+                Self.noteIfSettled(&state)
+                return (.sleepUntilWoken, [])
+            }
             if state.drives == 0 {
                 state.members[id]?.idle = true
                 state.members[id]?.deadline = deadline
@@ -217,7 +362,7 @@ public final class VirtualTime: Sendable {
     /// During a drive with every member idle: jumps to the earliest deadline and marks the members due
     /// then busy. Returns their wakes (without the caller's) and whether the caller is due.
     private func advanceIfQuiet(_ state: inout State, caller: UInt64?) -> (wakes: [@Sendable () -> Void], callerDue: Bool) {
-        guard state.drives > 0, !state.members.isEmpty, state.members.values.allSatisfy(\.idle) else { return ([], false) }
+        guard !state.stepped, state.drives > 0, !state.members.isEmpty, state.members.values.allSatisfy(\.idle) else { return ([], false) }
         guard let next = state.members.values.compactMap(\.deadline).min() else { return ([], false) }
         if next > state.virtualAtMark {
             let jump = state.virtualAtMark.duration(to: next)

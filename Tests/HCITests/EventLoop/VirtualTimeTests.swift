@@ -100,6 +100,70 @@ import Testing
     }
 }
 
+/// A stepped clock: it moves only when the test advances it, whatever the loops and the test do, and an
+/// advance returns once the timers due by then have fired.
+@Suite struct SteppedVirtualTimeTests {
+    @Test func timeStandsStillUntilAdvancedThenTheDueTimersHaveFiredWhenAdvanceReturns() async throws {
+        let time = VirtualTime.stepped()
+        let loop = try EventLoop(label: "test-stepped", clock: time.clock)
+        defer { loop.shutdown() }
+        let fired = Firings()
+        let start = time.now
+        for (name, after) in [("b", Duration.milliseconds(150)), ("a", .milliseconds(100)), ("c", .seconds(30))] {
+            let deadline = start + after
+            loop.schedule(at: deadline) { fired.append(name, late: deadline.duration(to: time.now)) }
+        }
+        // The loop waits with deadlines pending and the test does nothing: a stepped clock does not jump.
+        #expect(await time.nextDeadline() == start + .milliseconds(100))
+        #expect(time.now == start)
+        #expect(fired.all.isEmpty)
+        await time.advance(by: .milliseconds(100) - .nanoseconds(1))
+        #expect(fired.all.isEmpty, "fired before its deadline: \(fired.all)")
+        await time.advance(by: .nanoseconds(1))
+        #expect(fired.all.map(\.name) == ["a"])
+        await time.advance(to: start + .milliseconds(150))
+        #expect(fired.all.map(\.name) == ["a", "b"])
+        #expect(fired.all.allSatisfy { $0.late == .zero }, "fired away from their deadlines: \(fired.all)")
+        // Past a deadline in one step: the timer fires at the instant the clock was moved to.
+        await time.advance(to: start + .seconds(60))
+        #expect(fired.all.map(\.name) == ["a", "b", "c"])
+        #expect(fired.all.last?.late == .seconds(30))
+        #expect(time.now == start + .seconds(60))
+    }
+
+    @Test func aDriveOnASteppedClockDoesNotJumpAndSleepsEndWhenAdvancedPast() async throws {
+        let time = VirtualTime.stepped()
+        defer { time.shutdown() }
+        let clock = time.clock
+        let start = clock.now
+        let sleeper = Task { () async throws -> Duration in
+            try await clock.drive { () async throws -> Duration in
+                try await Task.sleep(for: .seconds(3), clock: clock)
+                return start.duration(to: clock.now)
+            }
+        }
+        // The sleep has armed its deadline, 3 s from when it began, before the test moves the clock.
+        #expect(await time.nextDeadline() == start + .seconds(3))
+        await time.advance(by: .seconds(2))
+        await time.advance(by: .seconds(2))
+        #expect(try await sleeper.value == .seconds(4), "the sleep ended when the clock passed its deadline")
+        // Advancing never goes back.
+        await time.advance(to: start)
+        #expect(clock.now == start + .seconds(4))
+    }
+
+    @Test func workFromAnotherThreadRunsWithoutMovingTheClock() async throws {
+        let time = VirtualTime.stepped()
+        let loop = try EventLoop(label: "test-stepped-work", clock: time.clock)
+        defer { loop.shutdown() }
+        let start = time.now
+        let seen = await withCheckedContinuation { (continuation: CheckedContinuation<ContinuousClock.Instant, Never>) in
+            Thread { loop.execute { continuation.resume(returning: time.now) } }.start()
+        }
+        #expect(seen == start)
+    }
+}
+
 /// Timers that fired, with how far from their deadlines, from any thread.
 final class Firings: Sendable {
     private let state = Mutex<[(name: String, late: Duration)]>([])
