@@ -37,7 +37,7 @@ import TestSupport
             try await accessory.startAdvertising(Advertisement(name: "HIL-Accessory", interval: 32))
             let link = try await central.connect(matching: ScanFilter(name: "HIL-Accessory"), scanTimeout: .seconds(2), timeout: .seconds(2))
             // Both sides complete at the same advertising event; the accessory's side arrives on its own stream.
-            let peripheral = try await TestSupport.first(of: incoming, within: .seconds(1), "the accessory's connection")
+            let peripheral = try await TestSupport.first(of: incoming, within: .seconds(1), clock: ContinuousClock(), "the accessory's connection")
             return (link, peripheral)
         }
     }

@@ -34,7 +34,7 @@ import TestSupport
             let incoming = await accessory.incomingConnections()
             try await accessory.startAdvertising(Advertisement(name: "HIL-Secure", interval: 32))
             let link = try await central.connect(matching: ScanFilter(name: "HIL-Secure"), scanTimeout: .seconds(2), timeout: .seconds(2))
-            let peripheral = try await TestSupport.first(of: incoming, within: .seconds(1), "the accessory's connection")
+            let peripheral = try await TestSupport.first(of: incoming, within: .seconds(1), clock: ContinuousClock(), "the accessory's connection")
             return (link, peripheral)
         }
     }

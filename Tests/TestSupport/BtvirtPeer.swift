@@ -1,3 +1,4 @@
+// Test kind: peer — BlueZ's btvirt, a real controller on real time.
 import Foundation
 import HCI
 

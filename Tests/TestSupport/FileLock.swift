@@ -1,3 +1,4 @@
+// Test kind: peer — an flock shared with other processes (btvirt's users), taken by polling on the wall clock.
 import Foundation
 #if canImport(Glibc)
 import Glibc

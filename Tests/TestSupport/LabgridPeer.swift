@@ -1,3 +1,4 @@
+// Test kind: peer — labgrid's coordinator and exporter, real processes.
 import DeviceControl
 import Foundation
 #if canImport(Glibc)

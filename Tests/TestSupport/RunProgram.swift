@@ -1,3 +1,4 @@
+// Test kind: process — runs programs to completion.
 import DeviceControl
 
 /// Runs a program to completion as DeviceControl's `ChildProcess` (posix_spawn, its own process

@@ -1,3 +1,4 @@
+// Test kind: process — Wireshark's tshark, a child process.
 import Foundation
 
 /// Wireshark's tshark (Debian package tshark, installed by scripts/install-deps): a reading of our captures

@@ -118,5 +118,5 @@ struct ATTTestTimeout: Error, CustomStringConvertible {
 /// The first `count` elements of `stream`, or an error naming how many came within `timeout`.
 func attCollect<Element: Sendable>(_ stream: AsyncStream<Element>, count: Int,
                                    timeout: Duration = .seconds(5)) async throws -> [Element] {
-    try await TestSupport.collect(stream, count: count, within: timeout)
+    try await TestSupport.collect(stream, count: count, within: timeout, clock: ContinuousClock())
 }
