@@ -86,6 +86,8 @@ public actor GATTClient {
     var outbox: [(bytes: [UInt8], purpose: Purpose)] = []
     var pumping = false
     var streams: [UInt64: (handle: UInt16?, continuation: AsyncStream<GATTNotification>.Continuation)] = [:]
+    /// Callers of `queued(atLeast:)`, each waiting for the queue to hold that many requests.
+    var queueWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// A client whose PDUs go out through `send`. `transactionTimeout` defaults to
     /// the 30 s of §3.3.3, on `loop`'s clock (virtual time on a simulated bench); `preferredMTU` is offered
@@ -193,6 +195,7 @@ public actor GATTClient {
                 }
                 queue.append(Transaction(id: id, request: request, continuation: continuation))
                 startNextIfIdle()
+                queueChanged()
             }
         } onCancel: {
             Task(executorPreference: loop) { [weak self] in await self?.cancelQueued(id) }
@@ -293,6 +296,7 @@ public actor GATTClient {
         let open = streams
         streams = [:]
         for stream in open.values { stream.continuation.finish() }
+        queueChanged()
     }
 
     /// Records a PDU nothing waited for; also lists it for the outstanding request's timeout message.
