@@ -4,7 +4,14 @@ import Testing
 @testable import HCI
 
 /// Our host against BlueZ's emulated controller, a controller nobody here wrote.
-@Suite(.serialized) struct BtvirtIntegrationTests {
+///
+/// A real peer on real time (`.peer`): btvirt's controllers answer over a Unix socket from their own process.
+@Suite(.serialized, .tags(.peer)) struct BtvirtIntegrationTests {
+    /// How long a test waits for an event btvirt sends: it answers a command, relays an advertisement (every
+    /// 20 ms here) or a link's PDU or end within milliseconds, so 2 s is room for a loaded 2-core machine's
+    /// scheduling of btvirt's process and ours.
+    static let eventBound: Duration = .seconds(2)
+
     @Test func infoDescribesBtvirtsLEController() async throws {
         try await BtvirtPeer.withControllers(1) { hosts in
             let info = try #require(await hosts[0].controllerInfo)
@@ -38,7 +45,7 @@ import Testing
             let (advertiser, scanner) = (hosts[0], hosts[1])
             let advertiserAddress = try #require(await advertiser.controllerInfo?.address)
             try await Self.advertise(advertiser, name: "HIL-Btvirt")
-            let seen = try await scanner.expect("an advertising report from \(advertiserAddress)", timeout: .seconds(2)) { event -> AdvertisingReport? in
+            let seen = try await scanner.expect("an advertising report from \(advertiserAddress)", timeout: Self.eventBound) { event -> AdvertisingReport? in
                 guard case .hci(.le(.advertisingReports(let reports))) = event else { return nil }
                 return reports.first { $0.address == advertiserAddress && !$0.isScanResponse }
             }
@@ -58,7 +65,7 @@ import Testing
             let (centralHandle, peripheralHandle) = try await Self.connect(central: central, peripheral: peripheral)
             #expect(await central.connections[centralHandle]?.role == .central)
             #expect(await peripheral.connections[peripheralHandle]?.role == .peripheral)
-            let peripheralSaw = try await peripheral.expect("Disconnection Complete on the peripheral", timeout: .seconds(2)) { event -> HCIStatus? in
+            let peripheralSaw = try await peripheral.expect("Disconnection Complete on the peripheral", timeout: Self.eventBound) { event -> HCIStatus? in
                 if case .hci(.disconnectionComplete(let complete)) = event { return complete.reason }
                 return nil
             }
@@ -75,7 +82,7 @@ import Testing
         try await BtvirtPeer.withControllers(2) { hosts in
             let (peripheral, central) = (hosts[0], hosts[1])
             let (centralHandle, peripheralHandle) = try await Self.connect(central: central, peripheral: peripheral)
-            let centralSaw = try await central.expect("Disconnection Complete on the central", timeout: .seconds(2)) { event -> HCIStatus? in
+            let centralSaw = try await central.expect("Disconnection Complete on the central", timeout: Self.eventBound) { event -> HCIStatus? in
                 if case .hci(.disconnectionComplete(let complete)) = event, complete.handle == centralHandle { return complete.reason }
                 return nil
             }
@@ -93,14 +100,14 @@ import Testing
             // An L2CAP PDU on the ATT channel larger than one buffer (192 bytes) to exercise fragmentation.
             let payload = (0..<300).map { UInt8($0 & 0xFF) }
             let pdu = [UInt8(payload.count & 0xFF), UInt8(payload.count >> 8), 0x04, 0x00] + payload
-            let arrived = try await peripheral.expect("the central's PDU", timeout: .seconds(2)) { event -> [UInt8]? in
+            let arrived = try await peripheral.expect("the central's PDU", timeout: Self.eventBound) { event -> [UInt8]? in
                 if case .aclPDU(peripheralHandle, let data) = event { return data }
                 return nil
             }
             try await central.sendACL(handle: centralHandle, pdu: pdu)
             #expect(try await peripheral.wait(for: arrived) == pdu)
             let back = [0x01, 0x00, 0x04, 0x00, 0x1B] as [UInt8]
-            let returned = try await central.expect("the peripheral's PDU", timeout: .seconds(2)) { event -> [UInt8]? in
+            let returned = try await central.expect("the peripheral's PDU", timeout: Self.eventBound) { event -> [UInt8]? in
                 if case .aclPDU(centralHandle, let data) = event { return data }
                 return nil
             }
@@ -113,7 +120,7 @@ import Testing
         try await BtvirtPeer.withControllers(2) { hosts in
             let (silent, central) = (hosts[0], hosts[1])
             let target = try #require(await silent.controllerInfo?.address)
-            let complete = try await central.expect("LE Connection Complete", timeout: .seconds(2)) { event -> HCIStatus? in
+            let complete = try await central.expect("LE Connection Complete", timeout: Self.eventBound) { event -> HCIStatus? in
                 if case .hci(.le(.connectionComplete(let c))) = event { return c.status }
                 return nil
             }
@@ -134,11 +141,11 @@ import Testing
     static func connect(central: HCIHost, peripheral: HCIHost) async throws -> (UInt16, UInt16) {
         try await advertise(peripheral, name: "HIL-Peripheral")
         let target = try #require(await peripheral.controllerInfo?.address)
-        let onCentral = try await central.expect("LE Connection Complete on the central", timeout: .seconds(2)) { event -> UInt16? in
+        let onCentral = try await central.expect("LE Connection Complete on the central", timeout: Self.eventBound) { event -> UInt16? in
             if case .hci(.le(.connectionComplete(let c))) = event, c.status == .success { return c.handle }
             return nil
         }
-        let onPeripheral = try await peripheral.expect("LE Connection Complete on the peripheral", timeout: .seconds(2)) { event -> UInt16? in
+        let onPeripheral = try await peripheral.expect("LE Connection Complete on the peripheral", timeout: Self.eventBound) { event -> UInt16? in
             if case .hci(.le(.connectionComplete(let c))) = event, c.status == .success { return c.handle }
             return nil
         }

@@ -4,7 +4,10 @@ import Testing
 @testable import HCI
 
 /// Our central against a Bumble accessory, and a Bumble central against our peripheral, on btvirt.
-@Suite(.serialized) struct GATTInteropBtvirtTests {
+///
+/// Real peers on real time (`.peer`): btvirt's controllers and Bumble's Python processes. Their bounds are
+/// on the wall clock and say why they are that wide.
+@Suite(.serialized, .tags(.peer)) struct GATTInteropBtvirtTests {
     @Test func ourCentralDiscoversABumbleAccessory() async throws {
         try await BtvirtPeer.withControllers(1) { hosts in
             let accessory = try await BumblePeer.startAccessory(transport: "unix:\(BtvirtPeer.lePath)", name: "HIL-Bumble-1")
@@ -20,6 +23,7 @@ import Testing
 
     static func discoverBumble(_ host: HCIHost) async throws {
         let central = LEDevice(host: host)
+        // 5 s: Bumble advertises every 30 ms once READY; the rest is room for a loaded 2-core machine.
         let link = try await central.connect(matching: ScanFilter(name: "HIL-Bumble-1"), scanTimeout: .seconds(5))
         _ = try await link.gatt.exchangeMTU()
         let tree = try await link.gatt.discoverAll(readValues: true)
@@ -42,6 +46,8 @@ import Testing
                                                        .deviceInformation(manufacturer: "BluetoothHIL", model: "HIL-1")])
             let peripheral = LEDevice(host: hosts[0], database: database)
             try await peripheral.startAdvertising(Advertisement(name: "HIL-Ours", serviceUUIDs: [BluetoothUUID(UInt16(0x180F))], interval: 32))
+            // Bumble's central ends itself after its 5 s default (`runCentral(timeout:)`): a scan for a 20 ms
+            // advertiser, a connection and a discovery take well under a second; the rest is Python's start-up.
             let result = try await BumblePeer.runCentral(transport: "unix:\(BtvirtPeer.lePath)", name: "HIL-Ours")
             let services = try #require(result["services"] as? [[String: Any]], "Bumble said: \(result)")
             let uuids = services.compactMap { $0["uuid"] as? String }

@@ -8,7 +8,10 @@ import Testing
 /// the accessory lost, fails a wrong passkey with the peer's reason, answers Security Requests (and a
 /// pair() or encrypt(with:) called just as that answer starts joins it); a Bumble central pairs with our
 /// peripheral and reconnects with its bond. The scenarios are SecureInterop's; each prints what it measured.
-@Suite(.serialized) struct SecurityInteropBtvirtTests {
+///
+/// Real peers on real time (`.peer`): btvirt's controllers and Bumble's Python processes. SecureInterop's
+/// bounds are on the wall clock and say why they are that wide.
+@Suite(.serialized, .tags(.peer)) struct SecurityInteropBtvirtTests {
     static let transport = "unix:\(BtvirtPeer.lePath)"
 
     @Test(arguments: [SecureInterop.Case.justWorksSC, .justWorksLegacy, .passkeySC, .passkeyLegacy, .passkeyLegacyOurs, .numericComparison])

@@ -7,7 +7,11 @@ import Testing
 /// per Secure Connections passkey pairing, whose 20 rounds follow the connection events): passkey SC (and
 /// legacy Just Works) pairing both ways, bonds surviving a restart both ways, a lost bond, a wrong
 /// passkey, Security Requests answered by pairing and, on reconnects, with the bond.
-@Suite(.serialized, RootcanalPeer.available) struct SecurityInteropRootcanalTests {
+///
+/// Real peers on real time, reachable only inside Rootcanal's network namespace (`.rootcanal`;
+/// `RootcanalPeer.available` skips the suite anywhere else). SecureInterop's bounds are on the wall clock
+/// and say why they are that wide.
+@Suite(.serialized, .tags(.rootcanal), RootcanalPeer.available) struct SecurityInteropRootcanalTests {
     @Test(arguments: [SecureInterop.Case.passkeySC, .justWorksLegacy])
     func ourCentralPairsWithABumbleAccessory(_ pairingCase: SecureInterop.Case) async throws {
         let moniker = try #require(RootcanalPeer.moniker)

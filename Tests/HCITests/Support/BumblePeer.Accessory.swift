@@ -1,3 +1,4 @@
+// Test kind: peer — a Bumble child process and its output, waited for on real time.
 import DeviceControl
 import Foundation
 import Synchronization
@@ -19,8 +20,9 @@ extension BumblePeer {
             self.reader = reader
         }
 
-        /// SIGTERM to its group, then SIGKILL if it has not ended within 3 s; then waits for its end
-        /// by polling, never blocking a thread of the pool.
+        /// SIGTERM to its group, then SIGKILL if it has not ended within 3 s (Bumble closes its transport
+        /// and exits in milliseconds; 3 s is room for a loaded machine before the harder signal); then waits
+        /// for its end by polling, never blocking a thread of the pool.
         func stop() async {
             if !output.ended { child.signalGroup(SIGTERM) }
             if await output.wait(within: .seconds(3), until: { $0.ended ? true : nil }) == nil { child.signalGroup(SIGKILL) }
@@ -59,7 +61,8 @@ extension BumblePeer {
                 }
             }
 
-            /// Polls `condition` every 10 ms for at most `timeout`; its first non-nil answer.
+            /// Polls `condition` every 10 ms for at most `timeout`; its first non-nil answer. (A child's output
+            /// arrives on its reader's task; 10 ms is fine-grained next to a Python process's pace.)
             func wait<T: Sendable>(within timeout: Duration, until condition: (State) -> T?) async -> T? {
                 let deadline = ContinuousClock.now.advanced(by: timeout)
                 while ContinuousClock.now < deadline {

@@ -1,3 +1,4 @@
+// Test kind: peer — Bumble's secure accessory and central, child processes on real time.
 import DeviceControl
 import Foundation
 import TestSupport
@@ -12,7 +13,8 @@ extension BumblePeer {
     static let protectedCharacteristicUUID = "5a5e0002-6b1c-4d9e-9a5f-000000000001"
     static let protectedValue: [UInt8] = Array("secret-42".utf8)
 
-    /// Starts `bumble-secure-accessory.py` on `transport` and waits (up to 10 s) for its `READY` line.
+    /// Starts `bumble-secure-accessory.py` on `transport` and waits (up to 10 s, as `startAccessory`: Python's
+    /// start-up on a loaded machine) for its `READY` line.
     /// `method` is just-works, passkey, numeric-comparison or oob; `passkey` is the one it displays
     /// (random when nil; its `PASSKEY` line says which); `keystore` a JSON file kept across runs (in
     /// memory when nil); `mitm` makes the protected value need a key from an authenticated method.
@@ -69,7 +71,7 @@ extension BumblePeer {
 
 extension BumblePeer.Accessory.Log {
     /// The complete lines printed so far (a last line without its newline yet is left out, unless the
-    /// process has ended).
+    /// process has ended). At once: its condition always answers, so the 1 s bound is never reached.
     func lines() async -> [String] {
         await wait(within: .seconds(1)) { Self.completeLines(of: $0) } ?? []
     }

@@ -1,3 +1,4 @@
+// Test kind: peer — Google's Bumble, child processes on real time (on btvirt, or Rootcanal's air).
 import DeviceControl
 import Foundation
 import TestSupport
@@ -15,7 +16,9 @@ enum BumblePeer {
         guard made.status == 0 else { throw TestFailure("cannot create the Python venv for Bumble: \(made.output)") }
     }
 
-    /// Starts `bumble-accessory.py` on `transport` and waits (up to 10 s) for its `READY` line.
+    /// Starts `bumble-accessory.py` on `transport` and waits (up to 10 s) for its `READY` line: Python's
+    /// start-up, Bumble's imports and the transport's opening take a second or two on an idle machine and
+    /// several on a loaded 2-core one.
     static func startAccessory(transport: String, name: String, address: String = "F0:F1:F2:F3:F4:F5") async throws -> Accessory {
         try await ensureVenv()
         let child = try ChildProcess.spawn([python, scripts.appendingPathComponent("bumble-accessory.py").path, transport,

@@ -1,3 +1,4 @@
+// Test kind: rootcanal — Android's Rootcanal, reached on a socket inside its network namespace.
 import Foundation
 @testable import HCI
 import Testing

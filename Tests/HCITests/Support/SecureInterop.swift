@@ -1,3 +1,4 @@
+// Test kind: peer — SMP interop scenarios against Bumble's processes on btvirt or Rootcanal, on real time.
 import Foundation
 import Testing
 import TestSupport
@@ -7,7 +8,26 @@ import TestSupport
 /// bumble-secure-central.py), one scenario per function, on whatever air `transport` names (btvirt's
 /// socket, Rootcanal's port): SecurityInteropBtvirtTests and SecurityInteropRootcanalTests run them.
 /// Every scenario prints what it measured (`[security-interop] …` lines) and asserts no duration.
+///
+/// Real peers on real time: the bounds below are on the wall clock, each far above what its step takes on an
+/// idle machine, so that a loaded 2-core one (btvirt or Rootcanal, Bumble's Python and our test all on it)
+/// still fits; none measures our code's speed.
 enum SecureInterop {
+    /// A scan for an advertiser: Bumble's accessory advertises every 30 ms from READY on, ours every 20 ms,
+    /// so the first report comes within milliseconds; 5 s is room for a loaded machine.
+    static let scanLimit: Duration = .seconds(5)
+    /// A pairing or encryption seen through to its end, and each line the accessory prints about one: a
+    /// Secure Connections passkey pairing takes about 2 s on Rootcanal (its 20 rounds follow the connection
+    /// events) and well under one on btvirt; 10 s is room for Bumble's Python on a loaded machine.
+    static let pairingBound: Duration = .seconds(10)
+    /// How long a Bumble central may run, in seconds (its own `--timeout`, after which it ends itself): a
+    /// scan, a connection, a pairing or two and a read take about 3 s on Rootcanal; the rest is Python's
+    /// start-up and a loaded machine's scheduling.
+    static let centralRunLimit: Double = 15
+    /// How long a side effect no event announces may take to show (polled): Bumble's key store written
+    /// after PAIRED, our link's record of the pairing it answered with: milliseconds, with room for load.
+    static let sideEffectBound: Duration = .seconds(3)
+
     /// The passkey the displaying side shows and the entering side types.
     static let passkey: UInt32 = 123456
     /// A passkey that is not the one displayed (it differs from 123456 in bit 0, so the first round of
@@ -64,7 +84,7 @@ enum SecureInterop {
         try await stopping(accessory) {
             let (central, store, identity) = try await makeCentral(host: host, options: try pairingCase.centralOptions())
             let events = await central.pairingEvents()
-            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
+            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
             let handle = try await protectedValueHandle(link)
             // Bumble checks encryption before authentication: an unencrypted link gets 0x0F either way.
             await expectRead(link, handle, refusedWith: .insufficientEncryption)
@@ -130,14 +150,14 @@ enum SecureInterop {
 
         let first = try await startAccessory(transport: transport, name: name, pairingCase, keystore: keystore)
         let paired: PairingResult = try await stopping(first) {
-            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
+            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
             let result = try await link.pair(try pairingCase.centralOptions())
             try #require(result.bonded)
             _ = try await line(first, "PAIRED \(identity.address)")
             try await link.disconnect()
             _ = try await line(first, "DISCONNECTED")
             // Bumble writes its key store when the pairing completes; the restart must find our keys there.
-            #expect(await eventually(within: .seconds(3)) {
+            #expect(await eventually(within: sideEffectBound) {
                 (try? String(contentsOfFile: keystore, encoding: .utf8))?.contains(identity.address.description) == true
             }, "the accessory's key store holds no keys for \(identity.address)")
             return result
@@ -147,7 +167,7 @@ enum SecureInterop {
         try await stopping(second) {
             #expect(second.address == first.address)
             let connectStarted = ContinuousClock.now
-            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
+            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
             let connect = ContinuousClock.now - connectStarted
             let bond = try #require(await central.bond(for: link.peerAddress, type: link.peerAddressType),
                                     "no bond matches \(link.peerAddress) after the accessory's restart")
@@ -180,7 +200,7 @@ enum SecureInterop {
         let first = try await startAccessory(transport: transport, name: name, pairingCase,
                                              keystore: directory.appendingPathComponent("kept.json").path)
         let old: Bond = try await stopping(first) {
-            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
+            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
             let result = try await link.pair(try pairingCase.centralOptions())
             _ = try await line(first, "PAIRED \(identity.address)")
             try await link.disconnect()
@@ -191,7 +211,7 @@ enum SecureInterop {
         try Data("{}\n".utf8).write(to: empty)
         let second = try await startAccessory(transport: transport, name: name, pairingCase, keystore: empty.path)
         try await stopping(second) {
-            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
+            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
             let bond = try #require(await central.bond(for: link.peerAddress, type: link.peerAddressType))
             let started = ContinuousClock.now
             var caught: SecurityError?
@@ -231,7 +251,7 @@ enum SecureInterop {
         try await stopping(accessory) {
             let (central, store, identity) = try await makeCentral(host: host, options: try pairingCase.centralOptions())
             let events = await central.pairingEvents()
-            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
+            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
             let started = ContinuousClock.now
             let wrong = try pairingCase.centralOptions(passkey: wrongPasskey)
             var caught: SecurityError?
@@ -263,7 +283,7 @@ enum SecureInterop {
             // that stale session (legacy: its LTK request is answered with no STK, Encryption Change 0x05;
             // SC: it never distributes its keys, our SMP timeout ends the wait after 30 s).
             try await link.disconnect()
-            let again = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
+            let again = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
             let result = try await again.pair(try pairingCase.centralOptions())
             #expect(result.method.name == "passkey")
             _ = try await line(accessory, "PAIRED \(identity.address) PASSKEY")
@@ -286,7 +306,7 @@ enum SecureInterop {
             try #require(tk.count == 16)
             let options = PairingOptions(ioCapability: .noInputNoOutput, mitm: true, outOfBandKey: tk.reversed())
             let (central, _, identity) = try await makeCentral(host: host, options: options)
-            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
+            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
             let started = ContinuousClock.now
             let result = try await link.pair(options)
             let pairing = ContinuousClock.now - started
@@ -320,7 +340,7 @@ enum SecureInterop {
         let started = ContinuousClock.now
         let json = try await BumblePeer.runSecureCentral(transport: transport, name: name, method: pairingCase.method,
                                                          passkey: pairingCase.method == "passkey" ? "123456" : nil,
-                                                         legacy: pairingCase.legacy, timeout: 15, options: ["--read-first"] + centralAddress(name))
+                                                         legacy: pairingCase.legacy, timeout: centralRunLimit, options: ["--read-first"] + centralAddress(name))
         let run = ContinuousClock.now - started
         #expect(json["exit_status"] as? Int == 0, "Bumble said: \(json)")
         #expect(json["error"] is NSNull, "Bumble said: \(json)")
@@ -387,7 +407,7 @@ enum SecureInterop {
         let passkeyText = pairingCase.method == "passkey" ? "123456" : nil
 
         let first = try await BumblePeer.runSecureCentral(transport: transport, name: name, method: pairingCase.method, passkey: passkeyText,
-                                                          legacy: pairingCase.legacy, keystore: keystore, timeout: 15, options: centralAddress(name))
+                                                          legacy: pairingCase.legacy, keystore: keystore, timeout: centralRunLimit, options: centralAddress(name))
         #expect(first["exit_status"] as? Int == 0, "Bumble said: \(first)")
         #expect(first["paired"] as? Bool == true)
         #expect(first["bonded"] as? Bool == true)
@@ -395,7 +415,7 @@ enum SecureInterop {
         #expect(await store.bonds() == [paired.bond])
 
         let second = try await BumblePeer.runSecureCentral(transport: transport, name: name, method: pairingCase.method, passkey: passkeyText,
-                                                           legacy: pairingCase.legacy, keystore: keystore, timeout: 15, options: centralAddress(name))
+                                                           legacy: pairingCase.legacy, keystore: keystore, timeout: centralRunLimit, options: centralAddress(name))
         #expect(second["exit_status"] as? Int == 0, "Bumble said: \(second)")
         #expect(second["bonded_reconnect"] as? Bool == true, "Bumble said: \(second)")
         #expect(second["paired"] as? Bool == false)
@@ -405,12 +425,13 @@ enum SecureInterop {
         // Our peripheral forgets the bond (same identity, an empty store): its LTK request gets our Negative Reply.
         await peripheral.configureSecurity(pairing: pairingCase.peripheralOptions, bonds: InMemoryBondStore(), identity: identity)
         let third = try await BumblePeer.runSecureCentral(transport: transport, name: name, method: pairingCase.method, passkey: passkeyText,
-                                                          legacy: pairingCase.legacy, keystore: keystore, timeout: 15, options: centralAddress(name))
+                                                          legacy: pairingCase.legacy, keystore: keystore, timeout: centralRunLimit, options: centralAddress(name))
         let error = third["error"] as? String ?? ""
         #expect(third["exit_status"] as? Int == 1)
         #expect(third["bonded_reconnect"] as? Bool == true)
         #expect(error.hasPrefix("encryption with the stored keys failed") && lossErrors.contains { error.contains($0) }, "Bumble said: \(third)")
-        // The reconnects paired nothing on our side.
+        // The reconnects paired nothing on our side: nothing more arrives on the stream within 100 ms. The third
+        // run has ended, so any event of ours about it was sent already; the 100 ms is for its delivery.
         let drained = Task {
             var extra: [PairingEvent] = []
             for await event in events { extra.append(event) }
@@ -436,7 +457,7 @@ enum SecureInterop {
         try await peripheral.startAdvertising(Advertisement(name: name, interval: 32))
 
         let wrong = try await BumblePeer.runSecureCentral(transport: transport, name: name, method: "passkey", passkey: String(wrongPasskey),
-                                                          legacy: pairingCase.legacy, timeout: 15, options: centralAddress(name))
+                                                          legacy: pairingCase.legacy, timeout: centralRunLimit, options: centralAddress(name))
         #expect(wrong["exit_status"] as? Int == 1)
         #expect(wrong["error"] as? String == "pairing failed: smp: CONFIRM_VALUE_FAILED (0x04)", "Bumble said: \(wrong)")
         #expect(wrong["method"] as? String == "PASSKEY")
@@ -448,9 +469,12 @@ enum SecureInterop {
         #expect(peer == BDAddress(staticAddress(for: "central " + name)))
         #expect(await store.bonds().isEmpty)
 
-        try await Task.sleep(for: .milliseconds(1100)) // past the Repeated Attempts wait after one failure
+        // Past the Repeated Attempts wait after one failure (1 s, Vol 3 Part H §2.3.6), which our peripheral counts
+        // from the failure it recorded before reporting it: 1 s from here is past it already; the 100 ms more
+        // keeps the next Pairing Request clear of the boundary.
+        try await Task.sleep(for: .milliseconds(1100))
         let right = try await BumblePeer.runSecureCentral(transport: transport, name: name, method: "passkey", passkey: "123456",
-                                                          legacy: pairingCase.legacy, timeout: 15, options: centralAddress(name))
+                                                          legacy: pairingCase.legacy, timeout: centralRunLimit, options: centralAddress(name))
         #expect(right["exit_status"] as? Int == 0, "Bumble said: \(right)")
         #expect(right["paired"] as? Bool == true)
         guard case .paired(let result, _)? = try await outcome(of: events).last else { throw TestFailure("no pairing after the wait") }
@@ -470,7 +494,7 @@ enum SecureInterop {
         let events = await peripheral.pairingEvents()
         try await peripheral.startAdvertising(Advertisement(name: name, interval: 32))
         let bumbleTK = tk.reversed().map { String(format: "%02x", $0) }.joined()
-        let json = try await BumblePeer.runSecureCentral(transport: transport, name: name, method: "oob", legacy: true, timeout: 15,
+        let json = try await BumblePeer.runSecureCentral(transport: transport, name: name, method: "oob", legacy: true, timeout: centralRunLimit,
                                                          options: ["--oob-tk", bumbleTK] + centralAddress(name))
         #expect(json["exit_status"] as? Int == 0, "Bumble said: \(json)")
         #expect(json["method"] as? String == "OOB")
@@ -496,8 +520,8 @@ enum SecureInterop {
             let (central, store, identity) = try await makeCentral(host: host, options: try pairingCase.centralOptions())
             let events = await central.pairingEvents()
             let started = ContinuousClock.now
-            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
-            let security = try await link.waitForEncryption(timeout: .seconds(10))
+            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
+            let security = try await link.waitForEncryption(timeout: pairingBound)
             let encrypted = ContinuousClock.now - started
             #expect(security.encrypted)
             #expect(security.authenticated)
@@ -527,17 +551,17 @@ enum SecureInterop {
         let (central, _, identity) = try await makeCentral(host: host, options: try pairingCase.centralOptions())
         let first = try await startAccessory(transport: transport, name: name, pairingCase, keystore: keystore, options: ["--security-request"])
         try await stopping(first) {
-            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
-            _ = try await link.waitForEncryption(timeout: .seconds(10))
+            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
+            _ = try await link.waitForEncryption(timeout: pairingBound)
             _ = try await line(first, "PAIRED \(identity.address)")
-            #expect(await eventually(within: .seconds(3)) { await link.lastPairing != nil })
+            #expect(await eventually(within: sideEffectBound) { await link.lastPairing != nil })
             try await link.disconnect()
         }
         let second = try await startAccessory(transport: transport, name: name, pairingCase, keystore: keystore, options: ["--security-request"])
         try await stopping(second) {
             let started = ContinuousClock.now
-            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
-            let security = try await link.waitForEncryption(timeout: .seconds(10))
+            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
+            let security = try await link.waitForEncryption(timeout: pairingBound)
             let encrypted = ContinuousClock.now - started
             #expect(security.authenticated)
             #expect(await link.securityRequested != nil)
@@ -559,7 +583,7 @@ enum SecureInterop {
         try await stopping(accessory) {
             let central = LEDevice(host: host)
             await central.configureSecurity(pairing: nil, bonds: InMemoryBondStore(), identity: try LocalIdentity.randomStatic())
-            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
+            let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
             #expect(try await line(accessory, "PAIRING-FAILED") == "PAIRING-FAILED PAIRING_NOT_SUPPORTED")
             #expect(await link.securityRequested != nil)
             #expect(await link.security.encrypted == false)
@@ -581,7 +605,7 @@ enum SecureInterop {
             let (central, _, identity) = try await makeCentral(host: host, options: try pairingCase.centralOptions())
             var pairings: [Duration] = []
             for round in 0..<rounds {
-                let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
+                let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
                 let options = try pairingCase.centralOptions()
                 try await untilSecurityRequested(link)
                 let started = ContinuousClock.now
@@ -590,7 +614,7 @@ enum SecureInterop {
                 #expect(result.method == .passkeyEntry(.responderDisplays))
                 #expect(!result.bonded)
                 #expect(await link.security.encrypted)
-                _ = try #require(await accessory.output.line(withPrefix: "PAIRED \(identity.address)", within: .seconds(10), skipping: round),
+                _ = try #require(await accessory.output.line(withPrefix: "PAIRED \(identity.address)", within: pairingBound, skipping: round),
                                  "round \(round): the accessory printed no PAIRED")
                 #expect(try await link.gatt.read(handle: try await protectedValueHandle(link)) == BumblePeer.protectedValue)
                 try await link.disconnect()
@@ -611,7 +635,7 @@ enum SecureInterop {
         let (central, _, identity) = try await makeCentral(host: host, options: try pairingCase.centralOptions())
         let accessory = try await startAccessory(transport: transport, name: name, pairingCase, options: ["--security-request"])
         try await stopping(accessory) {
-            let first = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
+            let first = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
             let paired = try await first.pair(try pairingCase.centralOptions())
             try #require(paired.bonded)
             // Bumble stores the keys in a task that a disconnection cancels: a link taken down as soon as
@@ -621,7 +645,7 @@ enum SecureInterop {
             try await first.disconnect()
             var encryptions: [Duration] = []
             for round in 0..<rounds {
-                let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: .seconds(5))
+                let link = try await central.connect(matching: ScanFilter(name: name), scanTimeout: scanLimit)
                 let bond = try #require(await central.bond(for: link.peerAddress, type: link.peerAddressType))
                 try await untilSecurityRequested(link)
                 let started = ContinuousClock.now
@@ -645,7 +669,8 @@ enum SecureInterop {
     }
 
     /// Returns as soon as the link has seen the peer's Security Request (our answer to it is then
-    /// starting), polling without sleeping so that the caller acts while that answer is under way.
+    /// starting), polling without sleeping so that the caller acts while that answer is under way. The
+    /// accessory sends it on connection, so it comes within a connection event or two; 5 s is room for load.
     static func untilSecurityRequested(_ link: LEConnection) async throws {
         let deadline = ContinuousClock.now.advanced(by: .seconds(5))
         while await link.securityRequested == nil {
@@ -702,9 +727,10 @@ enum SecureInterop {
         return (central, store, identity)
     }
 
-    /// The accessory's first line starting with `prefix` within 10 s, or an error with what it printed.
+    /// The accessory's first line starting with `prefix` within 10 s (`pairingBound`: a line follows a
+    /// pairing, an encryption or a connection), or an error with what it printed.
     static func line(_ accessory: BumblePeer.Accessory, _ prefix: String) async throws -> String {
-        if let found = await accessory.output.line(withPrefix: prefix, within: .seconds(10)) { return found }
+        if let found = await accessory.output.line(withPrefix: prefix, within: pairingBound) { return found }
         throw TestFailure("the accessory printed no \"\(prefix)…\" line within 10 s: \(await accessory.output.lines())")
     }
 
@@ -728,7 +754,7 @@ enum SecureInterop {
         }
     }
 
-    /// The pairing events up to the first .paired or .failed (within 10 s).
+    /// The pairing events up to the first .paired or .failed (within 10 s, `pairingBound`: a whole pairing).
     static func outcome(of events: AsyncStream<PairingEvent>) async throws -> [PairingEvent] {
         try await withThrowingTaskGroup(of: [PairingEvent]?.self) { group in
             group.addTask {
@@ -743,7 +769,7 @@ enum SecureInterop {
                 return seen
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(10))
+                try await Task.sleep(for: pairingBound)
                 return nil
             }
             defer { group.cancelAll() }
