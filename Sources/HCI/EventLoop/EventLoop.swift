@@ -246,7 +246,14 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
             var ready = poller.wait(watching: watched?.interest, timeout: timeout, block: !busy)
             if let watched, watched.alwaysReady { ready = watched.interest.writable ? [.readable, .writable] : .readable }
             // A watch replaced or removed while the loop waited hears nothing more.
-            if let watched, !ready.isEmpty, state.withLock({ $0.watched?.generation == watched.generation }) {
+            if let watched, !ready.isEmpty, state.withLock({ state -> Bool in
+                guard state.watched?.generation == watched.generation else { return false }
+                // Bytes from outside the clock's loops (a socket's other end) are work the clock did not see
+                // coming: the loop is busy until it reports idle again, so virtual time neither jumps nor
+                // counts the loop settled while it handles them.
+                clock.virtual?.markBusy(memberID)
+                return true
+            }) {
                 if ready.contains(.writable) { watched.onWritable?() }
                 if ready.contains(.readable) { watched.onReadable() }
             }

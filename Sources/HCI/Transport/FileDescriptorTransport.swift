@@ -12,6 +12,10 @@ import Darwin
 /// and a queue that makes no progress for `writeDeadline` ends the transport with a timeout. Every system
 /// call on the descriptor, and its close, happens under one lock, so no read or write can reach another
 /// file that reuses the number after the close.
+///
+/// Its timers (the write deadline, the ENOBUFS retry) are kept on the clock of the loop it runs on; a host
+/// on it makes its loop on `clock`, so a test that gives the transport a stepped clock owns every deadline
+/// of the host as well.
 public final class FileDescriptorTransport: HCITransport {
     private struct State {
         var framer: H4Framer
@@ -29,6 +33,8 @@ public final class FileDescriptorTransport: HCITransport {
     }
 
     public let moniker: String
+    /// The clock a host on this transport keeps its deadlines on (real time unless a test gives its own).
+    public let clock: LoopClock
     private let fd: Int32
     private let writeDeadline: Duration
     /// Called after every read (TCP re-arms TCP_QUICKACK here).
@@ -41,11 +47,14 @@ public final class FileDescriptorTransport: HCITransport {
     /// At most this many bytes wait for the kernel; a peer that reads nothing makes the next send fail.
     public static let queueLimit = 1 << 20
 
-    /// A transport that owns `fd` (it is made non-blocking, and closed when the transport ends).
+    /// A transport that owns `fd` (it is made non-blocking, and closed when the transport ends). `clock` is
+    /// the clock a host on it keeps its deadlines on (`HCITransport.clock`): real time for a controller, a
+    /// test's stepped clock for a scripted one on a socket pair.
     public init(moniker: String, fd: Int32, semantics: FileDescriptorSemantics = .stream, writeDeadline: Duration = .seconds(2),
-                maximumDataLength: Int = 4096, afterRead: @escaping @Sendable (Int32) -> Void = { _ in },
+                maximumDataLength: Int = 4096, clock: LoopClock = .real, afterRead: @escaping @Sendable (Int32) -> Void = { _ in },
                 beforeClose: @escaping @Sendable (Int32) -> Void = { _ in }) {
         self.moniker = moniker
+        self.clock = clock
         self.fd = fd
         self.semantics = semantics
         self.writeDeadline = writeDeadline
@@ -156,10 +165,10 @@ public final class FileDescriptorTransport: HCITransport {
                 switch write(head.bytes, from: head.written, describing: head.description) {
                 case .done:
                     state.queue.removeHead()
-                    state.lastProgress = .now
+                    state.lastProgress = now(state)
                 case .partial(let written):
                     state.queue.advanceHead(to: written)
-                    state.lastProgress = .now
+                    state.lastProgress = now(state)
                     return .waiting(noBuffers: false)
                 case .wouldBlock(let noBuffers):
                     state.queue.noteNoBuffers(noBuffers)
@@ -188,9 +197,9 @@ public final class FileDescriptorTransport: HCITransport {
 
     /// Bytes are queued: turns the write interest on and starts the stall deadline.
     private func startWaiting(noBuffers: Bool) {
-        let now = ContinuousClock.now
         state.withLock { state in
             guard !state.closed, let loop = state.loop, !state.queue.isEmpty else { return }
+            let now = loop.now
             loop.setWriteInterest(true)
             if let old = state.stallTimer { loop.cancelTimer(old) }
             state.lastProgress = now
@@ -203,7 +212,7 @@ public final class FileDescriptorTransport: HCITransport {
     private func scheduleRetry() {
         state.withLock { state in
             guard !state.closed, let loop = state.loop, state.retryTimer == nil else { return }
-            state.retryTimer = loop.schedule(at: .now.advanced(by: .milliseconds(5))) { [self] in retryFlush() }
+            state.retryTimer = loop.schedule(at: loop.now.advanced(by: .milliseconds(5))) { [self] in retryFlush() }
         }
     }
 
@@ -218,8 +227,9 @@ public final class FileDescriptorTransport: HCITransport {
         let head = state.withLock { state -> String? in
             state.stallTimer = nil
             guard !state.queue.isEmpty, !state.closed, let loop = state.loop else { return nil }
-            let next = (state.lastProgress ?? .now).advanced(by: writeDeadline)
-            if next > .now {
+            let now = loop.now
+            let next = (state.lastProgress ?? now).advanced(by: writeDeadline)
+            if next > now {
                 state.stallTimer = loop.schedule(at: next) { [self] in stalled() }
                 return nil
             }
@@ -227,6 +237,11 @@ public final class FileDescriptorTransport: HCITransport {
         }
         guard let head else { return }
         finish(HCITransportError(.timeout, "\(moniker): writing stalled: the other end took nothing for \(writeDeadline) (\(head))"))
+    }
+
+    /// Now on the clock of the loop the transport runs on (its timers' clock), or on `clock` before it runs.
+    private func now(_ state: borrowing State) -> ContinuousClock.Instant {
+        state.loop?.now ?? clock.now
     }
 
     private enum WriteResult {
