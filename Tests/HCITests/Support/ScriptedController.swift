@@ -7,6 +7,10 @@ import Glibc
 
 /// A fake controller on the far end of a socket pair: it frames what the host writes and answers
 /// through a script, so host behaviour (timeouts, closes, garbage) is tested over the real fd path.
+///
+/// It answers from a thread of its own, which no loop of a virtual clock runs: a host on it keeps its
+/// deadlines on the test's stepped clock (`makeHost(clock:)`), which moves only when the test advances it.
+/// A test awaits what the host sent with `packets(until:)` or `command(_:)`, never by polling.
 final class ScriptedController: Sendable {
     /// What the script does with one command: bytes to write back (H4, indicator included).
     typealias Script = @Sendable (HCICommandPacket, ScriptedController) -> [UInt8]
@@ -14,8 +18,16 @@ final class ScriptedController: Sendable {
     let hostFD: Int32
     let controllerFD: Int32
     private let script: Script
-    private let received = Mutex<[HCIPacket]>([])
+    private let received = Mutex(Received())
     private let closed = Mutex(false)
+
+    /// What the host sent, and the tests waiting for it to satisfy a condition.
+    private struct Received {
+        var packets: [HCIPacket] = []
+        var waiters: [(condition: @Sendable ([HCIPacket]) -> Bool, continuation: CheckedContinuation<[HCIPacket], Never>)] = []
+        /// The host's end closed: nothing more comes.
+        var ended = false
+    }
 
     init(script: @escaping Script) throws {
         var fds: [Int32] = [-1, -1]
@@ -29,15 +41,47 @@ final class ScriptedController: Sendable {
         thread.start()
     }
 
-    /// A host on this controller's socket.
-    func makeHost(commandTimeout: Duration = .seconds(2)) throws -> HCIHost {
-        try HCIHost(transport: FileDescriptorTransport(moniker: "scripted", fd: hostFD), commandTimeout: commandTimeout)
+    /// A host on this controller's socket, its deadlines on `clock` (a test's stepped clock).
+    func makeHost(commandTimeout: Duration = .seconds(2), clock: LoopClock) throws -> HCIHost {
+        try HCIHost(transport: FileDescriptorTransport(moniker: "scripted", fd: hostFD, clock: clock), commandTimeout: commandTimeout)
     }
 
     /// Every packet the host sent, in order.
-    var packets: [HCIPacket] { received.withLock { $0 } }
-    var commands: [HCICommandPacket] {
+    var packets: [HCIPacket] { received.withLock { $0.packets } }
+    var commands: [HCICommandPacket] { Self.commands(packets) }
+    /// The ACL data packets the host sent, in order.
+    var aclPackets: [ACLDataPacket] { Self.acl(packets) }
+
+    static func commands(_ packets: [HCIPacket]) -> [HCICommandPacket] {
         packets.compactMap { if case .command(let command) = $0 { command } else { nil } }
+    }
+
+    static func acl(_ packets: [HCIPacket]) -> [ACLDataPacket] {
+        packets.compactMap { if case .aclData(let packet) = $0 { packet } else { nil } }
+    }
+
+    /// Waits until the packets the host sent so far satisfy `condition` (checked now and as each arrives)
+    /// and returns them; returns them as they are once the host's end has closed, satisfied or not.
+    func packets(until condition: @escaping @Sendable ([HCIPacket]) -> Bool) async -> [HCIPacket] {
+        await withCheckedContinuation { (continuation: CheckedContinuation<[HCIPacket], Never>) in
+            let now = received.withLock { state -> [HCIPacket]? in
+                if state.ended || condition(state.packets) { return state.packets }
+                state.waiters.append((condition, continuation))
+                return nil
+            }
+            if let now { continuation.resume(returning: now) }
+        }
+    }
+
+    /// Waits until the host's first command matching `match` reached the controller (nil: the host's end
+    /// closed first).
+    func command(where match: @escaping @Sendable (HCICommandPacket) -> Bool) async -> HCICommandPacket? {
+        Self.commands(await packets { Self.commands($0).contains(where: match) }).first(where: match)
+    }
+
+    /// Waits until the host's first `opcode` command reached the controller (nil: the host's end closed first).
+    func command(_ opcode: HCIOpcode) async -> HCICommandPacket? {
+        await command { $0.opcode == opcode }
     }
 
     /// Writes raw bytes to the host.
@@ -62,14 +106,32 @@ final class ScriptedController: Sendable {
             if count <= 0 { break }
             guard let packets = try? framer.feed(buffer[0..<count]) else { break }
             for packet in packets {
-                received.withLock { $0.append(packet) }
+                record(packet)
                 if case .command(let command) = packet {
                     let reply = script(command, self)
                     if !reply.isEmpty { write(reply) }
                 }
             }
         }
+        received.withLock { $0.ended = true }
+        record(nil)
         Glibc.close(controllerFD)
+    }
+
+    /// Appends `packet` (nil: none, the host's end closed) and resumes the waiters it satisfies.
+    private func record(_ packet: HCIPacket?) {
+        let ready = received.withLock { state -> [(CheckedContinuation<[HCIPacket], Never>, [HCIPacket])] in
+            if let packet { state.packets.append(packet) }
+            let (packets, ended) = (state.packets, state.ended)
+            var ready: [(CheckedContinuation<[HCIPacket], Never>, [HCIPacket])] = []
+            state.waiters.removeAll { waiter in
+                guard ended || waiter.condition(packets) else { return false }
+                ready.append((waiter.continuation, packets))
+                return true
+            }
+            return ready
+        }
+        for (continuation, packets) in ready { continuation.resume(returning: packets) }
     }
 
     // MARK: Replies
