@@ -10,7 +10,10 @@ import Glibc
 /// Writes never block the loop: what the kernel does not take is queued and flushed when the socket is
 /// writable; a peer that reads nothing ends the transport after its write deadline; a peer that closed
 /// is a named error, not SIGPIPE.
-@Suite(.timeLimit(.minutes(1))) struct FileDescriptorTransportTests {
+///
+/// The transports run on loops of a stepped clock, which moves only when a test advances it: the write
+/// deadline fires at exactly its instant, and no other deadline fires early on a loaded machine.
+@Suite struct FileDescriptorTransportTests {
     /// A Unix stream socket pair with small buffers, so a few packets fill it.
     static func socketPair() throws -> (Int32, Int32) {
         var fds: [Int32] = [-1, -1]
@@ -35,85 +38,80 @@ import Glibc
     }
 
     @Test func sendsTheKernelCannotTakeAreQueuedInOrderAndTheLoopStaysFree() async throws {
-        let (ours, theirs) = try Self.socketPair()
-        defer { close(theirs) }
-        let loop = try EventLoop(label: "test-fd-queue")
-        defer { loop.shutdown() }
-        // A long write deadline: this test is about order and a free loop, not about a stalled reader
-        // (a loaded machine may start reading seconds later).
-        let transport = FileDescriptorTransport(moniker: "socketpair", fd: ours, writeDeadline: .seconds(30))
-        try transport.start(on: loop) { _ in }
-        let count = 200   // about 200 kB, far beyond both socket buffers
-        let clock = ContinuousClock()
-        let sendTime = try await onLoop(loop) { () throws(HCITransportError) -> Duration in
-            let start = clock.now
-            for index in 0..<count { try transport.send(Self.packet(index)) }
-            return clock.now - start
+        try await withSteppedTime { time in
+            let (ours, theirs) = try Self.socketPair()
+            defer { close(theirs) }
+            let loop = try EventLoop(label: "test-fd-queue", clock: time.clock)
+            defer { loop.shutdown() }
+            let transport = FileDescriptorTransport(moniker: "socketpair", fd: ours, writeDeadline: .seconds(30), clock: time.clock)
+            try transport.start(on: loop) { _ in }
+            let count = 200   // about 200 kB, far beyond both socket buffers
+            // Nothing reads until every send has returned: a send that blocked until the other end read would
+            // never return (and the write deadline cannot end it: the clock never reaches it).
+            try await onLoop(loop) { () throws(HCITransportError) in
+                for index in 0..<count { try transport.send(Self.packet(index)) }
+            }
+            // The loop is free while the queue waits: work queued behind the sends runs.
+            let probe = LoopProbe()
+            await probe.settle(loop)
+            // The other end reads everything: every packet, whole, in order.
+            let received = try await Self.read(count, from: theirs)
+            #expect(received.count == count)
+            #expect(received == (0..<count).map { Self.packet($0) })
+            transport.close()
         }
-        // Nothing read yet: a blocking send would have waited for the 2 s deadline and then failed.
-        #expect(sendTime < .milliseconds(500), "queuing \(count) packets took \(sendTime)")
-        // Whatever the timers need still runs while the queue waits.
-        let probe = LoopProbe()
-        await probe.settle(loop)
-        // The other end reads everything: every packet, whole, in order.
-        var framer = H4Framer(maximumDataLength: 4096)
-        var received: [HCIPacket] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        let deadline = clock.now + .seconds(10)
-        while received.count < count, clock.now < deadline {
-            var entry = pollfd(fd: theirs, events: Int16(POLLIN), revents: 0)
-            _ = poll(&entry, 1, 100)
-            let got = buffer.withUnsafeMutableBytes { read(theirs, $0.baseAddress, $0.count) }
-            if got > 0 { received += try framer.feed(buffer[0..<got]) }
-        }
-        #expect(received.count == count)
-        #expect(received == (0..<count).map { Self.packet($0) })
-        transport.close()
     }
 
     @Test func aPeerThatReadsNothingEndsTheTransportAtItsWriteDeadline() async throws {
-        let (ours, theirs) = try Self.socketPair()
-        defer { close(theirs) }
-        let loop = try EventLoop(label: "test-fd-stall")
-        defer { loop.shutdown() }
-        let transport = FileDescriptorTransport(moniker: "socketpair", fd: ours, writeDeadline: .milliseconds(200))
-        let ended = Latest<HCITransportError>()
-        try transport.start(on: loop) { event in
-            if case .closed(let error) = event { ended.set(error) }
+        try await withSteppedTime { time in
+            let (ours, theirs) = try Self.socketPair()
+            defer { close(theirs) }
+            let loop = try EventLoop(label: "test-fd-stall", clock: time.clock)
+            defer { loop.shutdown() }
+            let transport = FileDescriptorTransport(moniker: "socketpair", fd: ours, writeDeadline: .milliseconds(200), clock: time.clock)
+            let ended = Latest<HCITransportError>()
+            try transport.start(on: loop) { event in
+                if case .closed(let error) = event { ended.set(error) }
+            }
+            let start = time.now
+            try await onLoop(loop) { () throws(HCITransportError) in
+                for index in 0..<50 { try transport.send(Self.packet(index)) }
+            }
+            // The first packet the kernel did not take started the write deadline, 200 ms from then.
+            #expect(await time.nextDeadline() == start + .milliseconds(200))
+            await time.advance(to: start + .milliseconds(200) - .nanoseconds(1))
+            #expect(ended.value == nil, "ended before its 200 ms write deadline: \(String(describing: ended.value))")
+            await time.advance(by: .nanoseconds(1))
+            let stalled = try #require(ended.value, "the transport did not end at its write deadline although nothing was read")
+            #expect(stalled.kind == .timeout)
+            #expect(stalled.message.contains("writing stalled") && stalled.message.contains("packets queued"), "\(stalled.message)")
         }
-        let clock = ContinuousClock()
-        let start = clock.now
-        try await onLoop(loop) { () throws(HCITransportError) in
-            for index in 0..<50 { try transport.send(Self.packet(index)) }
-        }
-        let ended5s = await eventually(within: .seconds(5)) { ended.value != nil }
-        let elapsed = clock.now - start
-        let stalled = try #require(ended.value, "the transport did not end although nothing was read for 5 s (\(ended5s))")
-        #expect(stalled.kind == .timeout)
-        #expect(stalled.message.contains("writing stalled") && stalled.message.contains("packets queued"), "\(stalled.message)")
-        #expect(elapsed >= .milliseconds(200), "ended after \(elapsed), before its 200 ms write deadline")
     }
 
     @Test func twoTransportsWithFullBuffersBothWayDoNotDeadlock() async throws {
-        let (left, right) = try Self.socketPair()
-        let loops = (try EventLoop(label: "test-fd-left"), try EventLoop(label: "test-fd-right"))
-        defer { loops.0.shutdown(); loops.1.shutdown() }
-        let count = 300
-        let receivedLeft = Counter(), receivedRight = Counter()
-        let a = FileDescriptorTransport(moniker: "left", fd: left)
-        let b = FileDescriptorTransport(moniker: "right", fd: right)
-        try a.start(on: loops.0) { if case .packet = $0 { receivedLeft.add() } }
-        try b.start(on: loops.1) { if case .packet = $0 { receivedRight.add() } }
-        // Both write far more than both buffers hold, at once, from their own loops.
-        async let first: Void = onLoop(loops.0) { () throws(HCITransportError) in for index in 0..<count { try a.send(Self.packet(index)) } }
-        async let second: Void = onLoop(loops.1) { () throws(HCITransportError) in for index in 0..<count { try b.send(Self.packet(index)) } }
-        try await first
-        try await second
-        _ = await eventually(within: .seconds(10)) { receivedLeft.value == count && receivedRight.value == count }
-        #expect(receivedLeft.value == count)
-        #expect(receivedRight.value == count)
-        a.close()
-        b.close()
+        try await withSteppedTime { time in
+            let (left, right) = try Self.socketPair()
+            let loops = (try EventLoop(label: "test-fd-left", clock: time.clock), try EventLoop(label: "test-fd-right", clock: time.clock))
+            defer { loops.0.shutdown(); loops.1.shutdown() }
+            let count = 300
+            let receivedLeft = Counter(), receivedRight = Counter()
+            let a = FileDescriptorTransport(moniker: "left", fd: left, clock: time.clock)
+            let b = FileDescriptorTransport(moniker: "right", fd: right, clock: time.clock)
+            try a.start(on: loops.0) { if case .packet = $0 { receivedLeft.add() } }
+            try b.start(on: loops.1) { if case .packet = $0 { receivedRight.add() } }
+            // Both write far more than both buffers hold, at once, from their own loops.
+            async let first: Void = onLoop(loops.0) { () throws(HCITransportError) in for index in 0..<count { try a.send(Self.packet(index)) } }
+            async let second: Void = onLoop(loops.1) { () throws(HCITransportError) in for index in 0..<count { try b.send(Self.packet(index)) } }
+            try await first
+            try await second
+            // Each side reads everything the other wrote (a deadlock would leave these waiting for ever).
+            await receivedLeft.reach(count)
+            await receivedRight.reach(count)
+            #expect(receivedLeft.value == count)
+            #expect(receivedRight.value == count)
+            a.close()
+            b.close()
+        }
     }
 
     @Test func aPeerThatClosedIsANamedErrorNotASignal() async throws {
@@ -127,6 +125,32 @@ import Glibc
             return error.kind == .closedByPeer && error.message.contains("EPIPE")
         }
         transport.close()
+    }
+}
+
+extension FileDescriptorTransportTests {
+    /// Reads H4 packets from the blocking descriptor `fd` on a thread of its own until `count` have come or the
+    /// other end closed; returns them.
+    static func read(_ count: Int, from fd: Int32) async throws -> [HCIPacket] {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[HCIPacket], any Error>, Never>) in
+            Thread {
+                var framer = H4Framer(maximumDataLength: 4096)
+                var received: [HCIPacket] = []
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                do {
+                    while received.count < count {
+                        let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                        if got < 0 && errno == EINTR { continue }
+                        if got <= 0 { break }
+                        received += try framer.feed(buffer[0..<got])
+                    }
+                    continuation.resume(returning: .success(received))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }.start()
+        }
+        return try result.get()
     }
 }
 
@@ -147,9 +171,31 @@ final class Latest<Value: Sendable>: Sendable {
     func set(_ value: Value) { state.withLock { $0 = value } }
 }
 
-/// A count incremented from any thread.
+/// A count incremented from any thread, which a test can await.
 final class Counter: Sendable {
-    private let state = Mutex(0)
-    var value: Int { state.withLock { $0 } }
-    func add() { state.withLock { $0 += 1 } }
+    private let state = Mutex<(value: Int, waiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)])>((0, []))
+    var value: Int { state.withLock { $0.value } }
+
+    func add() {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.value += 1
+            let value = state.value
+            let ready = state.waiters.filter { $0.target <= value }.map(\.continuation)
+            state.waiters.removeAll { $0.target <= value }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    /// Returns once the count is at least `target`.
+    func reach(_ target: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let reached = state.withLock { state -> Bool in
+                if state.value >= target { return true }
+                state.waiters.append((target, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
+    }
 }
