@@ -10,8 +10,9 @@ import Testing
 /// clock or starts a process.
 extension Tag {
     /// A real peer we did not write, on real time: BlueZ's btvirt, Bumble, a labgrid coordinator, Chromium,
-    /// or a server of ours on a socket that another process uses. Its waits are on the wall clock, with
-    /// bounds that say why they are that wide.
+    /// a server of ours on a socket that another process uses, or the kernel's own timers and descriptors on
+    /// real time (an event loop's timerfd, virtual time measured against the wall clock). Its waits are on the
+    /// wall clock, with bounds that say why they are that wide.
     @Tag public static var peer: Self
     /// Starts child processes (`hil`, `python3`, `tshark`, `sh`, `flock`) and waits for them on real time.
     @Tag public static var process: Self

@@ -2,8 +2,9 @@ import Foundation
 @testable import HCI
 import Synchronization
 
-/// What a test saw happen on an event loop, in order, and a way to await the loop's own thread: `settle`
-/// runs a closure on the loop and returns once it ran, so everything queued before it has run too.
+/// What a test saw happen on an event loop, in order, and ways to await the loop's own thread: `settle`
+/// runs a closure on the loop and returns once it ran, so everything queued before it has run too; `turn`
+/// returns once the loop has looked at its descriptor since the call began.
 final class LoopProbe: Sendable {
     private let seen = Mutex<[String]>([])
 
@@ -23,5 +24,14 @@ final class LoopProbe: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.schedule(at: deadline) { continuation.resume() }
         }
+    }
+
+    /// Waits until `loop` has polled its watched descriptor, and run what it found ready, at least once after
+    /// this call began. A loop turn runs its work, polls, hands the descriptor's readiness to the watch, then
+    /// fires the timers due: a timer due at once fires at the end of some turn, and a second one scheduled when
+    /// the first fired can only fire at the end of a later turn, whose poll came after this call began.
+    func turn(_ loop: EventLoop) async {
+        await pass(loop.now, on: loop)
+        await pass(loop.now, on: loop)
     }
 }
