@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 @testable import HCI
 
+/// The H4 btsnoop capture, byte by byte; tshark's reading of it is BtsnoopTsharkTests'.
 @Suite struct BtsnoopWriterTests {
     static func temporaryPath(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("hil-\(UUID().uuidString)-\(name)").path
@@ -37,53 +38,23 @@ import Testing
         writer.close()
     }
 
-    @Test func tsharkDecodesOurCapture() async throws {
-        let path = Self.temporaryPath("tshark.btsnoop")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try BtsnoopWriter(path: path)
-        for (packet, received) in Self.packets { writer.write(packet, received: received) }
-        writer.close()
-        let executable = try #require(Tshark.path, "\(Tshark.missing)")
-        let (status, output) = await runProgram(executable, ["-r", path])
-        #expect(status == 0)
-        let lines = output.split(separator: "\n")
-        #expect(lines.count == 3)
-        #expect(lines.first?.contains("Sent Reset") == true)
-        #expect(lines.dropFirst().first?.contains("Rcvd Command Complete (Reset)") == true)
-        #expect(lines.last?.contains("L2CAP") == true || lines.last?.contains("ATT") == true)
-    }
-
-    /// tshark's decoded time of each record is the wall-clock time it was written at: a capture lines up
-    /// with a lab log.
-    @Test func tsharkDatesRecordsAtTheWallClock() async throws {
-        let path = Self.temporaryPath("tshark-time.btsnoop")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try BtsnoopWriter(path: path)
-        let written = Date()
-        writer.write(Self.packets[0].0, received: false, at: written)
-        writer.write(Self.packets[0].0, received: false, at: Date(timeIntervalSince1970: 1_700_000_000.25))
-        writer.close()
-        let executable = try #require(Tshark.path, "\(Tshark.missing)")
-        let (status, output) = await runProgram(executable, ["-r", path, "-T", "fields", "-e", "frame.time_epoch"])
-        #expect(status == 0, "\(output)")
-        let times = output.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        #expect(times.count == 2, "\(output)")
-        if let first = times.first { #expect(abs(first - written.timeIntervalSince1970) < 0.001, "tshark dates it \(first), written at \(written.timeIntervalSince1970)") }
-        if let second = times.last { #expect(abs(second - 1_700_000_000.25) < 0.000_001, "tshark dates it \(second)") }
-    }
-
     @Test func capturingTransportRecordsBothDirections() async throws {
-        let path = Self.temporaryPath("capture.btsnoop")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let controller = try ScriptedController { command, _ in ScriptedController.healthy(command) ?? [] }
-        let transport = CapturingTransport(FileDescriptorTransport(moniker: "scripted", fd: controller.hostFD),
-                                           writer: try BtsnoopWriter(path: path))
-        let host = try HCIHost(transport: transport)
-        _ = try await host.send(ReadBDADDR())
-        await host.close()
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        // Header + sent Read BD_ADDR (4 bytes) + received Command Complete (13 bytes).
-        let expected: Int = 16 + 24 + 4 + 24 + 13
-        #expect(bytes.count == expected)
+        try await withSteppedTime { time in
+            let path = Self.temporaryPath("capture.btsnoop")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let controller = try ScriptedController { command, _ in ScriptedController.healthy(command) ?? [] }
+            // The host's deadlines on the test's stepped clock: the controller answers from its own thread.
+            let transport = CapturingTransport(FileDescriptorTransport(moniker: "scripted", fd: controller.hostFD, clock: time.clock),
+                                               writer: try BtsnoopWriter(path: path))
+            let host = try HCIHost(transport: transport)
+            _ = try await host.send(ReadBDADDR())
+            await host.close()
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            // Header + sent Read BD_ADDR (4 bytes) + received Command Complete (13 bytes).
+            let expected: Int = 16 + 24 + 4 + 24 + 13
+            #expect(bytes.count == expected)
+            // Both stamped on the transport's clock, which stood still: the same microsecond.
+            if bytes.count == expected { #expect(Array(bytes[32..<40]) == Array(bytes[60..<68])) }
+        }
     }
 }

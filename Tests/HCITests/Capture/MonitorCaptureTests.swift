@@ -4,7 +4,8 @@ import Testing
 @testable import HCI
 
 /// The Linux monitor format (btsnoop datalink 2001), laid out as BlueZ's doc/btsnoop.rst describes it and
-/// read back by tshark: controller indexes, their coming and going, system notes, HCI packets per index.
+/// read back by tshark (MonitorCaptureTsharkTests): controller indexes, their coming and going, system notes,
+/// HCI packets per index.
 @Suite struct MonitorCaptureTests {
     static func temporaryPath(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("hil-\(UUID().uuidString)-\(name)").path
@@ -13,7 +14,7 @@ import Testing
     @Test func recordsCarryTheIndexAndOpcodeInTheirFlags() throws {
         let path = Self.temporaryPath("layout.btsnoop")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let capture = try MonitorCapture(path: path, clock: .real)
+        let capture = try MonitorCapture(path: path, clock: VirtualTime.stepped().clock)
         let peer = capture.controller(1, name: "thermometer-long-name")
         peer.added(bus: .usb, address: BDAddress("C0:48:49:4C:00:02"))
         peer.packet(.command(HCICommandPacket(opcode: .reset)), received: false)
@@ -32,42 +33,31 @@ import Testing
         #expect(Array(bytes[107...]) == Array("hi\0".utf8))
     }
 
-    @Test func tsharkReadsIndexesNotesAndPackets() async throws {
-        let path = Self.temporaryPath("tshark.btsnoop")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let capture = try MonitorCapture(path: path, clock: .real)
-        let central = capture.controller(0, name: "central")
-        let peer = capture.controller(1, name: "peer")
-        let began = Date()
-        capture.note("hil: test begin: PowerOff [thermometer]")
-        central.added(bus: .usb, address: BDAddress("00:48:49:4C:00:01"))
-        central.opened()
-        central.packet(.command(HCICommandPacket(opcode: .reset)), received: false)
-        central.packet(.event(HCIEventPacket(code: 0x0E, parameters: [0x01, 0x03, 0x0C, 0x00])), received: true)
-        peer.added()
-        peer.opened()
-        peer.packet(.aclData(ACLDataPacket(handle: 0x40, boundary: .firstFlushable, data: [0x03, 0x00, 0x04, 0x00, 0x0A, 0x03, 0x00])), received: true)
-        capture.note("hil: power: power off")
-        peer.closed()
-        peer.removed()
-        capture.writer.close()
-        try #require(Tshark.path != nil, "\(Tshark.missing)")
-        let rows = try await Tshark.fields(path, ["frame.time_epoch", "hci_mon.adapter_id", "hci_mon.opcode", "hci_mon.system_note",
-                                                  "hci_mon.bd_addr", "hci_mon.adapter_name", "_ws.col.Info"])
-        try #require(rows.count == 11 && rows.allSatisfy { $0.count == 7 }, "\(rows)")
-        #expect(rows.map { $0[1] } == ["65535", "0", "0", "0", "0", "1", "1", "1", "65535", "1", "1"])
-        #expect(rows.map { $0[2] } == ["12", "0", "8", "2", "3", "0", "8", "5", "12", "9", "1"])
-        #expect(rows[0][3] == "hil: test begin: PowerOff [thermometer]")
-        #expect(rows[8][3] == "hil: power: power off")
-        #expect(rows[1][4] == "00:48:49:4c:00:01")
-        #expect(rows[1][5] == "central")
-        #expect(rows[3][6].contains("Sent Reset"), "\(rows[3])")
-        #expect(rows[4][6].contains("Command Complete (Reset)"), "\(rows[4])")
-        #expect(rows[7][6].contains("Read Request"), "tshark decodes ATT on the peer's index: \(rows[7])")
-        let first = try #require(Double(rows[0][0]))
-        #expect(abs(first - began.timeIntervalSince1970) < 1, "tshark dates the first note \(first), written at \(began.timeIntervalSince1970)")
-        // A Wireshark user's filter for our notes keeps exactly them.
-        let notes = try await Tshark.fields(path, ["hci_mon.system_note"], filter: "hci_mon.system_note contains \"hil:\"")
-        #expect(notes.map { $0[0] } == ["hil: test begin: PowerOff [thermometer]", "hil: power: power off"])
+    /// Every record is stamped on the capture's clock: the wall clock at the capture's creation plus the clock's
+    /// elapsed time, in whole microseconds. On a stepped clock that elapsed time is exactly what the test moved.
+    @Test func recordsAreStampedOnTheCapturesClock() async throws {
+        try await withSteppedTime { time in
+            let path = Self.temporaryPath("stamps.btsnoop")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let capture = try MonitorCapture(path: path, clock: time.clock)
+            capture.note("a")
+            capture.note("b")
+            await time.advance(by: .microseconds(1_500))
+            capture.note("c")
+            await time.advance(by: .nanoseconds(999))
+            capture.note("d")
+            capture.writer.close()
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            // Records of 24 header octets and a 2-octet note ("a\0"): each one's timestamp at 16 of its own.
+            try #require(bytes.count == 16 + 4 * 26, "\(bytes.count) bytes")
+            let stamps = (0..<4).map { record -> Int64 in
+                let at = 16 + record * 26 + 16
+                return bytes[at..<at + 8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+            }
+            #expect(stamps[1] - stamps[0] == 0)
+            #expect(stamps[2] - stamps[0] == 1_500)
+            // Whole microseconds, cut down: 999 ns more is still the same microsecond.
+            #expect(stamps[3] - stamps[0] == 1_500)
+        }
     }
 }

@@ -64,14 +64,16 @@ import Testing
         let time = VirtualTime()
         defer { time.shutdown() }
         let clock = time.clock
+        // Durations named apart from the call: scripts/test-kinds looks for `clock:` before the first `)`.
+        let (threeSeconds, anHour) = (Duration.seconds(3), Duration.seconds(3600))
         let slept = try await clock.drive { () async throws -> Duration in
             let before = clock.now
-            try await Task.sleep(for: .seconds(3), clock: clock)
+            try await Task.sleep(for: threeSeconds, clock: clock)
             return before.duration(to: clock.now)
         }
         #expect(slept == .seconds(3))
         // Cancelled: the sleep ends at once with CancellationError.
-        let sleeper = Task { try await Task.sleep(for: .seconds(3600), clock: clock) }
+        let sleeper = Task { try await Task.sleep(for: anHour, clock: clock) }
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
     }
@@ -113,9 +115,10 @@ import Testing
         defer { time.shutdown() }
         let clock = time.clock
         let start = clock.now
+        let threeSeconds = Duration.seconds(3)  // named apart: scripts/test-kinds looks for `clock:` before the first `)`
         let sleeper = Task { () async throws -> Duration in
             try await clock.drive { () async throws -> Duration in
-                try await Task.sleep(for: .seconds(3), clock: clock)
+                try await Task.sleep(for: threeSeconds, clock: clock)
                 return start.duration(to: clock.now)
             }
         }
