@@ -150,7 +150,17 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
 
     /// Cancels a timer; a timer that already fired is ignored.
     public func cancelTimer(_ id: UInt64) {
-        state.withLock { state in _ = state.timers.remove(id: id) }
+        let outside = !inLoop
+        let changedEarliest = state.withLock { state -> Bool in
+            let earliest = state.timers.nextDeadline
+            guard state.timers.remove(id: id) else { return false }
+            // An idle loop on virtual time told the clock its earliest deadline: it must look again before
+            // time may move on, or the clock would jump to (and report) a deadline nobody waits for.
+            let changed = earliest != state.timers.nextDeadline
+            if changed && outside { clock.virtual?.markBusy(memberID) }
+            return changed
+        }
+        if changedEarliest && outside && clock.virtual != nil { poller.wake() }
     }
 
     /// Watches `fd` (one descriptor per loop): `onReadable` runs on the loop's thread whenever it is
