@@ -45,13 +45,15 @@ import Testing
     }
 
     @Test func unknownPortsAreNotPorts() async throws {
-        let world = try SimulatedWorld(SimulatedWorldFixture.twoControllers)
-        let powerSwitch = try #require(world.powerSwitch)
-        #expect(powerSwitch.state(port: 9) == nil)
-        await powerSwitch.setPort(9, on: false)
-        let allOn = world.controllers.allSatisfy { $0.isPoweredOn }
-        #expect(allOn)
-        await world.shutdown()
+        let world = try await SimulatedWorldFixture.drive { world in
+            let powerSwitch = try #require(world.powerSwitch)
+            #expect(powerSwitch.state(port: 9) == nil)
+            await powerSwitch.setPort(9, on: false)
+            let allOn = world.controllers.allSatisfy { $0.isPoweredOn }
+            #expect(allOn)
+            return world
+        }
+        // The fixture has shut the world down.
         let anyOn = world.controllers.contains { $0.isPoweredOn }
         #expect(!anyOn)
     }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct SoakTests {
     static let fast: SimulatedWorldDescription = {
         var description = SimulatedWorldFixture.twoControllers
-        description.timing = SimulationTiming(timeScale: 0.02, seed: 42)
+        description.timing = SimulationTiming(timeScale: 0.02, seed: 42, clock: .virtual)
         return description
     }()
 

@@ -43,8 +43,8 @@ import Testing
 
     @Test func connectionAlreadyExists() async throws {
         // A 1 s connection interval: the first Disconnect completes only at the next connection event, so the
-        // second arrives while it is under way however slowly a loaded machine runs this test (at 30 ms the
-        // link could be gone before the second command).
+        // second arrives while it is under way (on virtual time the commands take no time at all; the long
+        // interval keeps the test's claim independent of that).
         let slowLink = ConnectionParameters(intervalMin: 0x0320, intervalMax: 0x0320, latency: 0, supervisionTimeout: 0x01F4)
         try await ConnectedPair.with(connection: slowLink) { pair in
             let target = BDAddress(0x00_5A_1D_00_00_02)

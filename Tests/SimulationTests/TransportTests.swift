@@ -5,29 +5,29 @@ import Testing
 /// `sim:NAME` transports: opened by name or moniker, one host at a time, closed either way.
 @Suite struct TransportTests {
     @Test func openingByNameAndMoniker() async throws {
-        let world = try SimulatedWorld(.standard)
-        #expect(world.controllerNames == ["central", "peripheral"])
-        let transport = try world.openTransport(moniker: "sim:central")
-        #expect(transport.moniker == "sim:central")
-        // One host at a time, as with a USB dongle.
-        do throws(HCITransportError) {
-            _ = try world.openTransport(named: "central")
-            Issue.record("opened twice")
-        } catch {
-            #expect(error.kind == .io)
-        }
-        transport.close()
-        let again = try world.openTransport(named: "central")
-        again.close()
-        for (moniker, kind) in [("sim:nobody", HCITransportError.Kind.notFound), ("usb:0", .invalidMoniker), ("sim:", .invalidMoniker)] {
+        try await SimulatedWorldFixture.drive(.standard) { world in
+            #expect(world.controllerNames == ["central", "peripheral"])
+            let transport = try world.openTransport(moniker: "sim:central")
+            #expect(transport.moniker == "sim:central")
+            // One host at a time, as with a USB dongle.
             do throws(HCITransportError) {
-                _ = try world.openTransport(moniker: moniker)
-                Issue.record("opened \(moniker)")
+                _ = try world.openTransport(named: "central")
+                Issue.record("opened twice")
             } catch {
-                #expect(error.kind == kind, "\(moniker): \(error)")
+                #expect(error.kind == .io)
+            }
+            transport.close()
+            let again = try world.openTransport(named: "central")
+            again.close()
+            for (moniker, kind) in [("sim:nobody", HCITransportError.Kind.notFound), ("usb:0", .invalidMoniker), ("sim:", .invalidMoniker)] {
+                do throws(HCITransportError) {
+                    _ = try world.openTransport(moniker: moniker)
+                    Issue.record("opened \(moniker)")
+                } catch {
+                    #expect(error.kind == kind, "\(moniker): \(error)")
+                }
             }
         }
-        await world.shutdown()
     }
 
     @Test func aHostClosingItsTransportLeavesTheControllerOnTheAir() async throws {
@@ -41,15 +41,15 @@ import Testing
     }
 
     @Test func sendingOnAClosedTransportThrows() async throws {
-        let world = try SimulatedWorld(.standard)
-        let transport = try world.openTransport(named: "peripheral")
-        await world.controller(named: "peripheral")?.powerOff()
-        do throws(HCITransportError) {
-            try transport.send(.command(ReadBDADDR().packet))
-            Issue.record("sent on a powered-off controller's transport")
-        } catch {
-            #expect(error.kind == .closedByPeer)
+        try await SimulatedWorldFixture.drive(.standard) { world in
+            let transport = try world.openTransport(named: "peripheral")
+            await world.controller(named: "peripheral")?.powerOff()
+            do throws(HCITransportError) {
+                try transport.send(.command(ReadBDADDR().packet))
+                Issue.record("sent on a powered-off controller's transport")
+            } catch {
+                #expect(error.kind == .closedByPeer)
+            }
         }
-        await world.shutdown()
     }
 }
