@@ -19,25 +19,27 @@ import Testing
     }
 
     /// The peer hears LL_TERMINATE_IND (the sent reason) one event before the initiator's acknowledgement
-    /// completes it (0x16).
+    /// completes it (0x16): on the world's clock, exactly one connection interval apart (Core v5.4 Vol 6 Part B
+    /// §5.1.6: the initiator ends the link once the peer has acknowledged LL_TERMINATE_IND, at the next event).
     @Test(arguments: ["central", "peripheral"])
     func disconnectGives0x16LocallyAnd0x13AtThePeer(initiator: String) async throws {
         try await ConnectedPair.with { pair in
+            let clock = pair.world.air.clock
             let (local, remote) = initiator == "central" ? (pair.central, pair.peripheral) : (pair.peripheral, pair.central)
             let (localHandle, remoteHandle) = initiator == "central" ? (pair.centralHandle, pair.peripheralHandle)
                                                                     : (pair.peripheralHandle, pair.centralHandle)
             let when = Mutex<ContinuousClock.Instant?>(nil)
             let atRemote = try await remote.expect("Disconnection Complete at the peer", timeout: .seconds(1)) { event -> HCIStatus? in
                 guard case .hci(.disconnectionComplete(let c)) = event, c.handle == remoteHandle else { return nil }
-                when.withLock { $0 = .now }
+                when.withLock { $0 = clock.now }
                 return c.reason
             }
             let localReason = try await local.disconnect(handle: localHandle, reason: .remoteUserTerminatedConnection)
-            let localTime = ContinuousClock.now
+            let localTime = clock.now
             #expect(localReason == .connectionTerminatedByLocalHost)
             #expect(try await remote.wait(for: atRemote) == .remoteUserTerminatedConnection)
             let remoteTime = try #require(when.withLock { $0 })
-            #expect(remoteTime < localTime)
+            #expect(remoteTime.duration(to: localTime) == ConnectedPair.interval, "0x16 \(remoteTime.duration(to: localTime)) after the peer's 0x13")
             #expect(await local.connections.isEmpty)
             #expect(await remote.connections.isEmpty)
             let stats = await pair.world.air.statistics()
@@ -63,8 +65,15 @@ import Testing
         }
     }
 
+    /// LL_CONNECTION_UPDATE_IND rides the next event and the new parameters apply at its instant, six events
+    /// later (Core v5.4 Vol 6 Part B §5.1.1: connInstant at least 6 events ahead; the world's
+    /// `connectionUpdateInstantEvents`): both hosts hear LE Connection Update Complete then, seven intervals
+    /// after the event the test starts at.
     @Test func connectionUpdateTakesEffectOnBothSides() async throws {
         try await ConnectedPair.with { pair in
+            let clock = pair.world.air.clock
+            try await pair.hear(from: "peripheral")
+            let start = clock.now
             let updated = ConnectionParameters(intervalMin: 0x0008, intervalMax: 0x0010, latency: 0, supervisionTimeout: 0x0032)
             let atCentral = try await pair.central.expect("LE Connection Update Complete on the central", timeout: .seconds(1)) { event -> UInt16? in
                 if case .hci(.le(.connectionUpdateComplete(.success, pair.centralHandle, let interval, _, _))) = event { return interval }
@@ -76,6 +85,7 @@ import Testing
             }
             try await pair.central.send(LEConnectionUpdate(handle: pair.centralHandle, connection: updated))
             #expect(try await pair.central.wait(for: atCentral) == 0x0008)
+            #expect(start.duration(to: clock.now) == ConnectedPair.interval * 7, "Update Complete after \(start.duration(to: clock.now))")
             #expect(try await pair.peripheral.wait(for: atPeripheral) == 0x0032)
             #expect(await pair.central.connections[pair.centralHandle]?.supervisionTimeout == 0x0032)
         }

@@ -37,22 +37,40 @@ import Testing
         }
     }
 
-    /// A pending connection completes at the target's first advertising event once it starts advertising: on
-    /// virtual time, within one 20 ms interval plus advDelay (≤ 10 ms) and the commands' own time on the air.
+    /// The two-controller world and an observer that only scans.
+    static let withObserver: SimulatedWorldDescription = {
+        var description = SimulatedWorldFixture.twoControllers
+        description.controllers.append(.init(name: "observer", address: BDAddress(0x00_5A_1D_00_00_03)))
+        return description
+    }()
+
+    /// A pending connection completes at the target's first advertising event once it starts advertising: the
+    /// initiator answers the first connectable advertising PDU it hears with CONNECT_IND (Core v5.4 Vol 6 Part B
+    /// §4.4.4), so the central's LE Connection Complete comes at exactly the instant an observer hears that
+    /// event, which is advDelay (0–10 ms, §4.4.2.2.1) after advertising was enabled.
     @Test func aPendingConnectionCompletesWhenTheTargetStartsAdvertising() async throws {
-        try await SimulatedWorldFixture.with(SimulatedWorldFixture.onVirtualTime(), hosts: ["central", "peripheral"]) { _, hosts in
-            let (central, peripheral) = (hosts[0], hosts[1])
+        try await SimulatedWorldFixture.with(Self.withObserver, hosts: ["central", "peripheral", "observer"]) { world, hosts in
+            let clock = world.air.clock
+            let (central, peripheral, observer) = (hosts[0], hosts[1], hosts[2])
             let target = try #require(await peripheral.controllerInfo?.address)
+            let heard = try await observer.expect("the target's first advertising report", timeout: .seconds(2)) { event -> ContinuousClock.Instant? in
+                guard case .hci(.le(.advertisingReports(let reports))) = event, reports.contains(where: { $0.address == target }) else { return nil }
+                return clock.now
+            }
+            try await observer.send(LESetScanParameters(type: .passive))
+            try await observer.send(LESetScanEnable(true))
             let onCentral = try await HostScenarios.expectConnectionComplete(central, "the central")
             // Its Command Status has come: the attempt is pending, with nobody advertising.
             try await central.send(LECreateConnection(peerAddress: target, peerAddressType: .public))
             #expect(await central.connections.isEmpty)
-            let start = central.loop.now
+            let start = clock.now
             try await HostScenarios.advertise(peripheral, name: "HIL-Late", interval: 0x0020)
             let complete = try await central.wait(for: onCentral)
+            let connected = clock.now
             #expect(complete.status == .success && complete.role == .central)
-            let took = start.duration(to: central.loop.now)
-            #expect(took <= .milliseconds(50), "the connection completed \(took) after advertising began")
+            let firstEvent = try await observer.wait(for: heard)
+            #expect(connected == firstEvent, "connected \(firstEvent.duration(to: connected)) after the first advertising event")
+            #expect(start.duration(to: connected) <= .milliseconds(10), "the first advertising event came \(start.duration(to: connected)) after the enable")
         }
     }
 
