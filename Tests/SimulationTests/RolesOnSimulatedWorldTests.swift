@@ -6,29 +6,29 @@ import TestSupport
 /// The roles the harness runs — `LEDevice` central and peripheral, GATT over ATT over L2CAP — on
 /// simulated controllers: an accessory on the simulated world is our own peripheral role on `sim:NAME`.
 @Suite struct RolesOnSimulatedWorldTests {
-    /// An accessory (battery level 87 %) on `sim:peripheral` and a central on `sim:central`, 27-byte buffers.
+    /// An accessory (battery level 87 %) on `sim:peripheral` and a central on `sim:central`, 27-byte buffers: a
+    /// world on virtual time, the body a drive of its clock.
     struct Devices {
         let world: SimulatedWorld
         let accessory: LEDevice
         let central: LEDevice
 
         static func with(_ body: (Devices) async throws -> Void) async throws {
-            let world = try SimulatedWorld(SimulatedWorldFixture.twoControllers)
-            let database = try GATTDatabase(services: [.gap(name: "HIL-Accessory"), .gatt(), .battery(level: 87)])
-            let accessory = LEDevice(host: try HCIHost(transport: world.openTransport(named: "peripheral")), database: database,
-                                     attTransactionTimeout: .seconds(2))
-            let central = LEDevice(host: try HCIHost(transport: world.openTransport(named: "central")), attTransactionTimeout: .seconds(2))
-            do {
-                try await body(Devices(world: world, accessory: accessory, central: central))
-            } catch {
+            try await SimulatedWorldFixture.drive { world in
+                let database = try GATTDatabase(services: [.gap(name: "HIL-Accessory"), .gatt(), .battery(level: 87)])
+                let accessory = LEDevice(host: try HCIHost(transport: world.openTransport(named: "peripheral")), database: database,
+                                         attTransactionTimeout: .seconds(2))
+                let central = LEDevice(host: try HCIHost(transport: world.openTransport(named: "central")), attTransactionTimeout: .seconds(2))
+                do {
+                    try await body(Devices(world: world, accessory: accessory, central: central))
+                } catch {
+                    await accessory.close()
+                    await central.close()
+                    throw error
+                }
                 await accessory.close()
                 await central.close()
-                await world.shutdown()
-                throw error
             }
-            await accessory.close()
-            await central.close()
-            await world.shutdown()
         }
 
         /// Advertises, connects by name, and returns both ends of the link.
@@ -37,7 +37,7 @@ import TestSupport
             try await accessory.startAdvertising(Advertisement(name: "HIL-Accessory", interval: 32))
             let link = try await central.connect(matching: ScanFilter(name: "HIL-Accessory"), scanTimeout: .seconds(2), timeout: .seconds(2))
             // Both sides complete at the same advertising event; the accessory's side arrives on its own stream.
-            let peripheral = try await TestSupport.first(of: incoming, within: .seconds(1), clock: ContinuousClock(), "the accessory's connection")
+            let peripheral = try await TestSupport.first(of: incoming, within: .seconds(1), clock: world.air.clock, "the accessory's connection")
             return (link, peripheral)
         }
     }
@@ -74,14 +74,21 @@ import TestSupport
         }
     }
 
+    /// The central last hears the accessory at the connection event that brings its last ATT response; cut off
+    /// then, the link is lost exactly one supervision timeout later (Core v5.4 Vol 6 Part B §4.5.2), which the
+    /// default parameters make a whole number of intervals (420 ms, 14 × 30 ms), so it ends at an event.
     @Test func accessoryLosingPowerEndsTheCentralsLinkWithConnectionTimeout() async throws {
         try await Devices.with { devices in
+            let clock = devices.world.air.clock
             let (link, _) = try await devices.connect()
             let timeout = Duration.milliseconds(10 * Int(await link.supervisionTimeout))
-            let cut = ContinuousClock.now // before the cut: a sound lower bound
+            let interval = Duration.microseconds(1250 * Int(await link.interval))
+            try #require((timeout / interval).rounded() == timeout / interval, "\(timeout) is not a whole number of \(interval) intervals")
+            _ = try await link.gatt.discoverAll()
+            let cut = clock.now // the central last heard the accessory at this connection event
             await devices.world.powerSwitch?.setPort(1, on: false)
             #expect(try await link.waitForDisconnection(timeout: .seconds(2)) == .connectionTimeout)
-            #expect(cut.duration(to: .now) >= timeout)
+            #expect(cut.duration(to: clock.now) == timeout, "0x08 after \(cut.duration(to: clock.now))")
         }
     }
 }

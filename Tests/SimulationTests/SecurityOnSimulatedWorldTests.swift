@@ -7,34 +7,37 @@ import TestSupport
 /// procedures' edges that a well-behaved peer never shows (a Security Request, a silent or malformed
 /// peer, Repeated Attempts, a bond the peer does not have).
 @Suite struct SecurityOnSimulatedWorldTests {
-    /// An accessory serving HIL Protected Data (encryption required) on `sim:peripheral`, a central on `sim:central`.
+    /// An accessory serving HIL Protected Data (encryption required) on `sim:peripheral`, a central on
+    /// `sim:central`: a world on virtual time, the body a drive of its clock.
     struct Devices {
         let world: SimulatedWorld
         let accessory: LEDevice
         let central: LEDevice
 
         static func with(accessoryOptions: PairingOptions?, _ body: (Devices) async throws -> Void) async throws {
-            let world = try SimulatedWorld(SimulatedWorldFixture.twoControllers)
-            let database = try GATTDatabase(services: [.gap(name: "HIL-Secure"), .gatt(),
-                                                       .protectedData(value: Array("secret-42".utf8), level: .encryption)])
-            let accessory = LEDevice(host: try HCIHost(transport: world.openTransport(named: "peripheral")), database: database)
-            let central = LEDevice(host: try HCIHost(transport: world.openTransport(named: "central")))
-            await accessory.configureSecurity(pairing: accessoryOptions, bonds: InMemoryBondStore(), identity: try LocalIdentity.randomStatic())
-            await central.configureSecurity(pairing: PairingOptions(), bonds: InMemoryBondStore(), identity: try LocalIdentity.randomStatic())
-            do {
-                try await body(Devices(world: world, accessory: accessory, central: central))
-            } catch {
-                await accessory.close(); await central.close(); await world.shutdown()
-                throw error
+            try await SimulatedWorldFixture.drive { world in
+                let database = try GATTDatabase(services: [.gap(name: "HIL-Secure"), .gatt(),
+                                                           .protectedData(value: Array("secret-42".utf8), level: .encryption)])
+                let accessory = LEDevice(host: try HCIHost(transport: world.openTransport(named: "peripheral")), database: database)
+                let central = LEDevice(host: try HCIHost(transport: world.openTransport(named: "central")))
+                await accessory.configureSecurity(pairing: accessoryOptions, bonds: InMemoryBondStore(), identity: try LocalIdentity.randomStatic())
+                await central.configureSecurity(pairing: PairingOptions(), bonds: InMemoryBondStore(), identity: try LocalIdentity.randomStatic())
+                do {
+                    try await body(Devices(world: world, accessory: accessory, central: central))
+                } catch {
+                    await accessory.close(); await central.close()
+                    throw error
+                }
+                await accessory.close(); await central.close()
             }
-            await accessory.close(); await central.close(); await world.shutdown()
         }
 
         func connect() async throws -> (central: LEConnection, peripheral: LEConnection) {
             let incoming = await accessory.incomingConnections()
             try await accessory.startAdvertising(Advertisement(name: "HIL-Secure", interval: 32))
             let link = try await central.connect(matching: ScanFilter(name: "HIL-Secure"), scanTimeout: .seconds(2), timeout: .seconds(2))
-            let peripheral = try await TestSupport.first(of: incoming, within: .seconds(1), clock: ContinuousClock(), "the accessory's connection")
+            // Both sides complete at the same advertising event: the accessory's side is already on its stream.
+            let peripheral = try await TestSupport.first(of: incoming, within: .seconds(1), clock: world.air.clock, "the accessory's connection")
             return (link, peripheral)
         }
     }
@@ -62,6 +65,8 @@ import TestSupport
             try await hosts[0].send(LESetAdvertisingEnable(true))
             let central = LEDevice(host: try HCIHost(transport: world.openTransport(named: "central")))
             let link = try await central.connect(to: BDAddress(0x00_5A_1D_00_00_02), type: .public, timeout: .seconds(2))
+            let clock = world.air.clock
+            let asked = clock.now
             do throws(SecurityError) {
                 _ = try await link.pair(PairingOptions(), timeout: .milliseconds(300))
                 Issue.record("pairing with a silent peer succeeded")
@@ -70,6 +75,8 @@ import TestSupport
                 #expect(awaited == "Pairing Response")
                 #expect(error.description.contains("SMP timeout: no Pairing Response after"), "\(error)")
             }
+            // The SMP timer starts with the Pairing Request (Core v5.4 Vol 3 Part H §3.4), here 300 ms long.
+            #expect(asked.duration(to: clock.now) == .milliseconds(300), "the pairing ended after \(asked.duration(to: clock.now))")
             do throws(SecurityError) {
                 _ = try await link.pair(PairingOptions())
                 Issue.record("a second pairing started after the SMP timeout")
@@ -88,7 +95,8 @@ import TestSupport
             let events = await peripheral.events()
             let central = LEDevice(host: try HCIHost(transport: world.openTransport(named: "central")))
             let link = try await central.connect(to: BDAddress(0x00_5A_1D_00_00_02), type: .public, timeout: .seconds(2))
-            let pairing = Task { try await link.pair(PairingOptions(), timeout: .seconds(5)) }
+            // On the world's loop, where virtual time sees it (an unstructured task's own executor would not be).
+            let pairing = Task(executorPreference: world.air.clock.taskExecutor) { try await link.pair(PairingOptions(), timeout: .seconds(5)) }
             // The peripheral's host sees the Pairing Request, and answers with a Pairing Response 3 octets short.
             var handle: UInt16?
             var received: [[UInt8]] = []
@@ -117,10 +125,23 @@ import TestSupport
         }
     }
 
+    /// After a failed pairing the responder refuses the next Pairing Request with Repeated Attempts until the
+    /// waiting interval, 1 s after one failure (Core v5.4 Vol 3 Part H §2.3.6), has passed since the failure.
     @Test func aFailedPairingMakesAnImmediateRetryARepeatedAttempt() async throws {
         let accessoryOptions = PairingOptions(ioCapability: .displayOnly, mitm: true, passkey: 123_456)
         try await Devices.with(accessoryOptions: accessoryOptions) { devices in
+            let clock = devices.world.air.clock
             let (link, _) = try await devices.connect()
+            // The instant the accessory counts its failure from: when it publishes the failed pairing (on the
+            // world's loop, so the stamp is the publication's instant).
+            let failures = await devices.accessory.pairingEvents()
+            let failed = Task(executorPreference: clock.taskExecutor) { () -> ContinuousClock.Instant? in
+                for await event in failures {
+                    if case .failed = event { return clock.now }
+                }
+                return nil
+            }
+            defer { failed.cancel() }
             let wrong = PairingOptions(ioCapability: .keyboardOnly, mitm: true, passkey: 111_111)
             do throws(SecurityError) {
                 _ = try await link.pair(wrong, timeout: .seconds(5))
@@ -136,8 +157,9 @@ import TestSupport
                 guard case .pairingFailed(let reason, let byPeer, _) = error else { throw error }
                 #expect(reason == .repeatedAttempts && byPeer, "\(error)")
             }
-            // After the waiting interval (1 s after one failure) the right passkey pairs.
-            try await Task.sleep(for: .milliseconds(1100))
+            // Once the waiting interval has passed since the accessory's failure, the right passkey pairs.
+            let failure = try #require(await failed.value, "the accessory published no failed pairing")
+            try await clock.sleep(until: failure.advanced(by: .seconds(1)))
             let result = try await link.pair(PairingOptions(ioCapability: .keyboardOnly, mitm: true, passkey: 123_456), timeout: .seconds(10))
             #expect(result.method == .passkeyEntry(.responderDisplays))
             _ = try await link.disconnect()
