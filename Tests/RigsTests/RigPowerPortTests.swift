@@ -1,27 +1,37 @@
 @testable import DeviceControl
 import Foundation
+import HCI
 import RigFormat
 @testable import Rigs
 import Synchronization
 import Testing
+import TestSupport
 
 /// The harness's power policy: each accessory gets its own switch port, and a transition nobody could
 /// see happen is a bench failure unless the rig accepts it (`"verify": "none"`).
 @Suite struct RigPowerPortTests {
-    /// A switch whose transitions are verified or not, as told; it records what it was asked.
+    /// A switch whose transitions are verified or not, as told; it records what it was asked. Its cycles wait
+    /// their off time on `clock`, the test's virtual time (a switch made without one cannot cycle).
     actor FakeSwitch: PowerSwitch {
         nonisolated let name: String
         let verified: Bool
+        let clock: LoopClock?
         private(set) var asked: [String] = []
 
-        init(name: String, verified: Bool) {
+        init(name: String, verified: Bool, clock: LoopClock? = nil) {
             self.name = name
             self.verified = verified
+            self.clock = clock
         }
 
         func on() async throws -> PowerTransition { transition(.on) }
         func off() async throws -> PowerTransition { transition(.off) }
         func state() async throws -> PowerStatus { PowerStatus(state: .on, detail: "fake") }
+
+        func cycle(offTime: Duration) async throws -> PowerTransition {
+            guard let clock else { throw PowerSwitchError(.invalidInput, "\(name): a fake switch made without a clock cannot cycle") }
+            return try await cycle(offTime: offTime, clock: clock)
+        }
 
         func transition(_ action: PowerAction) -> PowerTransition {
             asked.append(action.description)
@@ -32,24 +42,30 @@ import Testing
     }
 
     @Test func anUnverifiedTransitionIsABenchFailure() async throws {
-        let port = RigPowerPort(FakeSwitch(name: "outlet-3", verified: false))
-        do {
-            _ = try await port.off()
-            Issue.record("an unverified off was accepted")
-        } catch let error as PowerSwitchError {
-            #expect(error.kind == .verificationFailed)
-            #expect(error.message.hasPrefix("outlet-3 off could not be verified (nothing enumerates behind the port)"))
-            #expect(error.message.contains("\"verify\": \"none\""))
+        try await withVirtualTime { clock in
+            let port = RigPowerPort(FakeSwitch(name: "outlet-3", verified: false, clock: clock))
+            do {
+                _ = try await port.off()
+                Issue.record("an unverified off was accepted")
+            } catch let error as PowerSwitchError {
+                #expect(error.kind == .verificationFailed)
+                #expect(error.message.hasPrefix("outlet-3 off could not be verified (nothing enumerates behind the port)"))
+                #expect(error.message.contains("\"verify\": \"none\""))
+            }
+            await #expect(throws: PowerSwitchError.self) { _ = try await port.cycle(offTime: .milliseconds(1)) }
         }
-        await #expect(throws: PowerSwitchError.self) { _ = try await port.cycle(offTime: .milliseconds(1)) }
     }
 
     @Test func theRigMayAcceptUnverifiedTransitions() async throws {
-        let port = RigPowerPort(FakeSwitch(name: "outlet-3", verified: false), acceptsUnverified: true)
-        let off = try await port.off()
-        #expect(!off.verification.isVerified)
-        let cycle = try await port.cycle(offTime: .milliseconds(1))
-        #expect(cycle.verification.description.hasPrefix("unverified"))
+        try await withVirtualTime { clock in
+            let port = RigPowerPort(FakeSwitch(name: "outlet-3", verified: false, clock: clock), acceptsUnverified: true)
+            let off = try await port.off()
+            #expect(!off.verification.isVerified)
+            let cycle = try await port.cycle(offTime: .milliseconds(1))
+            #expect(cycle.verification.description.hasPrefix("unverified"))
+            // Off, the off time on the test's clock, on: exactly the off time elapsed.
+            #expect(cycle.elapsed == .milliseconds(1), "the cycle took \(cycle.elapsed)")
+        }
     }
 
     @Test func verifiedTransitionsPass() async throws {
