@@ -11,8 +11,8 @@ import TestSupport
 /// cannot express (`readerOnlyChecks`, each named in a `$comment` of the schema).
 ///
 /// Serialized, and the variants made and read on a thread of their own at the lowest priority, jsonschema
-/// niced (CPU-heavy: scripts/test runs this suite in its CPU-heavy phase).
-@Suite(.serialized) struct RigSchemaAgreementTests {
+/// niced (CPU-heavy). A process test: jsonschema runs in a python3 child (scripts/check-rig-schema).
+@Suite(.tags(.process), .serialized) struct RigSchemaAgreementTests {
     /// The rigs whose variants are checked: RigMutationTests' rigs, the secured and the process-switch
     /// benches, and a rig with every key (EveryKeyRig).
     static let rigs = RigMutationTests.rigs + ["rigs/simulated-secure.json", "rigs/btvirt-bumble.json"]

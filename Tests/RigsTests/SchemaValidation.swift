@@ -1,3 +1,4 @@
+// Test kind: process — runs scripts/check-rig-schema (python3 and jsonschema) as a child, for RigSchemaAgreementTests.
 import Foundation
 import Testing
 import TestSupport

@@ -9,7 +9,10 @@ import TestSupport
 /// central as controller 0 (through `CapturingTransport`), the simulated accessory's own controller as
 /// controller 1 (its tap), and notes — read back by tshark, which shows both sides of the link and the power
 /// cycle in order.
-@Suite(.timeLimit(.minutes(1))) struct SimulatedBenchCaptureTests {
+///
+/// A process test: it runs tshark. The bench itself runs on virtual time (a drive of its clock); the minute
+/// bounds tshark's start-up and dissection, which take seconds on a loaded 2-core machine.
+@Suite(.tags(.process), .timeLimit(.minutes(1))) struct SimulatedBenchCaptureTests {
     @Test func aPowerCycleWhileConnectedShowsOnBothSides() async throws {
         try #require(Tshark.path != nil, "\(Tshark.missing)")
         let rig = try Rig.load(path: repositoryRoot.appendingPathComponent("rigs/simulated.json").path)
