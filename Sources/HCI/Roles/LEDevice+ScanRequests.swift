@@ -30,7 +30,7 @@ extension LEDevice {
         scanRequestObservers[id] = continuation
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            Task { await self.removeScanRequestObserver(id) }
+            Task(executorPreference: host.loop) { await self.removeScanRequestObserver(id) }
         }
         return stream
     }

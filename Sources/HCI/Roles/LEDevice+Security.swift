@@ -68,7 +68,7 @@ extension LEDevice {
         pairingObservers[id] = continuation
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            Task { await self.removePairingObserver(id) }
+            Task(executorPreference: host.loop) { await self.removePairingObserver(id) }
         }
         return stream
     }
