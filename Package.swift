@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCI"]),
         // HILTesting's own parts, apart from a bench.
         .testTarget(name: "HILTestingTests", dependencies: ["HILTesting"]),
-        .testTarget(name: "AccessoryPlayTests", dependencies: ["AccessoryPlay", "RigFormat", "HCI", "TestSupport"]),
+        .testTarget(name: "AccessoryPlayTests", dependencies: ["AccessoryPlay", "RigFormat", "HCI", "Simulation", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "RigFormat", "HCI"]),
     ]
 )

@@ -21,6 +21,35 @@ extension AccessoryPlayer {
         }
     }
 
+    /// The instant, on the clock, at which the first undecided check's limit runs out (just past it: a check
+    /// fails once more than its limit has passed), so that `settle()` looks again then; nil when no
+    /// undecided check waits on time, only on events.
+    func nextDecision() -> ContinuousClock.Instant? {
+        var earliest: Double?
+        for outcome in outcomes {
+            for check in outcome.checks where check.passed == nil {
+                let from: Double?
+                switch check.key {
+                case FaultPlan.Expectation.rediscoverAfterServiceChanged(withinMilliseconds: 0).key:
+                    from = outcome.rediscoveredAt == nil && outcome.notToldBecause == nil ? outcome.centralToldAt : nil
+                case FaultPlan.Expectation.acceptParameters.key, FaultPlan.Expectation.pairWithin(milliseconds: 0).key:
+                    from = nil // decided by the step itself, when the central answers
+                case FaultPlan.Expectation.reencryptWithBond(withinMilliseconds: 0).key:
+                    from = outcome.reencryptedAt == nil && outcome.pairedAgainAt == nil ? outcome.nextConnectionAt : nil
+                default:
+                    from = outcome.reconnectDelay == nil ? outcome.advertisedAgainAt : nil
+                }
+                guard let from else { continue }
+                let limit = from + check.limit
+                earliest = min(earliest ?? limit, limit)
+            }
+        }
+        guard let earliest else { return nil }
+        // A microsecond past the limit: the check reads "more than the limit has passed" then.
+        let due = log.started.advanced(by: .nanoseconds(Int64((earliest * 1_000_000).rounded(.up)) + 1_000))
+        return max(due, clock.now.advanced(by: .microseconds(1)))
+    }
+
     func decideReconnect(_ outcome: StepOutcome, _ item: inout StepOutcome.Check, final: Bool) {
         let limit = RoundedText.ms(item.limit)
         if let delay = outcome.reconnectDelay {

@@ -57,7 +57,7 @@ extension AccessoryPlayer {
     /// Records when `link` becomes encrypted — with a bond, or by a pairing — for the report and the
     /// `reencrypt_with_bond` checks.
     func watchEncryption(of link: LEConnection) {
-        Task { [weak self] in
+        task { [weak self] in
             guard let security = try? await link.waitForEncryption(timeout: .seconds(7 * 86_400)) else { return }
             let pairedNow = await link.lastPairing != nil
             await self?.encrypted(link, security, pairedNow: pairedNow)

@@ -4,6 +4,11 @@ import HCI
 /// advertises, accepts connections, records what the central does (`ActivityLog`), runs each step when
 /// its trigger comes, and decides each expectation. `run()` returns when every step ran and every
 /// expectation is decided, or when its task is cancelled (SIGINT, SIGTERM) — the outcome says which.
+///
+/// Every wait is on the clock of the device's host (`clock`): a step `at_ms: 2000` runs at exactly 2 s of that
+/// clock, so on a simulated bench's virtual time a plan runs at the speed of its computation and its times
+/// are exact. The player's own tasks run where the clock's work runs (`LoopClock.taskExecutor`), and it
+/// waits for what the central does as events (`ActivityLog.waitForEvent`), never by looking again later.
 public actor AccessoryPlayer {
     let device: LEDevice
     let profile: AccessoryProfile
@@ -28,6 +33,9 @@ public actor AccessoryPlayer {
     var promptWatcher: Task<Void, Never>?
     /// For steps a central's request triggered: which request, for the step's record.
     var triggeredBy: [Int: String] = [:]
+
+    /// The clock every time and wait of the run is on: the device's host's.
+    nonisolated var clock: LoopClock { log.clock }
 
     /// How a run ended.
     public struct Result: Sendable {
@@ -57,15 +65,15 @@ public actor AccessoryPlayer {
     /// Starts advertising and runs the plan; throws only when the accessory cannot start advertising.
     public func run() async throws(RoleError) -> Result {
         let incoming = await device.incomingConnections()
-        watcher = Task { [weak self] in
+        watcher = task { [weak self] in
             for await link in incoming { await self?.connected(link) }
         }
         let requests = await device.scanRequests()
-        scanWatcher = Task { [weak self] in
+        scanWatcher = task { [weak self] in
             for await request in requests { await self?.scanned(request) }
         }
         let pairing = await device.pairingEvents()
-        promptWatcher = Task { [weak self] in
+        promptWatcher = task { [weak self] in
             for await event in pairing {
                 if case .prompt(let prompt, let peer) = event { await self?.prompted(prompt, by: peer) }
             }
@@ -73,7 +81,7 @@ public actor AccessoryPlayer {
         try await device.start()
         try await advertise()
         let sources = profile.notificationSources.map { source in
-            Task { [weak self] in await self?.play(source) }
+            task { [weak self] in await self?.play(source) }
         }
         var interruption: String?
         for index in plan.steps.indices {
@@ -135,14 +143,14 @@ public actor AccessoryPlayer {
         }
         watchEncryption(of: link)
         let phyUpdates = await link.phyUpdates()
-        Task { [weak self] in
+        task { [weak self] in
             // The accessory never asks for a PHY: an update is the central's request (or its controller's).
             for await update in phyUpdates {
                 self?.log.record(.parameters, handle: link.handle, update.status == .success ? "PHY update: \(update.phy)"
                                  : "PHY update failed (\(update.status)): still \(update.phy)")
             }
         }
-        Task { [weak self] in
+        task { [weak self] in
             let reason = try? await link.waitForDisconnection(timeout: .seconds(7 * 86_400))
             await self?.ended(link, reason: reason)
         }
@@ -162,20 +170,30 @@ public actor AccessoryPlayer {
         }
     }
 
-    /// Waits for step `index`'s trigger; false when cancelled first.
+    /// Starts `body` as a task of the run, where the clock's work runs (on virtual time, its loop: a task
+    /// elsewhere would compute while the clock, seeing its loops idle, jumps ahead).
+    @discardableResult
+    nonisolated func task(_ body: sending @escaping () async -> Void) -> Task<Void, Never> {
+        Task(executorPreference: clock.taskExecutor, operation: body)
+    }
+
+    /// Waits for step `index`'s trigger; false when cancelled first. A time trigger is a sleep to its instant
+    /// on the clock; the others wait for the event that can meet them (a connection, a link's end, a request).
     func waitForTrigger(of index: Int) async -> Bool {
         let previousRanAt = index > 0 ? outcomes[index - 1].ranAt ?? 0 : 0
         while !Task.isCancelled {
+            // Counted before looking, so an event recorded while this looks wakes the wait below.
+            let seen = log.count
+            var deadline: ContinuousClock.Instant?
             switch plan.steps[index].trigger {
             case .atTime(let milliseconds):
-                let remaining = Double(milliseconds) - log.milliseconds()
-                if remaining <= 0 { return true }
-                try? await Task.sleep(for: .microseconds(Int64(remaining * 1000)))
-                continue
+                deadline = log.started.advanced(by: .milliseconds(milliseconds))
+                if let deadline, clock.now >= deadline { return true }
             case .afterConnect(let milliseconds, let count):
-                if connections >= count, let link = current, let at = connectedAt.last, at >= previousRanAt,
-                   log.milliseconds() - at >= Double(milliseconds), await link.isConnected {
-                    return true
+                if connections >= count, let link = current, let at = connectedAt.last, at >= previousRanAt, await link.isConnected {
+                    let due = link.established.advanced(by: .milliseconds(milliseconds))
+                    if clock.now >= due { return true }
+                    deadline = due
                 }
             case .afterRequest(let request, let characteristic):
                 if let event = log.firstEvent(request.eventKind, of: characteristic, from: previousRanAt) {
@@ -183,7 +201,7 @@ public actor AccessoryPlayer {
                     return true
                 }
             }
-            await pause()
+            await log.waitForEvent(after: seen, until: deadline)
         }
         return false
     }
@@ -194,8 +212,10 @@ public actor AccessoryPlayer {
         let link = current
         let stayAway = step.advertiseAfterMilliseconds
         if stayAway != nil || step.action == .vanish { try? await device.stopAdvertising() }
+        let ran = clock.now
         let ranAt = log.record(.fault, handle: link?.handle, "\(step.name): \(step.action.word)"
-                                + (triggeredBy[index].map { " (\($0))" } ?? "") + (stayAway.map { ", advertising again after \($0) ms" } ?? ""))
+                                + (triggeredBy[index].map { " (\($0))" } ?? "") + (stayAway.map { ", advertising again after \($0) ms" } ?? ""),
+                               at: ran)
         outcomes[index].ranAt = ranAt
         switch step.action {
         case .disconnect(let reason):
@@ -232,8 +252,7 @@ public actor AccessoryPlayer {
         if link == nil { outcomes[index].linkEndedAt = ranAt }
         if stayAway != nil || step.action == .vanish {
             // One sleep for the rest of the stay away (it ends early only when cancelled).
-            let remaining = Double(stayAway ?? 0) - (log.milliseconds() - ranAt)
-            if remaining > 0 { try? await Task.sleep(for: .microseconds(Int64(remaining * 1000))) }
+            try? await clock.sleep(until: ran.advanced(by: .milliseconds(stayAway ?? 0)), tolerance: nil)
             guard !Task.isCancelled else { return }
             do {
                 try await advertise()
@@ -246,17 +265,17 @@ public actor AccessoryPlayer {
         }
     }
 
-    /// Waits until every expectation is decided; false when cancelled first.
+    /// Waits until every expectation is decided; false when cancelled first. Between looks it waits for the
+    /// next event, or for the instant a check's limit runs out (`nextDecision`), whichever comes first.
     func settle() async -> Bool {
         while !Task.isCancelled {
+            let seen = log.count
             for index in outcomes.indices { decide(index, final: false) }
             if outcomes.allSatisfy({ $0.checks.allSatisfy { $0.passed != nil } }) { return true }
-            await pause()
+            await log.waitForEvent(after: seen, until: nextDecision())
         }
         return false
     }
-
-    func pause() async { try? await Task.sleep(for: .milliseconds(5)) }
 }
 
 /// Milliseconds as a report shows them: to 0.1 ms.

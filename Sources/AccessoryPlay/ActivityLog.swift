@@ -3,7 +3,9 @@ import Synchronization
 
 /// The run's record of what the central did, shared with the ATT interceptor of every link (which runs on
 /// the host's loop): events are appended under a lock with the time they happened, and the interceptor
-/// asks here whether the plan has stopped answering a link.
+/// asks here whether the plan has stopped answering a link. Every time is read on `clock`, the device's
+/// host's (a simulated bench's virtual time, or real time), and whoever waits for the next event awaits it
+/// here (`waitForEvent(after:until:)`) rather than looking again and again.
 final class ActivityLog: Sendable {
     let clock: LoopClock
     let started: ContinuousClock.Instant
@@ -16,6 +18,9 @@ final class ActivityLog: Sendable {
         var events: [CentralEvent] = []
         /// Links whose ATT requests get no response.
         var silenced: Set<UInt16> = []
+        /// Who waits for the next event (`waitForEvent`), by a number of their own.
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 1
     }
 
     init(clock: LoopClock, database: GATTDatabase, observer: @escaping @Sendable (CentralEvent) -> Void) {
@@ -36,9 +41,49 @@ final class ActivityLog: Sendable {
                 range: ClosedRange<UInt16>? = nil, characteristic: BluetoothUUID? = nil) -> Double {
         let event = CentralEvent(milliseconds: milliseconds(at: instant), kind: kind, handle: handle, detail: detail, range: range,
                                  characteristic: characteristic)
-        state.withLock { $0.events.append(event) }
+        let waiters = state.withLock { state in
+            state.events.append(event)
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
         observer(event)
+        for waiter in waiters { waiter.resume() }
         return event.milliseconds
+    }
+
+    /// How many events have been recorded: what `waitForEvent(after:until:)` counts from.
+    var count: Int { state.withLock { $0.events.count } }
+
+    /// Returns once more than `count` events have been recorded, once `deadline` (an instant of `clock`)
+    /// has come, or once the task is cancelled, whichever is first.
+    func waitForEvent(after count: Int, until deadline: ContinuousClock.Instant? = nil) async {
+        guard let deadline else { return await nextEvent(after: count) }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.nextEvent(after: count) }
+            group.addTask { try? await self.clock.sleep(until: deadline, tolerance: nil) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Returns once more than `count` events have been recorded, or once the task is cancelled.
+    private func nextEvent(after count: Int) async {
+        let id = state.withLock { state -> UInt64 in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let waiting = state.withLock { state -> Bool in
+                    guard state.events.count <= count, !Task.isCancelled else { return false }
+                    state.waiters[id] = continuation
+                    return true
+                }
+                if !waiting { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
     }
 
     /// Every event so far, in time order.
