@@ -77,7 +77,7 @@ extension SimulatedAirServer {
     }
 
     /// Reads requests from standard input and answers on standard output until end of input; end of
-    /// input does not stop the server (a server started in the background keeps serving).
+    /// input does not stop the server (a server started in the background keeps serving), and the log says so.
     public func serveStandardInput() async {
         guard !shuttingDown else { return }
         let channel: LineChannel
@@ -90,6 +90,7 @@ extension SimulatedAirServer {
         let id = addChannel(channel)
         await channel.serve { [weak self] line in await self?.answer(line) ?? "failed: the server is gone" }
         channels[id] = nil
+        if !shuttingDown { options.log("hil sim serve: standard input ended; still serving until quit, SIGTERM or SIGINT") }
     }
 
     func controlClient(_ fd: Int32) async {

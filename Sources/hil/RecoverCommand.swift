@@ -14,6 +14,13 @@ enum RecoverCommand {
     static let usage = "usage: hil recover MONIKER [--switch usb-hub:LOCATION --port N] [--off-time S] [--reset-timeout S] [--json] [--rig RIG.json]"
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
+        await run(arguments, drivesSimulation: false)
+    }
+
+    /// `hil recover` with, when `drivesSimulation`, a `sim:` bench run as a drive of its virtual clock (the
+    /// rig's `clock`): time jumps whenever the bench waits, so the ladder's deadlines are the bench's and cost
+    /// nothing — what a test of the command asks for. The CLI runs the bench at the rate of real time.
+    static func run(_ arguments: Arguments, drivesSimulation: Bool) async -> ExitStatus {
         var arguments = arguments
         if arguments.flag("help") { print(usage); return .success }
         let moniker: String
@@ -46,18 +53,52 @@ enum RecoverCommand {
         } catch {
             return Diagnostics.usageError("recover", error)
         }
-        let slot = HostSlot()
-        let access: AdapterAccess
         let simulation: SimulatedRigRuntime?
         do {
-            simulation = try await ControllerSession.simulation(for: moniker, rigPath: rigPath)
-            access = try AdapterAccess(moniker: moniker, runtime: simulation)
-        } catch let error as HCITransportError {
-            return Diagnostics.fail("recover", error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError)
-        } catch let error as RigError {
-            return Diagnostics.fail("recover", error.description, .usageError)
+            simulation = try simulatedBench(for: moniker, rigPath: rigPath)
         } catch {
-            return Diagnostics.fail("recover", "\(moniker): \(error)", .infrastructureError)
+            return fail(moniker, error)
+        }
+        let clock = drivesSimulation ? simulation?.world.air.clock ?? .real : .real
+        let chosenSwitch = powerSwitch
+        return await clock.drive { () async -> ExitStatus in
+            await recover(moniker, simulation: simulation, powerSwitch: chosenSwitch, json: json, resetTimeout: resetTimeout, offTime: offTime)
+        }
+    }
+
+    /// The rig's simulated bench, not yet powered, when `moniker` is a `sim:` one (as `ControllerSession.simulation`
+    /// finds it); nil for any other adapter.
+    static func simulatedBench(for moniker: String, rigPath: String?) throws -> SimulatedRigRuntime? {
+        let rig = try ControllerSession.rig(for: moniker, rigPath: rigPath)
+        guard case .simulated = try TransportMoniker(parsing: moniker), let rig else { return nil }
+        return try SimulatedRigRuntime(rig: rig)
+    }
+
+    /// The one line and exit status for a bench or adapter that could not be had.
+    static func fail(_ moniker: String, _ error: any Error) -> ExitStatus {
+        switch error {
+        case let error as HCITransportError:
+            Diagnostics.fail("recover", error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError)
+        case let error as RigError:
+            Diagnostics.fail("recover", error.description, .usageError)
+        default:
+            Diagnostics.fail("recover", "\(moniker): \(error)", .infrastructureError)
+        }
+    }
+
+    /// Powers the bench (if any), opens and initializes a host as the previous test would have left it, climbs
+    /// the ladder and says how it went.
+    static func recover(_ moniker: String, simulation: SimulatedRigRuntime?, powerSwitch: (any PowerSwitch)?, json: Bool,
+                        resetTimeout: Duration, offTime: Duration) async -> ExitStatus {
+        var powerSwitch = powerSwitch
+        let slot = HostSlot()
+        let access: AdapterAccess
+        do {
+            try await simulation?.powerOnAll()
+            access = try AdapterAccess(moniker: moniker, runtime: simulation)
+        } catch {
+            await simulation?.shutdown()
+            return fail(moniker, error)
         }
         if powerSwitch == nil, let simulation, simulation.rig.adapter.moniker == moniker {
             powerSwitch = simulation.adapterPowerSwitch()

@@ -5,7 +5,11 @@ import Testing
 /// `hil accessory` against a phone app nobody here wrote: Google's Bumble plays the app on btvirt
 /// (scripts/peers/bumble-app-central.py), the real `hil` binary plays the accessory and runs
 /// plans/drop-and-return.json; the app's own view of the link is the reference.
-@Suite(.serialized) struct AccessoryCommandTests {
+///
+/// Everything here runs on real time (btvirt, Bumble and `hil` are separate processes): ± 300 ms is how far
+/// Bumble's measurement of an instant (its Python event loop, its HCI socket) can lie from the accessory's on a
+/// loaded 2-core machine, and the waits for processes are their start-up there.
+@Suite(.serialized, .tags(.process, .peer)) struct AccessoryCommandTests {
     static let python = repositoryRoot.appendingPathComponent(".venv/bin/python").path
     static let app = repositoryRoot.appendingPathComponent("scripts/peers/bumble-app-central.py").path
 
@@ -50,6 +54,7 @@ import Testing
         }
         switch air {
         case .btvirt:
+            // Two minutes: another process's session on btvirt may hold it (one session lasts well under that).
             let lock = try await FileLock.acquire(path: BtvirtPeer.lockPath, timeout: .seconds(120))
             defer { lock.release() }
             try await BtvirtPeer.ensureRunning()
@@ -74,6 +79,7 @@ import Testing
         -> (status: Int32?, output: String) {
         let hil = try ChildProgram(try ChildProgram.hilBinary(), ["accessory", transport, "--profile", profile,
                                                                   "--plan", plan, "--out", out.path], name: "hil accessory")
+        // 15 s: the process's start-up, the rig lock and the controller's initialization on a loaded machine.
         let advertising = await hil.line(within: .seconds(15)) { $0.contains("advertising \"\(name)\"") }
         guard advertising != nil else {
             await hil.stop()
@@ -86,6 +92,7 @@ import Testing
             await hil.stop()
             throw error
         }
+        // 30 s: the plan's remaining steps and expectations (each well under 10 s) and the report.
         let status = await hil.exitStatus(within: .seconds(30))
         if status == nil { await hil.stop() }
         return (status, (hil.standardOutput + hil.standardError).joined(separator: "\n"))

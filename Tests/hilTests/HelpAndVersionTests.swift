@@ -4,7 +4,7 @@ import TestSupport
 
 /// Every command explains itself (`hil CMD --help`, `hil help CMD`: exit 0, its own usage), a wrong command
 /// line is one line that says where the usage is (exit 3), and `hil --version` answers.
-@Suite struct HelpAndVersionTests {
+@Suite(.tags(.process)) struct HelpAndVersionTests {
     static let commands = ["info", "scan", "connect", "advertise", "accessory", "pair", "bonds", "preflight", "usb", "power", "run", "report",
                            "adapters", "doctor", "recover", "sim", "rig", "serve", "lab"]
 

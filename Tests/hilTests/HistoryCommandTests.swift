@@ -5,7 +5,7 @@ import TestSupport
 /// `hil report --history` through the real binary: a nightly archive plus a corrupt run and a missing one
 /// is two warning lines and exit 0 with history.json and history.html written into --out; nothing readable
 /// is exit 3; a wrong command line is one line and exit 3; `hil report DIR` still re-renders one run.
-@Suite struct HistoryCommandTests {
+@Suite(.tags(.process)) struct HistoryCommandTests {
     static func hil(_ arguments: [String]) async throws -> (status: Int32?, stdout: String, stderr: String) {
         try await HelpAndVersionTests.hil(arguments)
     }

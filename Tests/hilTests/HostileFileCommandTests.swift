@@ -5,7 +5,7 @@ import TestSupport
 /// `hil preflight` and `hil report` given files built to break them, through the real binary: one line on
 /// stderr, exit 3, no crash (before the limits, a deep manifest was SIGSEGV, exit 139), and no control
 /// byte from the file ever reaches the terminal.
-@Suite struct HostileFileCommandTests {
+@Suite(.tags(.process)) struct HostileFileCommandTests {
     static func hil(_ arguments: [String]) async throws -> (status: Int32?, stdout: String, stderr: String) {
         try await HelpAndVersionTests.hil(arguments)
     }

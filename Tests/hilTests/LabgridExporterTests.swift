@@ -7,7 +7,7 @@ import TestSupport
 /// labgrid-client lists every resource of each file under EXPORTER/GROUP/NAME with the class labgrid's
 /// exporter publishes it as (absent USB devices are listed as unavailable), and a place matches them with
 /// the commands docs/lab.md gives. Only the processes this test starts are stopped, by their PIDs.
-@Suite(.serialized) struct LabgridExporterTests {
+@Suite(.serialized, .tags(.process, .peer)) struct LabgridExporterTests {
     /// The class labgrid-exporter publishes each local resource as (labgrid/remote/exporter.py).
     static let publishedClass = ["USBFlashableDevice": "NetworkUSBFlashableDevice", "USBPowerPort": "NetworkUSBPowerPort",
                                  "YKUSHPowerPort": "NetworkYKUSHPowerPort", "HIDRelay": "NetworkHIDRelay", "RawSerialPort": "NetworkSerialPort"]
@@ -76,7 +76,8 @@ import TestSupport
         let coordinatorProgram = try ChildProgram("/usr/bin/env", ["-C", workingDirectory.path, LabgridPeer.program("labgrid-coordinator"),
                                                                    "--listen", coordinator], name: "labgrid-coordinator")
         started.append(coordinatorProgram)
-        // The coordinator serves once labgrid-client can list its (empty) places.
+        // The coordinator serves once labgrid-client can list its (empty) places: nothing announces it, so it is
+        // asked every 200 ms, for up to 30 s (a Python start-up of several seconds on a loaded 2-core machine).
         var ready = false
         let deadline = ContinuousClock.now.advanced(by: .seconds(30))
         while !ready && ContinuousClock.now < deadline && coordinatorProgram.isRunning {
@@ -101,6 +102,8 @@ import TestSupport
             }
         }
         #expect(expected.count == 4 + 8)
+        // Exporters register asynchronously and nothing announces it: the coordinator is asked every 300 ms, for up to
+        // 60 s (two Python exporters starting and registering twelve resources on a loaded 2-core machine).
         var listed = Set<Listed>()
         let listDeadline = ContinuousClock.now.advanced(by: .seconds(60))
         while listed != expected && ContinuousClock.now < listDeadline && exporters.allSatisfy(\.isRunning) {

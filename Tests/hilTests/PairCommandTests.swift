@@ -5,7 +5,7 @@ import TestSupport
 /// `hil pair`, `hil bonds` and `hil connect` with a stored bond, run as the real binary against
 /// rigs/simulated-secure.json's accessories (HIL-Lock displays passkey 123456; HIL-Badge compares numbers;
 /// HIL-Sensor pairs Just Works with legacy pairing).
-@Suite struct PairCommandTests {
+@Suite(.tags(.process)) struct PairCommandTests {
     static let rig = repositoryRoot.appendingPathComponent("rigs/simulated-secure.json").path
 
     static func hil(_ arguments: [String]) async throws -> (status: Int32?, stdout: String, stderr: String) {

@@ -43,7 +43,7 @@ import TestSupport
         // rig the command gets as far as the (absent) dongle, exit 2; with the bad one it stops at the rig.
         #expect(await InfoCommand.run(Arguments(["usb:ffff:fffe", "--rig", good, "--timeout", "1"])) == .infrastructureError)
         #expect(await InfoCommand.run(Arguments(["usb:ffff:fffe", "--rig", bad, "--timeout", "1"])) == .usageError)
-        #expect(await ScanCommand.run(Arguments(["sim:central", "--rig", good, "--timeout", "0.2"])) == .success)
+        // With the good rig a scan gets going (`theGoodRigScans`); with the bad one it stops at the rig.
         #expect(await ScanCommand.run(Arguments(["sim:central", "--rig", bad, "--timeout", "0.2"])) == .usageError)
     }
 

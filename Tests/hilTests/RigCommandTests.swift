@@ -4,7 +4,7 @@ import TestSupport
 
 /// `hil rig schema` prints exactly the schema file editors use, and `hil rig check` says one line per file:
 /// ok on stdout, the reader's one-line error on stderr, exit 3 when a file is not a usable rig.
-@Suite struct RigCommandTests {
+@Suite(.tags(.process)) struct RigCommandTests {
     static func hil(_ arguments: [String]) async throws -> (status: Int32?, stdout: String, stderr: String) {
         let ran = await runProgramCapturing(try ChildProgram.hilBinary(), arguments)
         return (ran.termination?.exitStatus, ran.stdout, ran.stderr)

@@ -4,9 +4,11 @@ import TestSupport
 
 /// `hil scan` says what it does, streams each advertiser as it is found, and on Ctrl-C prints what it
 /// found and exits 130 (run as the binary on the default simulated bench).
-@Suite struct ScanCommandTests {
+@Suite(.tags(.process)) struct ScanCommandTests {
     @Test func streamsWhatItFindsAndAnInterruptPrintsItAndExits130() async throws {
         let scan = try ChildProgram(try ChildProgram.hilBinary(), ["scan", "sim:central", "--timeout", "60", "--all"], name: "hil scan")
+        // 10 s for each: the process's start-up and the simulated bench's boot on a loaded 2-core machine, then
+        // the thermometer's advertising (100 ms) heard on the bench's time at the rate of real time.
         let first = try #require(await scan.line(within: .seconds(10)), "nothing printed: \(scan.standardError)")
         #expect(first.text.hasPrefix("scanning sim:central for up to 60.00 s (active)"), "\(first.text)")
         let found = await scan.line(within: .seconds(10)) { $0.hasPrefix("found ") && $0.contains("HIL-Thermo") }

@@ -7,7 +7,7 @@ import TestSupport
 /// second `hil` process (or Google's Bumble, an independent host stack) uses it as its controller. The
 /// figures checked come from the rig file read as plain JSON, the Bluetooth SIG's assigned numbers, the
 /// server's PID from the operating system, and tshark's reading of the capture.
-@Suite(.serialized) struct ServeCommandTests {
+@Suite(.serialized, .tags(.process)) struct ServeCommandTests {
     /// What rigs/simulated.json says, read as plain JSON: the central's BD_ADDR and the thermometer's name.
     struct RigFacts {
         let centralAddress: String
@@ -42,7 +42,9 @@ import TestSupport
     }
 
     /// Starts `hil serve ADAPTER --listen LISTEN` (ADAPTER `sim:central` on rigs/simulated.json unless
-    /// given) and waits (20 s) for its ready line; returns the server and the moniker a client names.
+    /// given) and waits for its ready line; returns the server and the moniker a client names. 20 s: the
+    /// process's start-up, the rig lock, the simulated bench's boot and the controller's initialization, on a
+    /// loaded 2-core machine where other tests start Swift processes too.
     static func serve(_ listen: String, in scratch: Scratch, adapter: [String] = ["sim:central", "--rig", "rigs/simulated.json"],
                       extra: [String] = []) async throws -> (server: ChildProgram, client: String) {
         let server = try ChildProgram(try ChildProgram.hilBinary(), ["serve"] + adapter + ["--listen", listen] + extra,
@@ -79,7 +81,7 @@ import TestSupport
         try await runToCompletion(try ChildProgram.hilBinary(), arguments, timeout: timeout, environment: scratch.environment)
     }
 
-    /// SIGTERM: exit 0 and the socket file gone.
+    /// SIGTERM: exit 0 and the socket file gone (10 s: the server closes its host and the bench on a loaded machine).
     static func stop(_ server: ChildProgram, socket: String? = nil) async {
         #expect(await server.signal(SIGTERM, waitingUpTo: .seconds(10)) == 0, "SIGTERM ends hil serve with exit 0: \(server.standardError)")
         await server.drain()
@@ -109,7 +111,8 @@ import TestSupport
                     "its Device Name (0x2A00) read through the served controller: \(connect.output)")
         }
         let origin = kind == "unix" ? "on unix:\(socket)" : "from 127.0.0.1:"
-        #expect(await eventually(within: .seconds(5)) { server.standardOutput.count == 5 })
+        // The server prints each host's line as it sees the host go: at most 5 s after the client exited.
+        #expect(await server.until(within: .seconds(5)) { server.standardOutput.count == 5 })
         let hosts = server.standardOutput.dropFirst()
         #expect(hosts.count == 4, "a line per host connected and disconnected: \(hosts)")
         #expect(hosts.first?.hasPrefix("client 1 connected \(origin)") == true, "\(hosts)")
@@ -117,7 +120,7 @@ import TestSupport
         await Self.stop(server, socket: kind == "unix" ? socket : nil)
     }
 
-    @Test func bumbleReadsTheThermometerThroughTheServedCentralOverTCP() async throws {
+    @Test(.tags(.peer)) func bumbleReadsTheThermometerThroughTheServedCentralOverTCP() async throws {
         let facts = try RigFacts.load()
         let python = try await SimServeCommandTests.bumblePython()
         let scratch = try Scratch.make()
@@ -146,13 +149,15 @@ import TestSupport
         let (server, _) = try await Self.whileServing("unix:\(socket)", in: scratch) { server, client in
             let first = try HCIHost(transport: try FileDescriptorTransport.unix(path: socket, moniker: client))
             #expect(try await first.initialize().address.description == facts.centralAddress)
+            // 5 s for each line the server prints about a host it has already seen (a write to a pipe, on a loaded machine).
             #expect(await server.line(within: .seconds(5)) { $0.hasPrefix("client 1 connected") } != nil)
 
             let started = ContinuousClock.now
             let refused = try await Self.hil(["info", client], scratch)
             #expect(refused.status == 2, "the second host fails: \(refused.error)")
+            // 10 s is a process's start-up on a loaded machine, far below the 60 s a refused host would wait otherwise.
             #expect(started.duration(to: .now) < .seconds(10), "at once, not after a timeout")
-            #expect(await eventually(within: .seconds(5)) {
+            #expect(await server.until(within: .seconds(5)) {
                 server.standardError.contains { $0.hasPrefix("hil serve: refused client 2 on unix:\(socket): client 1 is being served") }
             }, "a line on stderr names the refused host: \(server.standardError)")
 
@@ -177,6 +182,7 @@ import TestSupport
             let started = ContinuousClock.now
             let second = try await Self.hil(["serve", "sim:central", "--rig", "rigs/simulated.json", "--listen", "unix:\(scratch.path("second"))"], scratch)
             #expect(second.status == 2, "\(second.error)")
+            // 10 s is a process's start-up on a loaded machine; the lock's wait would be a minute.
             #expect(started.duration(to: .now) < .seconds(10), "at once")
             #expect(second.error.split(separator: "\n").count == 1, "one line: \(second.error)")
             #expect(second.error.contains("is held by PID \(server.pid) "), "names the serving process: \(second.error)")
@@ -193,7 +199,7 @@ import TestSupport
 
     // MARK: The capture
 
-    @Test func theCaptureOnTheServingSideIsReadByTshark() async throws {
+    @Test(.tags(.peer)) func theCaptureOnTheServingSideIsReadByTshark() async throws {
         try #require(Tshark.path != nil, "\(Tshark.missing)")
         let facts = try RigFacts.load()
         let scratch = try Scratch.make()
@@ -217,6 +223,7 @@ import TestSupport
         defer { scratch.remove() }
         let air = try ChildProgram(try ChildProgram.hilBinary(), ["sim", "serve", "--rig", "rigs/simulated.json", "--listen", "unix:\(scratch.path("air"))"],
                                    name: "hil sim serve")
+        // 20 s for a served bench's start-up, and 10 s for each process to end once its controller went away, on a loaded machine.
         guard await air.line(within: .seconds(20)) != nil else {
             await air.stop()
             throw ChildProgramError("hil sim serve did not start: \(air.standardError)")

@@ -5,7 +5,10 @@ import TestSupport
 /// A bond kept across processes: `hil sim serve` keeps rigs/simulated-secure.json's accessories alive (with
 /// their bonds, as flash keeps them), `hil pair` stores our side, and a later `hil connect --gatt` encrypts
 /// with the stored LTK and reads the protected value — also after the accessory's power cycle.
-@Suite struct SimServeBondTests {
+///
+/// Separate processes on real time: each bound is a process's start-up (and a simulated bench's boot) on a
+/// loaded 2-core machine.
+@Suite(.tags(.process)) struct SimServeBondTests {
     @Test func connectEncryptsWithTheBondPairStored() async throws {
         let directory = URL(fileURLWithPath: "/tmp/hil-bond-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -55,7 +58,7 @@ extension SimServeBondTests {
     /// `hil advertise --security authenticated --passkey` is an accessory a stack we did not write must pair
     /// with: Bumble's central enters the passkey we display, pairs with LE Secure Connections and reads the
     /// protected value; a wrong passkey is refused with Confirm Value Failed.
-    @Test func aBumbleCentralPairsWithHilAdvertiseSecurity() async throws {
+    @Test(.tags(.peer)) func aBumbleCentralPairsWithHilAdvertiseSecurity() async throws {
         let python = try await SimServeCommandTests.bumblePython()
         let directory = URL(fileURLWithPath: "/tmp/hil-adv-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -77,7 +80,8 @@ extension SimServeBondTests {
                                                            "--address", "D4:C1:C2:C3:C4:C5", "--timeout", "15"], timeout: .seconds(30))
             #expect(wrong.status == 1, "\(wrong.output) \(wrong.error)")
             #expect(wrong.output.contains("CONFIRM_VALUE_FAILED"), "\(wrong.output)")
-            // Repeated Attempts: the next Pairing Request from that central waits out the interval first.
+            // Repeated Attempts: the next Pairing Request from that central waits out the interval first. The
+            // accessory's interval (1 s of real time, its process's clock) is the thing tested: no event says it is over.
             try await Task.sleep(for: .milliseconds(1100))
             let right = try await runToCompletion(python, [central, air, "--name", "HIL-Door", "--method", "passkey", "--passkey", "123456",
                                                            "--address", "D4:C1:C2:C3:C4:C5", "--read-uuid", "5a5e0002-6b1c-4d9e-9a5f-000000000001",

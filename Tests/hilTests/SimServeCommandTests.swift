@@ -5,7 +5,7 @@ import TestSupport
 
 /// `hil sim serve` and `hil sim power` as a user runs them: the real `hil` binary as a child process,
 /// with Google's Bumble (an independent host stack) as the central on the served air.
-@Suite(.serialized) struct SimServeCommandTests {
+@Suite(.serialized, .tags(.process)) struct SimServeCommandTests {
     /// The shipped simulated rig's budgets, read as plain JSON (milliseconds).
     struct Budgets {
         let supervisionTimeout: Duration
@@ -31,7 +31,8 @@ import TestSupport
         return url
     }
 
-    /// Starts `hil sim serve` on the shipped rig and waits (10 s) for its ready line.
+    /// Starts `hil sim serve` on the shipped rig and waits for its ready line: 10 s for the process's start-up
+    /// and the accessories' boot on a loaded 2-core machine.
     static func serve(_ directory: URL, extra: [String] = []) async throws -> ChildProgram {
         let air = directory.appendingPathComponent("air").path
         let control = directory.appendingPathComponent("ctl").path
@@ -61,7 +62,7 @@ import TestSupport
 
     // MARK: The key proof
 
-    @Test func aBumbleCentralSeesConnectionTimeoutAfterTheSupervisionTimeoutWhenTheAccessoryIsPoweredOff() async throws {
+    @Test(.tags(.peer)) func aBumbleCentralSeesConnectionTimeoutAfterTheSupervisionTimeoutWhenTheAccessoryIsPoweredOff() async throws {
         let budgets = try Budgets.load()
         let python = try await Self.bumblePython()
         let directory = try Self.scratch()
@@ -75,6 +76,7 @@ import TestSupport
             let central = try ChildProgram(python, [script, "unix:\(directory.appendingPathComponent("air").path)", "--name", "HIL-Thermo",
                                                    "--supervision-timeout", String(supervisionMilliseconds), "--wait", "15"], name: "bumble")
             bumble = central
+            // 20 s: Bumble's Python start-up (seconds on a loaded 2-core machine), its scan and its connection.
             let connected = try #require(await central.line(within: .seconds(20)) { $0.hasPrefix("CONNECTED ") },
                                          "Bumble did not connect: \(central.standardOutput) \(central.standardError.suffix(5))")
             #expect(connected.text.hasPrefix("CONNECTED C0:48:49:4C:00:02"), "Bumble connected to the rig's thermometer: \(connected.text)")
@@ -84,8 +86,10 @@ import TestSupport
             // the supervision timeout is counted from the request, the margin to see it from the answer.
             let requested = ContinuousClock.now
             try server.send("power thermometer off")
+            // 5 s for the answer to one line (the power-off itself is immediate) on a loaded machine.
             let acknowledged = try #require(await server.line(within: .seconds(5)) { $0.hasPrefix("ok ") || $0.hasPrefix("error") || $0.hasPrefix("failed") })
             #expect(acknowledged.text == "ok thermometer off")
+            // The rig's link-loss budget, and a second for Bumble to print it: the wait for the event, not the assertion.
             let disconnected = try #require(await central.line(within: budgets.supervisionTimeout + budgets.linkLossMargin + .seconds(1)) {
                 $0.hasPrefix("DISCONNECTED") || $0.hasPrefix("NO_DISCONNECTION")
             }, "Bumble saw no Disconnection Complete: \(central.standardOutput)")
@@ -93,6 +97,7 @@ import TestSupport
             let sinceRequest = requested.duration(to: disconnected.at)
             let sinceAnswer = acknowledged.at.duration(to: disconnected.at)
             #expect(sinceRequest >= budgets.supervisionTimeout, "reported \(sinceRequest) after the power-off was requested: before the supervision timeout")
+            // The rig's own margin (linkLossMarginMilliseconds) for a radio's report on real time: what the suites allow a real bench.
             #expect(sinceAnswer <= budgets.supervisionTimeout + budgets.linkLossMargin, "reported \(sinceAnswer) after the power-off")
 
             // Power on through the control socket's client: Bumble finds it advertising again.
@@ -101,11 +106,13 @@ import TestSupport
                                                ["sim", "power", "--control", "unix:\(directory.appendingPathComponent("ctl").path)", "thermometer", "on"])
             #expect(on.status == 0)
             #expect(on.output == "ok thermometer on")
+            // The rig's budget for advertising after power-on, plus the `hil sim power` process and Bumble's scan report.
             let again = try #require(await central.line(within: budgets.advertisingAfterPowerOn + .seconds(2)) {
                 $0.hasPrefix("FOUND_AGAIN") || $0.hasPrefix("NOT_FOUND_AGAIN")
             }, "\(central.standardOutput)")
             #expect(again.text == "FOUND_AGAIN C0:48:49:4C:00:02")
             #expect(again.at > poweringOn, "found only after it was powered on")
+            // Plus a second for the `hil sim power` process that asked for it, on a loaded machine.
             #expect(poweringOn.duration(to: again.at) <= budgets.advertisingAfterPowerOn + .seconds(1), "found \(poweringOn.duration(to: again.at)) after power-on was asked for")
             #expect(await central.exitStatus(within: .seconds(10)) == 0)
         } catch {
@@ -129,6 +136,7 @@ import TestSupport
         let server = try await Self.serve(directory)
         let control = "unix:\(directory.appendingPathComponent("ctl").path)"
         do {
+            // 5 s for each answer line from the server process, on a loaded machine.
             try server.send("status")
             #expect(await server.line(within: .seconds(5))?.text == "ok accessories heart-rate=on thermometer=on; connections 0")
             try server.send("power toaster off")
@@ -136,7 +144,9 @@ import TestSupport
             try server.send("frobnicate")
             #expect(await server.line(within: .seconds(5))?.text.hasPrefix("error: unknown command 'frobnicate'") == true)
             try server.closeInput()
-            try await Task.sleep(for: .milliseconds(300))
+            // The server says when its standard input ends; it keeps serving (it would have exited by then otherwise).
+            let ended = await server.until(within: .seconds(5)) { server.standardError.contains("hil sim serve: standard input ended; still serving until quit, SIGTERM or SIGINT") }
+            #expect(ended, "no line on standard error about the end of standard input: \(server.standardError)")
             #expect(server.isRunning, "end of standard input does not stop the server")
             let status = try await runToCompletion(try ChildProgram.hilBinary(), ["sim", "power", "--control", control, "heart-rate", "status"])
             #expect(status.status == 0)
@@ -157,6 +167,7 @@ import TestSupport
         let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
         #expect(connected == 0)
         _ = "quit\n".withCString { write(fd, $0, 5) }
+        // 5 s for the server to shut its bench down and exit, on a loaded machine.
         let status = await server.exitStatus(within: .seconds(5))
         close(fd)
         if status == nil { await server.stop() }
@@ -179,6 +190,7 @@ import TestSupport
         ["sim", "reboot"],
     ])
     func badCommandLinesExit3WithOneLine(words: [String]) async throws {
+        // 10 s: a refusal is at once; the bound is a process's start-up on a loaded machine.
         let result = try await runToCompletion(try ChildProgram.hilBinary(), words, timeout: .seconds(10))
         #expect(result.status == 3, "\(words): \(result.error)")
         #expect(result.error.split(separator: "\n").count == 1, "one line on stderr: \(result.error)")

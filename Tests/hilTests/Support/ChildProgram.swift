@@ -1,3 +1,4 @@
+// Test kind: process — starts the `hil` binary and Bumble's scripts, and bounds the waits for them on the wall clock.
 import DeviceControl
 import Foundation
 import Synchronization
@@ -10,6 +11,10 @@ import TestSupport
 /// Started with DeviceControl's `ChildProcess` (posix_spawn; every descriptor close-on-exec from the start,
 /// each closed exactly once), not Foundation's `Process`: the test process also serves sockets, and a
 /// descriptor closed twice closes whatever reused its number.
+///
+/// Every wait (`line(within:)`, `exitStatus(within:)`, `drain`, `until(within:)`) awaits the event it is
+/// about (a line read, the process's end) and is bounded on the wall clock only in case it never comes: the
+/// child runs on real time, and the bounds its callers give say why they are that wide.
 final class ChildProgram: Sendable {
     struct Line: Sendable {
         let text: String
@@ -18,9 +23,11 @@ final class ChildProgram: Sendable {
 
     let name: String
     private let child: ChildProcess
-    private let output = Lines()
-    private let errors = Lines()
-    private let ending = Ending()
+    /// Bumped at every line read, pipe ended and exit: what the waits below wait for.
+    private let changes = Changes()
+    private let output: Lines
+    private let errors: Lines
+    private let ending: Ending
     private let inputFD: Mutex<Int32?>
 
     /// The `hil` executable built beside the test bundle.
@@ -39,6 +46,9 @@ final class ChildProgram: Sendable {
     /// with `environment` added to this process's.
     init(_ path: String, _ arguments: [String], name: String, environment: [String: String]? = nil) throws {
         self.name = name
+        output = Lines(changes)
+        errors = Lines(changes)
+        ending = Ending(changes)
         child = try ChildProcess.spawn([path] + arguments, environment: environment, standardInput: true)
         inputFD = Mutex(child.input)
         let (output, errors, ending) = (output, errors, ending)
@@ -85,15 +95,27 @@ final class ChildProgram: Sendable {
         try? closeInput()
     }
 
-    /// The next line of standard output not yet taken that satisfies `predicate`, or nil after `timeout`.
+    /// The next line of standard output not yet taken that satisfies `predicate`, or nil after `timeout`
+    /// (or once standard output has ended without one).
     func line(within timeout: Duration, where predicate: @Sendable (String) -> Bool = { _ in true }) async -> Line? {
-        await output.next(within: timeout, where: predicate)
+        var found: Line?
+        _ = await changes.until(within: timeout) {
+            found = output.take(where: predicate)
+            return found != nil || output.ended
+        }
+        return found
     }
 
-    /// Waits up to `timeout` for both pipes to reach end of file (after the process exited).
+    /// Waits up to `timeout` for both pipes to reach end of file (after the process exited). Two seconds by
+    /// default: the pipes end as the process exits, this is only for a grandchild that kept them open.
     func drain(within timeout: Duration = .seconds(2)) async {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while !(output.ended && errors.ended) && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        _ = await changes.until(within: timeout) { output.ended && errors.ended }
+    }
+
+    /// Waits up to `timeout` for `condition` (of what the program printed, or whether it runs) to hold,
+    /// looking again at each line it prints and at its exit; whether it held.
+    func until(within timeout: Duration, _ condition: () -> Bool) async -> Bool {
+        await changes.until(within: timeout, condition)
     }
 
     var standardOutput: [String] { output.all.map(\.text) }
@@ -107,12 +129,12 @@ final class ChildProgram: Sendable {
 
     /// Its exit status (the signal's number when a signal ended it) once it exits within `timeout`, nil otherwise.
     func exitStatus(within timeout: Duration) async -> Int32? {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        _ = await changes.until(within: timeout) { !isRunning }
         return ending.termination?.exitStatus
     }
 
-    /// SIGTERM, then SIGKILL after 3 s: for cleanup whatever happened.
+    /// SIGTERM, then SIGKILL after 3 s (a program that has not exited 3 s after SIGTERM on a loaded machine
+    /// is not going to): for cleanup whatever happened.
     func stop() async {
         if await signal(SIGTERM, waitingUpTo: .seconds(3)) == nil, isRunning {
             kill(child.pid, SIGKILL)
@@ -124,8 +146,73 @@ final class ChildProgram: Sendable {
     /// How it ended, once it has.
     final class Ending: Sendable {
         private let state = Mutex<Termination?>(nil)
+        private let changes: Changes
+        init(_ changes: Changes) { self.changes = changes }
         var termination: Termination? { state.withLock { $0 } }
-        func set(_ how: Termination) { state.withLock { $0 = how } }
+        func set(_ how: Termination) {
+            state.withLock { $0 = how }
+            changes.bump()
+        }
+    }
+
+    /// A count of changes (lines read, pipes ended, the exit) that waits await, each bounded on the wall clock.
+    final class Changes: Sendable {
+        private struct State {
+            var version: UInt64 = 0
+            var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+            var nextWaiter: UInt64 = 1
+        }
+        private let state = Mutex(State())
+
+        func bump() {
+            let waiters = state.withLock { state in
+                state.version += 1
+                defer { state.waiters.removeAll() }
+                return Array(state.waiters.values)
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+
+        /// Looks at `condition` now and after each change until it holds (true) or `timeout` passes on the wall
+        /// clock (false, after a last look), or the task is cancelled (the last look's answer).
+        func until(within timeout: Duration, _ condition: () -> Bool) async -> Bool {
+            let deadline = ContinuousClock.now.advanced(by: timeout)
+            while true {
+                let seen = state.withLock { $0.version }
+                if condition() { return true }
+                guard ContinuousClock.now < deadline, !Task.isCancelled else { return condition() }
+                await change(after: seen, until: deadline)
+            }
+        }
+
+        /// Returns once the version is past `seen`, `deadline` has passed, or the task is cancelled.
+        private func change(after seen: UInt64, until deadline: ContinuousClock.Instant) async {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.next(after: seen) }
+                group.addTask { try? await Task.sleep(until: deadline, clock: .continuous) }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+
+        private func next(after seen: UInt64) async {
+            let id = state.withLock { state -> UInt64 in
+                defer { state.nextWaiter += 1 }
+                return state.nextWaiter
+            }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let waiting = state.withLock { state -> Bool in
+                        guard state.version == seen, !Task.isCancelled else { return false }
+                        state.waiters[id] = continuation
+                        return true
+                    }
+                    if !waiting { continuation.resume() }
+                }
+            } onCancel: {
+                state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+            }
+        }
     }
 
     /// Lines read from one of its pipes.
@@ -137,10 +224,13 @@ final class ChildProgram: Sendable {
             var pending: [UInt8] = []
         }
         private let state = Mutex(State())
+        private let changes: Changes
+        init(_ changes: Changes) { self.changes = changes }
 
         /// Bytes read from the pipe: complete lines are stamped with the time they came.
         func append(_ bytes: [UInt8]) {
             let now = ContinuousClock.now
+            defer { changes.bump() }
             state.withLock { state in
                 state.pending.append(contentsOf: bytes)
                 while let newline = state.pending.firstIndex(of: 0x0A) {
@@ -152,25 +242,23 @@ final class ChildProgram: Sendable {
         }
 
         /// The pipe reached end of file.
-        func end() { state.withLock { $0.ended = true } }
+        func end() {
+            state.withLock { $0.ended = true }
+            changes.bump()
+        }
 
         var all: [Line] { state.withLock { $0.lines } }
         /// The pipe reached end of file: every line is in.
         var ended: Bool { state.withLock { $0.ended } }
 
-        func next(within timeout: Duration, where predicate: @Sendable (String) -> Bool) async -> Line? {
-            let deadline = ContinuousClock.now.advanced(by: timeout)
-            while true {
-                let found = state.withLock { state -> Line? in
-                    for (index, line) in state.lines.enumerated() where !state.taken.contains(index) && predicate(line.text) {
-                        state.taken.insert(index)
-                        return line
-                    }
-                    return nil
+        /// The first line not yet taken that satisfies `predicate`, now taken; nil when there is none yet.
+        func take(where predicate: (String) -> Bool) -> Line? {
+            state.withLock { state -> Line? in
+                for (index, line) in state.lines.enumerated() where !state.taken.contains(index) && predicate(line.text) {
+                    state.taken.insert(index)
+                    return line
                 }
-                if let found { return found }
-                if ContinuousClock.now >= deadline || Task.isCancelled { return nil }
-                try? await Task.sleep(for: .milliseconds(2))
+                return nil
             }
         }
     }
@@ -182,7 +270,8 @@ struct ChildProgramError: Error, CustomStringConvertible {
 }
 
 /// Runs a program to completion (on a Dispatch thread, not the cooperative pool) with a deadline; its
-/// exit status (nil when it had to be killed), standard output and standard error.
+/// exit status (nil when it had to be killed), standard output and standard error. The default 30 s is for
+/// a `hil` command that starts a simulated bench, on a loaded 2-core machine; a hang ends there.
 func runToCompletion(_ path: String, _ arguments: [String], timeout: Duration = .seconds(30),
                      environment: [String: String]? = nil) async throws -> (status: Int32?, output: String, error: String) {
     let child = try ChildProgram(path, arguments, name: URL(fileURLWithPath: path).lastPathComponent, environment: environment)
