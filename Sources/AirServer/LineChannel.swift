@@ -30,10 +30,10 @@ final class LineChannel: Sendable {
     private let state = Mutex(State())
 
     /// A channel reading `input` and writing `output`; with `ownsDescriptors` both are one socket that
-    /// is closed at the end.
-    init(name: String, input: Int32, output: Int32, ownsDescriptors: Bool) throws(SimServeError) {
+    /// is closed at the end. Its loop joins `clock` (a served air's).
+    init(name: String, input: Int32, output: Int32, ownsDescriptors: Bool, clock: LoopClock = .real) throws(SimServeError) {
         do {
-            loop = try EventLoop(label: "sim-serve-lines")
+            loop = try EventLoop(label: "sim-serve-lines", clock: clock)
         } catch {
             throw SimServeError("\(name): cannot start its event loop: \(error)")
         }

@@ -8,7 +8,8 @@ import Darwin
 
 /// A listening stream socket (`socket(2)`, `bind(2)`, `listen(2)`) whose connections are accepted
 /// (`accept(2)`, non-blocking) on its own `EventLoop`. A Unix socket's file is removed when it closes; a
-/// stale file (nothing answers on it) is replaced, a live one is an error.
+/// stale file (nothing answers on it) is replaced, a live one is an error. Its loop keeps no time of its
+/// own; it joins `clock` (a served air's) so that a virtual air counts it among its loops.
 final class ListeningSocket: Sendable {
     /// The address it listens on, with the kernel's port when port 0 was asked for.
     let address: ServeAddress
@@ -16,10 +17,10 @@ final class ListeningSocket: Sendable {
     private let loop: EventLoop
     private let closed = Mutex(false)
 
-    init(_ requested: ServeAddress) throws(SimServeError) {
+    init(_ requested: ServeAddress, clock: LoopClock = .real) throws(SimServeError) {
         let (fd, bound) = try Self.bind(requested)
         do {
-            loop = try EventLoop(label: "sim-serve-listen")
+            loop = try EventLoop(label: "sim-serve-listen", clock: clock)
         } catch {
             Glibc.close(fd)
             throw SimServeError("\(requested): cannot start its event loop: \(error)")

@@ -24,8 +24,9 @@ final class ServedConnection: Sendable {
     /// Takes ownership of `fd` (closed when the connection ends) and of the open `transport` to `controller`.
     init(number: Int, fd: Int32, listener: ServeAddress, controller: SimulatedController, transport: SimulatedTransport, claimed: Bool,
          onEnd: @escaping @Sendable (ServedConnection, HCITransportError) -> Void) throws(SimServeError) {
+        // The bridge keeps the air's time: on a virtual air its loop is one of the air's.
         bridge = try SocketBridge(name: "\(listener) connection \(number)", loopLabel: "sim-serve-\(number)", fd: fd, controller: transport,
-                                  maximumDataLength: Int(controller.configuration.leBufferLength))
+                                  maximumDataLength: Int(controller.configuration.leBufferLength), clock: controller.air.clock)
         self.number = number
         self.listener = listener
         self.controller = controller

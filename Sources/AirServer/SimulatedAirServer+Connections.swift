@@ -44,7 +44,7 @@ extension SimulatedAirServer {
         do {
             connection = try ServedConnection(number: number, fd: fd, listener: listener, controller: controller, transport: transport,
                                               claimed: claim != nil) { [weak self] connection, error in
-                Task { await self?.ended(connection, error) }
+                self?.task { await self?.ended(connection, error) }
             }
         } catch {
             options.log("hil sim serve: \(error)")
@@ -68,18 +68,21 @@ extension SimulatedAirServer {
         return SimulatedWorldDescription.Controller(name: name, address: address)
     }
 
+    /// A connection ended: its controller leaves the air as a powered-off one does (and then the log says
+    /// why it ended); a claimed one comes back fresh, and the log says when it is free again.
     func ended(_ connection: ServedConnection, _ error: HCITransportError) async {
         connections[connection.number] = nil
+        closings.bump()
+        await connection.controller.powerOff()
         switch error.kind {
         case .closedByPeer: options.log("hil sim serve: \(connection.label): the host closed it")
         case .closedByHost: options.log("hil sim serve: \(connection.label): closed (\(error.message))")
         default: options.log("hil sim serve: \(connection.label): dropped: \(error.message)")
         }
-        // The controller leaves the air as a powered-off one does; a claimed one comes back fresh.
-        await connection.controller.powerOff()
         if connection.claimed {
             if !shuttingDown { await connection.controller.powerOn() }
             claimedControllers.remove(connection.controller.name)
+            if !shuttingDown { options.log("hil sim serve: \(connection.listener): the rig's controller '\(connection.controller.name)' is free again") }
         }
     }
 

@@ -10,11 +10,13 @@ extension SimulatedAirServer {
     /// Answers one control line (see `ControlRequest`), after the requests before it.
     public func answer(_ line: String) async -> String {
         let previous = tail
-        let work = Task { () -> String in
+        // On the server's loop: on virtual time the air's clock sees the request (and the accessories' work
+        // it does) as the computation it is.
+        let work = Task(executorPreference: loop) { () -> String in
             await previous?.value
             return await self.carryOut(line).line
         }
-        tail = Task { _ = await work.value }
+        tail = Task(executorPreference: loop) { _ = await work.value }
         return await work.value
     }
 
@@ -82,7 +84,7 @@ extension SimulatedAirServer {
         guard !shuttingDown else { return }
         let channel: LineChannel
         do {
-            channel = try LineChannel(name: "standard input", input: 0, output: 1, ownsDescriptors: false)
+            channel = try LineChannel(name: "standard input", input: 0, output: 1, ownsDescriptors: false, clock: clock)
         } catch {
             options.log("hil sim serve: \(error)")
             return
@@ -90,6 +92,7 @@ extension SimulatedAirServer {
         let id = addChannel(channel)
         await channel.serve { [weak self] line in await self?.answer(line) ?? "failed: the server is gone" }
         channels[id] = nil
+        closings.bump()
         if !shuttingDown { options.log("hil sim serve: standard input ended; still serving until quit, SIGTERM or SIGINT") }
     }
 
@@ -97,7 +100,7 @@ extension SimulatedAirServer {
         guard !shuttingDown else { _ = SocketOptions.closeDescriptor(fd); return }
         let channel: LineChannel
         do {
-            channel = try LineChannel(name: "control client", input: fd, output: fd, ownsDescriptors: true)
+            channel = try LineChannel(name: "control client", input: fd, output: fd, ownsDescriptors: true, clock: clock)
         } catch {
             _ = SocketOptions.closeDescriptor(fd)
             options.log("hil sim serve: \(error)")
@@ -117,5 +120,8 @@ extension SimulatedAirServer {
         return id
     }
 
-    func removeChannel(_ id: Int) { channels[id] = nil }
+    func removeChannel(_ id: Int) {
+        channels[id] = nil
+        closings.bump()
+    }
 }

@@ -5,12 +5,15 @@ import Simulation
 
 /// `--power-follows`: an accessory's power follows a USB device's presence in sysfs.
 extension SimulatedAirServer {
+    /// Looks at the device's presence every `PowerFollow.pollInterval` of the air's clock (sysfs announces
+    /// nothing), on the server's loop, and powers the accessory on or off when it changed.
     func watch(_ follow: PowerFollow) -> Task<Void, Never> {
         let sysfs = options.sysfs
+        let clock = clock
         var present = follow.isPresent(in: sysfs)
-        return Task { [weak self] in
+        return Task(executorPreference: loop) { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: PowerFollow.pollInterval)
+                try? await Task.sleep(for: PowerFollow.pollInterval, clock: clock)
                 if Task.isCancelled { return }
                 let now = follow.isPresent(in: sysfs)
                 guard now != present else { continue }

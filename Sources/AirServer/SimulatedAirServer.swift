@@ -3,6 +3,7 @@ import Foundation
 import HCI
 import Rigs
 import Simulation
+import Synchronization
 
 /// `hil sim serve`: a rig's simulated bench whose air is served as H4 controllers, so any host stack
 /// (ours, Bumble, BlueZ's kernel through a vhci bridge, the kernel tier's emulated USB dongle) joins the
@@ -13,7 +14,8 @@ import Simulation
 /// as a powered-off one does, and its peers see Disconnection Complete with Connection Timeout (0x08)
 /// after the link's supervision timeout. A `controllerListens` address hands its connection one of the
 /// rig's named controllers instead (one host at a time), power-cycled when the host leaves. The air runs
-/// on real time whatever the rig's `timeScale` and `clock` say: it mixes real hosts.
+/// on real time whatever the rig's `timeScale` and `clock` say: it mixes real hosts — unless `Options.time`
+/// asks for virtual time, for a test whose hosts keep their own time (see `run(rig:options:_:)`).
 public actor SimulatedAirServer {
     /// A listening address that claims one of the rig's controllers (`--listen-controller central=unix:PATH`).
     public struct ControllerListen: Sendable, Hashable {
@@ -36,22 +38,38 @@ public actor SimulatedAirServer {
         public var maximumConnections: Int
         /// Where diagnostics go, one line each (stderr for the CLI).
         public var log: @Sendable (String) -> Void
+        /// The time the air runs on: real (the default: its hosts are other processes, whose waits virtual time
+        /// cannot see), or virtual, where time stands still while anything of the air, its accessories, its
+        /// sockets' loops or the server computes, and jumps when all of them wait — for a test whose hosts keep
+        /// their deadlines on a clock of the test's own. The rig's time scale is ignored either way.
+        public var time: SimulationTiming.Clock
 
         public init(listen: [ServeAddress], controllerListens: [ControllerListen] = [], control: ServeAddress? = nil,
                     powerFollows: [PowerFollow] = [], sysfs: SysfsRoot = SysfsRoot(), maximumConnections: Int = 16,
-                    log: @escaping @Sendable (String) -> Void) {
+                    time: SimulationTiming.Clock = .real, log: @escaping @Sendable (String) -> Void) {
             self.listen = listen
             self.controllerListens = controllerListens
             self.control = control
             self.powerFollows = powerFollows
             self.sysfs = sysfs
             self.maximumConnections = maximumConnections
+            self.time = time
             self.log = log
         }
     }
 
     public nonisolated let runtime: SimulatedRigRuntime
     nonisolated let options: Options
+    /// The loop the server's own work runs on (its executor, and its tasks'): on virtual time the air's, so
+    /// that the air's clock sees it; on real time one of the server's own.
+    public nonisolated let loop: EventLoop
+    /// Whether the server started `loop` (and so ends it).
+    private nonisolated let ownsLoop: Bool
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+    /// The air's clock, which every loop of the server keeps time on.
+    public nonisolated var clock: LoopClock { runtime.world.air.clock }
+    /// Bumped whenever a connection or a control channel ends: what `shutdown()` waits for.
+    nonisolated let closings = Changes()
     /// The addresses actually bound (with the kernel's port for `tcp:…:0`), in the order given.
     public nonisolated let addresses: [ServeAddress]
     public nonisolated let controlAddress: ServeAddress?
@@ -68,27 +86,69 @@ public actor SimulatedAirServer {
     /// Rig controllers a connection holds, from its accept until its power cycle after it ends.
     var claimedControllers: Set<String> = []
     var shuttingDown = false
+    /// Set once `shutdown()` has shut the bench down.
+    var benchShutDown = false
     /// The request being carried out: requests run one at a time, in arrival order.
     var tail: Task<Void, Never>?
 
     /// Loads nothing itself: takes a loaded rig, brings up its simulated runtime with every accessory
     /// powered (those that follow a USB device only when it is present), binds every address and starts
     /// accepting. Usage errors (a rig without a simulation, an unknown accessory or controller) have
-    /// `isUsage`; a socket that cannot be bound does not.
+    /// `isUsage`; a socket that cannot be bound does not. On virtual time the start is a drive of the air's
+    /// clock (the accessories' boots take no real time); what comes after runs in the caller's drives.
     public static func start(rig: Rig, options: Options) async throws(SimServeError) -> SimulatedAirServer {
+        let runtime = try makeRuntime(rig: rig, options: options)
+        return try await runtime.world.air.clock.drive { () async throws(SimServeError) -> SimulatedAirServer in
+            try await start(runtime, options: options)
+        }
+    }
+
+    /// Starts a server as `start(rig:options:)` does, runs `body` with it, and closes its sockets and
+    /// connections; on virtual time all of it is one drive of the air's clock, so the test that calls it owns
+    /// every instant of the served air, from the accessories' first boot on. The bench is shut down last,
+    /// after the drive.
+    public static func run<T: Sendable>(rig: Rig, options: Options, _ body: (SimulatedAirServer) async throws -> T) async throws -> T {
+        let runtime = try makeRuntime(rig: rig, options: options)
+        let outcome = await runtime.world.air.clock.drive { () async -> (SimulatedAirServer?, Result<T, any Error>) in
+            let server: SimulatedAirServer
+            do {
+                server = try await start(runtime, options: options)
+            } catch {
+                return (nil, .failure(error))
+            }
+            let result: Result<T, any Error>
+            do {
+                result = .success(try await body(server))
+            } catch {
+                result = .failure(error)
+            }
+            await server.close()
+            return (server, result)
+        }
+        await outcome.0?.shutdown()
+        return try outcome.1.get()
+    }
+
+    /// The rig's simulated bench on the time `options` asks for (at a time scale of 1), not yet powered.
+    static func makeRuntime(rig: Rig, options: Options) throws(SimServeError) -> SimulatedRigRuntime {
         guard rig.simulation != nil else {
             throw SimServeError("rig \(rig.name): it has no simulation block: nothing to serve", usage: true)
         }
-        // Its hosts are other processes, whose waits virtual time cannot see.
-        let rig = rig.onRealTime { scale in
-            options.log("hil sim serve: rig \(rig.name): timeScale \(scale) ignored: the served air runs on real time")
+        // Its hosts are other processes, whose waits virtual time cannot see (unless a test asks for it).
+        var onTime = rig.onRealTime { scale in
+            options.log("hil sim serve: rig \(rig.name): timeScale \(scale) ignored: the served air runs on \(options.time == .virtual ? "virtual" : "real") time")
         }
-        let runtime: SimulatedRigRuntime
+        onTime.simulation?.timing.clock = options.time
         do {
-            runtime = try SimulatedRigRuntime(rig: rig)
+            return try SimulatedRigRuntime(rig: onTime)
         } catch {
             throw SimServeError("\(error)", usage: true)
         }
+    }
+
+    /// Powers the runtime's accessories, binds every address and starts accepting (the body of `start`).
+    private static func start(_ runtime: SimulatedRigRuntime, options: Options) async throws(SimServeError) -> SimulatedAirServer {
+        let rig = runtime.rig
         let firmwareControllers = Set(runtime.accessories.values.map(\.controller.name))
         for follow in options.powerFollows where runtime.accessories[follow.accessory] == nil {
             await runtime.shutdown()
@@ -116,26 +176,48 @@ public actor SimulatedAirServer {
             throw SimServeError("rig \(rig.name): an accessory did not boot: \(error)")
         }
         var bound: [(ListeningSocket, String?)] = []
+        let clock = runtime.world.air.clock
+        let loop: EventLoop
         do throws(SimServeError) {
-            for address in options.listen { bound.append((try ListeningSocket(address), nil)) }
-            for claim in options.controllerListens { bound.append((try ListeningSocket(claim.address), claim.controller)) }
-            if let control = options.control { bound.append((try ListeningSocket(control), "\u{0}control")) }
+            for address in options.listen { bound.append((try ListeningSocket(address, clock: clock), nil)) }
+            for claim in options.controllerListens { bound.append((try ListeningSocket(claim.address, clock: clock), claim.controller)) }
+            if let control = options.control { bound.append((try ListeningSocket(control, clock: clock), "\u{0}control")) }
+            if clock.isVirtual {
+                loop = runtime.world.air.loop
+            } else {
+                do {
+                    loop = try EventLoop(label: "sim-serve")
+                } catch {
+                    throw SimServeError("cannot start the server's event loop: \(error)")
+                }
+            }
         } catch {
             for (socket, _) in bound { socket.close() }
             await runtime.shutdown()
             throw error
         }
-        let server = SimulatedAirServer(runtime: runtime, options: options, bound: bound)
+        let server = SimulatedAirServer(runtime: runtime, options: options, bound: bound, loop: loop, ownsLoop: !clock.isVirtual)
         await server.begin(bound)
         return server
     }
 
-    private init(runtime: SimulatedRigRuntime, options: Options, bound: [(ListeningSocket, String?)]) {
+    private init(runtime: SimulatedRigRuntime, options: Options, bound: [(ListeningSocket, String?)], loop: EventLoop, ownsLoop: Bool) {
         self.runtime = runtime
         self.options = options
+        self.loop = loop
+        self.ownsLoop = ownsLoop
         self.addresses = bound.filter { $0.1 != "\u{0}control" }.map(\.0.address)
         self.controlAddress = bound.first { $0.1 == "\u{0}control" }?.0.address
         (stopRequests, stopSink) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
+    }
+
+    deinit {
+        if ownsLoop { loop.shutdown() }
+    }
+
+    /// Runs `body` on the server's loop soon, as a task of the server's own (from a loop's callback).
+    nonisolated func task(_ body: sending @escaping () async -> Void) {
+        Task(executorPreference: loop, operation: body)
     }
 
     private func begin(_ bound: [(ListeningSocket, String?)]) {
@@ -145,12 +227,12 @@ public actor SimulatedAirServer {
             if role == "\u{0}control" {
                 socket.start { [weak self] fd in
                     guard let self else { _ = SocketOptions.closeDescriptor(fd); return }
-                    Task { await self.controlClient(fd) }
+                    task { await self.controlClient(fd) }
                 }
             } else {
                 socket.start { [weak self] fd in
                     guard let self else { _ = SocketOptions.closeDescriptor(fd); return }
-                    Task { await self.accepted(fd, on: address, claim: role) }
+                    task { await self.accepted(fd, on: address, claim: role) }
                 }
             }
         }
@@ -170,8 +252,28 @@ public actor SimulatedAirServer {
     // MARK: Shutdown
 
     /// Stops accepting, closes every connection and control client, removes the socket files and shuts
-    /// the bench down. Waits at most 2 s for connections to finish closing.
-    public func shutdown() async {
+    /// the bench down. Waits at most 2 s (of the air's clock) for connections to finish closing.
+    ///
+    /// Not isolated to the server: on virtual time the server's executor is the air's loop, which ends with
+    /// the bench, so nothing of the shutdown may come back to the server after it.
+    public nonisolated func shutdown() async {
+        guard await closeForShutdown() else { return }
+        await runtime.shutdown()
+        stopSink.finish()
+    }
+
+    /// `close()`, once, for `shutdown()`: false when the bench is shut down already (or being shut down).
+    private func closeForShutdown() async -> Bool {
+        guard !benchShutDown else { return false }
+        benchShutDown = true
+        await close()
+        return true
+    }
+
+    /// What `shutdown()` does before it shuts the bench down: stops accepting, closes every connection and
+    /// control client and removes the socket files, then waits for them to end (at most 2 s of the air's
+    /// clock) and for the request under way.
+    func close() async {
         guard !shuttingDown else { return }
         shuttingDown = true
         for follower in followers { follower.cancel() }
@@ -180,15 +282,67 @@ public actor SimulatedAirServer {
         listeners.removeAll()
         for connection in connections.values { connection.close(why: "the served air is shutting down") }
         for channel in channels.values { channel.stop() }
-        let deadline = ContinuousClock.now.advanced(by: .seconds(2))
-        while (!connections.isEmpty || !channels.isEmpty) && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
+        let deadline = clock.now.advanced(by: .seconds(2))
+        while !connections.isEmpty || !channels.isEmpty {
+            let seen = closings.version
+            guard clock.now < deadline else { break }
+            if connections.isEmpty && channels.isEmpty { break }
+            await closings.wait(after: seen, until: deadline, on: clock)
         }
         if !connections.isEmpty {
             options.log("hil sim serve: \(connections.count) connection(s) had not finished closing after 2 s")
         }
         await tail?.value
-        await runtime.shutdown()
-        stopSink.finish()
+    }
+}
+
+/// A count of changes that a task can wait for, bounded by a deadline on a clock: bumped from anywhere,
+/// awaited without looking again and again.
+final class Changes: Sendable {
+    private struct State {
+        var version: UInt64 = 0
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 1
+    }
+    private let state = Mutex(State())
+
+    var version: UInt64 { state.withLock { $0.version } }
+
+    func bump() {
+        let waiters = state.withLock { state in
+            state.version += 1
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once the version is past `seen`, at `deadline` on `clock`, or when the task is cancelled.
+    func wait(after seen: UInt64, until deadline: ContinuousClock.Instant, on clock: LoopClock) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.next(after: seen) }
+            group.addTask { try? await clock.sleep(until: deadline, tolerance: nil) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func next(after seen: UInt64) async {
+        let id = state.withLock { state -> UInt64 in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let waiting = state.withLock { state -> Bool in
+                    guard state.version == seen, !Task.isCancelled else { return false }
+                    state.waiters[id] = continuation
+                    return true
+                }
+                if !waiting { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
     }
 }

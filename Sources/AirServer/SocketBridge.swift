@@ -5,7 +5,8 @@ import Synchronization
 /// host's H4 bytes are framed (a bad indicator or an ACL packet above `maximumDataLength` ends the bridge)
 /// and each whole packet is sent to the controller; the controller's packets are written to the socket
 /// unchanged. It ends once, for whichever reason comes first: the host closed, bad input, a write that
-/// stalled, the controller's transport closed, or `close(why:)`; both transports are closed then.
+/// stalled, the controller's transport closed, or `close(why:)`; both transports are closed then. Its loop
+/// keeps time on `clock` (a served air's, so that a virtual air counts the bridge among its loops).
 final class SocketBridge: Sendable {
     private let name: String
     private let loop: EventLoop
@@ -17,9 +18,10 @@ final class SocketBridge: Sendable {
 
     /// Takes ownership of `fd` (closed when the bridge ends) and of the open `controller` transport (both
     /// are closed when the loop cannot be started). `name` labels the socket side in errors and the loop.
-    init(name: String, loopLabel: String, fd: Int32, controller: any HCITransport, maximumDataLength: Int) throws(SimServeError) {
+    init(name: String, loopLabel: String, fd: Int32, controller: any HCITransport, maximumDataLength: Int,
+         clock: LoopClock = .real) throws(SimServeError) {
         do {
-            loop = try EventLoop(label: loopLabel)
+            loop = try EventLoop(label: loopLabel, clock: clock)
         } catch {
             controller.close()
             _ = SocketOptions.closeDescriptor(fd)

@@ -8,31 +8,48 @@ import TestSupport
 
 /// A served air on rigs/simulated.json with a unix socket (and a control socket) in a fresh temp
 /// directory, its log lines kept for assertions.
+///
+/// The air runs on virtual time, as one drive from the accessories' first boot to the server's close
+/// (`SimulatedAirServer.run`): while the air, its accessories, the server or the sockets' loops compute,
+/// time stands still, and when all of them wait it jumps to the next of their deadlines. Our hosts (`device()`)
+/// are on the other ends of its sockets, where virtual time cannot see them: they keep their deadlines on a
+/// stepped clock (`hostTime`) that the test never moves, so no host deadline can fire early while a packet
+/// crosses a socket — a host waits for what the air does, and the air's clock (`clock`) is what the test
+/// measures.
 struct ServedAirFixture {
     let server: SimulatedAirServer
     let rig: Rig
     let directory: URL
     let log: LogLines
+    /// The clock our hosts keep their deadlines on: stepped, never moved.
+    let hostTime: VirtualTime
 
     var socketPath: String { directory.appendingPathComponent("air").path }
     var controlPath: String { directory.appendingPathComponent("ctl").path }
+    /// The served air's (virtual) clock.
+    var clock: LoopClock { server.clock }
 
-    static func start(powerFollows: [PowerFollow] = [], sysfs: SysfsRoot = SysfsRoot()) async throws -> ServedAirFixture {
-        let rig = try Rig.load(path: repositoryRoot.appendingPathComponent("rigs/simulated.json").path)
+    static func rig() throws -> Rig { try Rig.load(path: repositoryRoot.appendingPathComponent("rigs/simulated.json").path) }
+
+    /// Runs `body` with a served air on virtual time; closes the server and removes its directory after.
+    static func with<T: Sendable>(powerFollows: [PowerFollow] = [], sysfs: SysfsRoot = SysfsRoot(),
+                                  _ body: (ServedAirFixture) async throws -> T) async throws -> T {
+        let rig = try rig()
         // Short paths: sun_path holds 107 bytes.
         let directory = URL(fileURLWithPath: "/tmp/hil-serve-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
         let log = LogLines()
-        // HIL_TEST_SERVE_LOG=1 also prints the server's lines, to diagnose a failure in a stress loop.
-        let echo = ProcessInfo.processInfo.environment["HIL_TEST_SERVE_LOG"] == "1"
         let options = SimulatedAirServer.Options(listen: [.unix(path: directory.appendingPathComponent("air").path)],
                                                  control: .unix(path: directory.appendingPathComponent("ctl").path),
-                                                 powerFollows: powerFollows, sysfs: sysfs, log: { line in
-                                                     log.append(line)
-                                                     if echo { FileHandle.standardError.write(Data("[\(directory.lastPathComponent)] \(line)\n".utf8)) }
-                                                 })
-        let server = try await SimulatedAirServer.start(rig: rig, options: options)
-        return ServedAirFixture(server: server, rig: rig, directory: directory, log: log)
+                                                 powerFollows: powerFollows, sysfs: sysfs, time: .virtual,
+                                                 log: log.logger(echoing: directory.lastPathComponent))
+        return try await withSteppedTime { hostTime in
+            try await SimulatedAirServer.run(rig: rig, options: options) { server in
+                log.stamp(on: server.clock)
+                return try await body(ServedAirFixture(server: server, rig: rig, directory: directory, log: log, hostTime: hostTime))
+            }
+        }
     }
 
     /// A host of ours on a fresh served controller.
@@ -40,27 +57,95 @@ struct ServedAirFixture {
 
     /// A host of ours on a fresh served controller, and what it read of the controller.
     func deviceAndInfo() async throws -> (device: LEDevice, info: ControllerInfo) {
-        let transport = try FileDescriptorTransport.unix(path: socketPath, moniker: "unix:\(socketPath)")
-        let device = LEDevice(host: try HCIHost(transport: transport))
+        let device = LEDevice(host: try host(unix: socketPath))
         let info = try await device.start()
         return (device, info)
     }
 
-    func stop() async {
-        await server.shutdown()
-        try? FileManager.default.removeItem(at: directory)
+    /// A host (not started) on the Unix socket at `path`, keeping its deadlines on `hostTime`.
+    func host(unix path: String) throws -> HCIHost {
+        try HCIHost(transport: SteppedSocketTransport(try FileDescriptorTransport.unix(path: path, moniker: "unix:\(path)"), clock: hostTime.clock))
     }
 }
 
-/// Lines a server logged.
-final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
+/// A socket transport whose host keeps its deadlines on `clock` (a test's stepped clock) rather than on
+/// real time, as a socket's own transport does.
+final class SteppedSocketTransport: HCITransport {
+    let socket: FileDescriptorTransport
+    let clock: LoopClock
+
+    init(_ socket: FileDescriptorTransport, clock: LoopClock) {
+        self.socket = socket
+        self.clock = clock
+    }
+
+    var moniker: String { socket.moniker }
+    func start(on loop: EventLoop, receive: @escaping @Sendable (HCITransportEvent) -> Void) throws(HCITransportError) {
+        try socket.start(on: loop, receive: receive)
+    }
+    func send(_ packet: HCIPacket) throws(HCITransportError) { try socket.send(packet) }
+    func close() { socket.close() }
 }
 
-/// Runs a blocking call (a socket read with a deadline) on a Dispatch thread, never on Swift's
-/// cooperative pool: a blocked pool thread on a 2-core machine stalls the server under test.
+/// Lines a server logged, each with the instant of the air's clock it was logged at (once the clock is
+/// known), and awaitable: `line(where:)` returns when such a line has been logged.
+final class LogLines: Sendable {
+    struct Line: Sendable {
+        let text: String
+        let at: ContinuousClock.Instant?
+    }
+
+    private struct State {
+        var lines: [Line] = []
+        var clock: LoopClock?
+        /// Who waits for the next line: resumed with nil, they look again.
+        var waiters: [CheckedContinuation<Line?, Never>] = []
+    }
+    private let state = Mutex(State())
+
+    /// Stamps the lines logged from now on with `clock`'s instants.
+    func stamp(on clock: LoopClock) { state.withLock { $0.clock = clock } }
+
+    func append(_ text: String) {
+        let waiters = state.withLock { state in
+            state.lines.append(Line(text: text, at: state.clock?.now))
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: nil) }
+    }
+
+    var all: [String] { state.withLock { $0.lines.map(\.text) } }
+
+    /// The first line logged that satisfies `predicate`, once there is one (waiting for it as long as it
+    /// takes: the server logs it, or the test is wrong and the run's phase limit ends it).
+    func line(where predicate: @Sendable (String) -> Bool) async -> Line {
+        while true {
+            let found = await withCheckedContinuation { (continuation: CheckedContinuation<Line?, Never>) in
+                let found = state.withLock { state -> Line? in
+                    if let line = state.lines.first(where: { predicate($0.text) }) { return line }
+                    state.waiters.append(continuation)
+                    return nil
+                }
+                if let found { continuation.resume(returning: found) }
+            }
+            if let found { return found }
+        }
+    }
+
+    /// The server's `log`: appends here (and, with HIL_TEST_SERVE_LOG=1, prints each line on standard error
+    /// to diagnose a failure in a stress loop).
+    func logger(echoing tag: String) -> @Sendable (String) -> Void {
+        let echo = ProcessInfo.processInfo.environment["HIL_TEST_SERVE_LOG"] == "1"
+        return { [self] line in
+            append(line)
+            if echo { FileHandle.standardError.write(Data("[\(tag)] \(line)\n".utf8)) }
+        }
+    }
+}
+
+/// Runs a blocking call (a socket read) on a Dispatch thread, never on Swift's cooperative pool: a blocked
+/// pool thread on a 2-core machine stalls the server under test.
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }

@@ -5,47 +5,61 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The other ways to join the served air: loopback TCP, and claiming one of the rig's named controllers.
-@Suite(.serialized) struct ServedAirListenTests {
-    static func rig() throws -> Rig { try Rig.load(path: repositoryRoot.appendingPathComponent("rigs/simulated.json").path) }
+/// The other ways to join the served air: loopback TCP, and claiming one of the rig's named controllers —
+/// on the air's virtual time, our hosts on a stepped clock of the test's (see `ServedAirFixture`).
+@Suite struct ServedAirListenTests {
+    /// Runs `body` with a served air on virtual time listening as `options` says, and the stepped clock our
+    /// hosts keep their deadlines on.
+    static func serve<T: Sendable>(_ options: SimulatedAirServer.Options,
+                                   _ body: (SimulatedAirServer, LoopClock) async throws -> T) async throws -> T {
+        var options = options
+        options.time = .virtual
+        let rig = try ServedAirFixture.rig()
+        return try await withSteppedTime { hostTime in
+            try await SimulatedAirServer.run(rig: rig, options: options) { server in try await body(server, hostTime.clock) }
+        }
+    }
 
     @Test func aHostJoinsOverLoopbackTCP() async throws {
-        let echo = ProcessInfo.processInfo.environment["HIL_TEST_SERVE_LOG"] == "1"
-        let server = try await SimulatedAirServer.start(rig: try Self.rig(), options: .init(listen: [.tcp(host: "127.0.0.1", port: 0)], log: { line in
-            if echo { FileHandle.standardError.write(Data("[tcp] \(line)\n".utf8)) }
-        }))
-        guard case .tcp(_, let port) = try #require(server.addresses.first) else { Issue.record("not tcp"); return }
-        #expect(server.readyLine == "serving 3 controllers' air on tcp:127.0.0.1:\(port) (no control socket)")
-        let transport = try FileDescriptorTransport.tcp(host: "127.0.0.1", port: port, moniker: "tcp-client:127.0.0.1:\(port)")
-        let device = LEDevice(host: try HCIHost(transport: transport))
-        let info = try await device.start()
-        #expect(info.address == BDAddress("00:AA:5E:00:00:01"))
-        _ = try await device.find(ScanFilter(name: "HIL-HRM"), timeout: .seconds(1))
-        await device.close()
-        await server.shutdown()
+        let log = LogLines()
+        try await Self.serve(.init(listen: [.tcp(host: "127.0.0.1", port: 0)], log: log.logger(echoing: "tcp"))) { server, hostClock in
+            guard case .tcp(_, let port) = try #require(server.addresses.first) else { Issue.record("not tcp"); return }
+            #expect(server.readyLine == "serving 3 controllers' air on tcp:127.0.0.1:\(port) (no control socket)")
+            let transport = try FileDescriptorTransport.tcp(host: "127.0.0.1", port: port, moniker: "tcp-client:127.0.0.1:\(port)")
+            let device = LEDevice(host: try HCIHost(transport: SteppedSocketTransport(transport, clock: hostClock)))
+            let info = try await device.start()
+            #expect(info.address == BDAddress("00:AA:5E:00:00:01"))
+            _ = try await device.find(ScanFilter(name: "HIL-HRM"), timeout: .seconds(1))
+            await device.close()
+        }
     }
 
     @Test func aConnectionCanClaimTheRigsCentralOneHostAtATime() async throws {
         let path = "/tmp/hil-claim-\(UUID().uuidString.prefix(8))"
         let log = LogLines()
-        let server = try await SimulatedAirServer.start(rig: try Self.rig(), options: .init(
-            listen: [], controllerListens: [.init(controller: "central", address: .unix(path: path))], log: { log.append($0) }))
-        let first = LEDevice(host: try HCIHost(transport: try FileDescriptorTransport.unix(path: path, moniker: "unix:\(path)")))
-        let info = try await first.start()
-        #expect(info.address == BDAddress("00:48:49:4C:00:01"), "the rig's central controller's BD_ADDR")
-        // A second host is turned away while the first holds it.
-        let second = try #require(SocketOptions.connectUnix(path))
-        #expect(try await offPool { readsEndOfStream(second, within: .seconds(2)) })
-        _ = SocketOptions.closeDescriptor(second)
-        #expect(log.all.contains { $0.contains("refused") && $0.contains("in use by another host") }, "\(log.all)")
-        await first.close()
-        // Once it is free (power-cycled), the next host gets it fresh.
-        #expect(await eventually(within: .seconds(2)) { await !server.isClaimed("central") })
-        #expect(server.runtime.world.controller(named: "central")?.isPoweredOn == true)
-        let third = LEDevice(host: try HCIHost(transport: try FileDescriptorTransport.unix(path: path, moniker: "unix:\(path)")))
-        #expect(try await third.start().address == BDAddress("00:48:49:4C:00:01"))
-        await third.close()
-        await server.shutdown()
+        try await Self.serve(.init(listen: [], controllerListens: [.init(controller: "central", address: .unix(path: path))],
+                                   log: log.logger(echoing: "claim"))) { server, hostClock in
+            func host() throws -> LEDevice {
+                LEDevice(host: try HCIHost(transport: SteppedSocketTransport(try FileDescriptorTransport.unix(path: path, moniker: "unix:\(path)"),
+                                                                             clock: hostClock)))
+            }
+            let first = try host()
+            let info = try await first.start()
+            #expect(info.address == BDAddress("00:48:49:4C:00:01"), "the rig's central controller's BD_ADDR")
+            // A second host is turned away while the first holds it.
+            let second = try #require(SocketOptions.connectUnix(path))
+            #expect(try await offPool { BlockingSocket.readsEndOfStream(second) })
+            _ = SocketOptions.closeDescriptor(second)
+            #expect(log.all.contains { $0.contains("refused") && $0.contains("in use by another host") }, "\(log.all)")
+            await first.close()
+            // Once it is free (power-cycled), the next host gets it fresh.
+            _ = await log.line { $0.hasSuffix("the rig's controller 'central' is free again") }
+            #expect(await !server.isClaimed("central"))
+            #expect(server.runtime.world.controller(named: "central")?.isPoweredOn == true)
+            let third = try host()
+            #expect(try await third.start().address == BDAddress("00:48:49:4C:00:01"))
+            await third.close()
+        }
     }
 
     @Test func aLiveSocketIsNotTakenOverAndAStaleOneIsReplaced() async throws {
