@@ -98,8 +98,20 @@ public actor SimulatedAirServer {
     /// clock (the accessories' boots take no real time); what comes after runs in the caller's drives.
     public static func start(rig: Rig, options: Options) async throws(SimServeError) -> SimulatedAirServer {
         let runtime = try makeRuntime(rig: rig, options: options)
-        return try await runtime.world.air.clock.drive { () async throws(SimServeError) -> SimulatedAirServer in
-            try await start(runtime, options: options)
+        let started = await runtime.world.air.clock.drive { () async -> Result<SimulatedAirServer, SimServeError> in
+            do throws(SimServeError) {
+                return .success(try await start(runtime, options: options))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch started {
+        case .success(let server):
+            return server
+        case .failure(let error):
+            // After the drive: the bench's shutdown ends the loop a drive runs on.
+            await runtime.shutdown()
+            throw error
         }
     }
 
@@ -116,6 +128,7 @@ public actor SimulatedAirServer {
             } catch {
                 return (nil, .failure(error))
             }
+            // From here the server's shutdown shuts the bench down.
             let result: Result<T, any Error>
             do {
                 result = .success(try await body(server))
@@ -125,7 +138,8 @@ public actor SimulatedAirServer {
             await server.close()
             return (server, result)
         }
-        await outcome.0?.shutdown()
+        // After the drive: the bench's shutdown ends the loop a drive runs on.
+        if let server = outcome.0 { await server.shutdown() } else { await runtime.shutdown() }
         return try outcome.1.get()
     }
 
@@ -146,17 +160,16 @@ public actor SimulatedAirServer {
         }
     }
 
-    /// Powers the runtime's accessories, binds every address and starts accepting (the body of `start`).
+    /// Powers the runtime's accessories, binds every address and starts accepting (the body of `start`). On
+    /// failure the caller shuts the runtime down, after its drive.
     private static func start(_ runtime: SimulatedRigRuntime, options: Options) async throws(SimServeError) -> SimulatedAirServer {
         let rig = runtime.rig
         let firmwareControllers = Set(runtime.accessories.values.map(\.controller.name))
         for follow in options.powerFollows where runtime.accessories[follow.accessory] == nil {
-            await runtime.shutdown()
             throw SimServeError("--power-follows \(follow.accessory)=\(follow.location): \(Self.unknownAccessory(follow.accessory, runtime))", usage: true)
         }
         for claim in options.controllerListens {
             guard runtime.world.controller(named: claim.controller) != nil, !firmwareControllers.contains(claim.controller) else {
-                await runtime.shutdown()
                 let free = runtime.world.controllerNames.filter { !firmwareControllers.contains($0) }
                 throw SimServeError("--listen-controller \(claim.controller)=\(claim.address): the rig has no free controller named '\(claim.controller)' (free: \(free.isEmpty ? "none" : free.joined(separator: ", ")); the others run accessory firmware)", usage: true)
             }
@@ -172,7 +185,6 @@ public actor SimulatedAirServer {
                 try await accessory.powerOn()
             }
         } catch {
-            await runtime.shutdown()
             throw SimServeError("rig \(rig.name): an accessory did not boot: \(error)")
         }
         var bound: [(ListeningSocket, String?)] = []
@@ -193,7 +205,6 @@ public actor SimulatedAirServer {
             }
         } catch {
             for (socket, _) in bound { socket.close() }
-            await runtime.shutdown()
             throw error
         }
         let server = SimulatedAirServer(runtime: runtime, options: options, bound: bound, loop: loop, ownsLoop: !clock.isVirtual)

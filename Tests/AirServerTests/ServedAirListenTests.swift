@@ -62,6 +62,20 @@ import TestSupport
         }
     }
 
+    /// A controller that runs accessory firmware cannot be claimed: a usage error, and the bench the server
+    /// had built is shut down after the drive it was started in (not inside it, where its end would end the drive's loop).
+    @Test func claimingAnAccessorysControllerIsAUsageError() async throws {
+        let path = "/tmp/hil-claim-\(UUID().uuidString.prefix(8))"
+        await #expect {
+            try await Self.serve(.init(listen: [], controllerListens: [.init(controller: "thermometer", address: .unix(path: path))],
+                                       log: { _ in })) { _, _ in }
+        } throws: { error in
+            guard let error = error as? SimServeError else { return false }
+            return error.isUsage && error.description.contains("the rig has no free controller named 'thermometer'")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path), "nothing was left listening")
+    }
+
     @Test func aLiveSocketIsNotTakenOverAndAStaleOneIsReplaced() async throws {
         let path = "/tmp/hil-live-\(UUID().uuidString.prefix(8))"
         let first = try ListeningSocket(.unix(path: path))
