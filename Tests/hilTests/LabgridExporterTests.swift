@@ -32,6 +32,8 @@ import TestSupport
         return result
     }
 
+    /// One labgrid-client command: 30 s for a Python client's start-up and its round trip to the coordinator
+    /// on a loaded 2-core machine.
     static func client(_ coordinator: String, _ arguments: [String]) async throws -> CommandResult {
         try await ChildProcess.run([LabgridPeer.program("labgrid-client")] + arguments, deadline: .seconds(30),
                                    environment: ["LG_COORDINATOR": coordinator])

@@ -13,6 +13,7 @@ import TestSupport
         #expect(first.text.hasPrefix("scanning sim:central for up to 60.00 s (active)"), "\(first.text)")
         let found = await scan.line(within: .seconds(10)) { $0.hasPrefix("found ") && $0.contains("HIL-Thermo") }
         #expect(found != nil, "no streamed line for HIL-Thermo: \(scan.standardOutput)")
+        // 10 s to print the table and exit after SIGINT, on a loaded machine.
         let status = await scan.signal(SIGINT, waitingUpTo: .seconds(10))
         #expect(status == 130, "exit \(String(describing: status)); stderr: \(scan.standardError)")
         await scan.drain()

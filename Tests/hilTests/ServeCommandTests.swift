@@ -77,6 +77,8 @@ import TestSupport
         }
     }
 
+    /// Runs a `hil` command to completion: 60 s by default, for a command that opens the served controller
+    /// through the server and scans on a loaded 2-core machine.
     static func hil(_ arguments: [String], _ scratch: Scratch, timeout: Duration = .seconds(60)) async throws -> (status: Int32?, output: String, error: String) {
         try await runToCompletion(try ChildProgram.hilBinary(), arguments, timeout: timeout, environment: scratch.environment)
     }
@@ -248,6 +250,7 @@ import TestSupport
         #expect(server.standardOutput.last?.hasPrefix("client 1 disconnected: the controller went away") == true, "\(server.standardOutput)")
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is removed")
         do {
+            // The transport is closed already: this fails at once; 5 s only bounds a host that would wait.
             _ = try await host.initialize(timeout: .seconds(5))
             Issue.record("the host's connection should have been closed")
         } catch {
@@ -308,6 +311,7 @@ import TestSupport
     func badCommandLinesExit3WithOneLine(words: [String]) async throws {
         let scratch = try Scratch.make()
         defer { scratch.remove() }
+        // 20 s: a refusal is at once; the bound is a process's start-up on a loaded machine.
         let ran = try await Self.hil(words, scratch, timeout: .seconds(20))
         #expect(ran.status == 3, "\(words): \(ran.error)")
         #expect(ran.error.split(separator: "\n").count == 1, "one line on stderr: \(ran.error)")

@@ -51,6 +51,7 @@ import TestSupport
     static func bumblePython() async throws -> String {
         let python = repositoryRoot.appendingPathComponent(".venv/bin/python").path
         if !FileManager.default.isExecutableFile(atPath: python) {
+            // Five minutes: pip installs Bumble, Rootcanal and labgrid into a fresh venv.
             let made = try await runToCompletion(repositoryRoot.appendingPathComponent("scripts/peers/venv").path, [],
                                                  timeout: .seconds(300))
             guard made.status == 0 else {
@@ -114,6 +115,7 @@ import TestSupport
             #expect(again.at > poweringOn, "found only after it was powered on")
             // Plus a second for the `hil sim power` process that asked for it, on a loaded machine.
             #expect(poweringOn.duration(to: again.at) <= budgets.advertisingAfterPowerOn + .seconds(1), "found \(poweringOn.duration(to: again.at)) after power-on was asked for")
+            // Bumble exits once it has reported: 10 s for its Python shutdown on a loaded machine.
             #expect(await central.exitStatus(within: .seconds(10)) == 0)
         } catch {
             await bumble?.stop()
