@@ -1,6 +1,7 @@
 /// A switch driven by commands: one argv per action, run without a shell, each with a deadline; the
 /// status command's stdout read through `statePattern`. For network PDUs (`snmpset`, a vendor CLI,
-/// `curl` to a smart plug) and anything else a command can switch.
+/// `curl` to a smart plug) and anything else a command can switch. The deadline is kept on `clock` (real
+/// time unless a test gives its own).
 public struct CommandActuator: PowerActuator {
     public let name: String
     public let onCommand: [String]
@@ -8,9 +9,11 @@ public struct CommandActuator: PowerActuator {
     public let statusCommand: [String]?
     public let statePattern: StatePattern?
     public let deadline: Duration
+    /// The clock `deadline` is kept on.
+    public let clock: any Clock<Duration>
 
     public init(name: String, on: [String], off: [String], status: [String]? = nil, statePattern: StatePattern? = nil,
-                deadline: Duration = .seconds(10)) throws {
+                deadline: Duration = .seconds(10), clock: some Clock<Duration> = ContinuousClock()) throws {
         for (key, argv) in [("on", on), ("off", off), ("status", status ?? ["-"])] where argv.isEmpty || argv[0].isEmpty {
             throw PowerSwitchError(.invalidInput, "\(name): the \(key) command is empty")
         }
@@ -20,6 +23,7 @@ public struct CommandActuator: PowerActuator {
         self.statusCommand = status
         self.statePattern = statePattern
         self.deadline = deadline
+        self.clock = clock
     }
 
     public func apply(_ power: Power) async throws -> [String] {
@@ -46,7 +50,7 @@ public struct CommandActuator: PowerActuator {
 
     /// Runs one action's argv; a deadline or a non-zero exit is an error naming the command and its last words.
     func run(_ argv: [String], action: String) async throws -> CommandResult {
-        let result = try await ChildProcess.run(argv, deadline: deadline)
+        let result = try await ChildProcess.run(argv, deadline: deadline, clock: self.clock)
         if result.timedOut {
             throw PowerSwitchError(.timeout, "\(name): \(action) command `\(result.commandLine)` did not finish within \(deadline.seconds) (killed)"
                 + (result.lastLine.isEmpty ? "" : "; last output: \(result.lastLine)"))

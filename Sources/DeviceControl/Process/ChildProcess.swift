@@ -204,46 +204,69 @@ extension ChildProcess {
     /// cancelled (then the group gets SIGKILL and it throws `CancellationError` without waiting: the watcher
     /// thread reaps the child, so nothing it started is left running).
     public static func run(_ argv: [String], deadline: Duration, environment: [String: String]? = nil) async throws -> CommandResult {
-        let clock = ContinuousClock()
+        try await run(argv, deadline: deadline, clock: ContinuousClock(), environment: environment)
+    }
+
+    /// `run(_:deadline:environment:)` with the deadline kept on `clock` (real time in production; a test's
+    /// stepped clock, which moves only when the test advances it): at `deadline` after the call on `clock` the
+    /// child's group gets SIGTERM, half a second later SIGKILL, and 3 s after the deadline a child whose output
+    /// is still held open (by something that left its group) is a `.timeout` error. The result's `elapsed` is
+    /// measured on `clock` too.
+    public static func run<C: Clock<Duration>>(_ argv: [String], deadline: Duration, clock: C,
+                                               environment: [String: String]? = nil) async throws -> CommandResult {
         let start = clock.now
+        let due = start.advanced(by: deadline)
         let child = try spawn(argv, environment: environment)
-        // Whether it fired is what makes the result a timeout. The elapsed time, taken when the collecting task
-        // resumes, also counts its wait for a cooperative thread: a command that exited 4 at 5 ms was called
-        // "did not finish within 10 s" on a loaded machine. Late itself, the killer fires only on a child not
-        // yet reaped (the watcher thread reaps it when it ends, on a thread of its own).
-        let killer = Task { () -> Bool in
-            guard (try? await Task.sleep(for: deadline)) != nil, !Task.isCancelled, kill(child.pid, 0) == 0 else { return false }
-            child.signalGroup(SIGTERM)
-            guard (try? await Task.sleep(for: .milliseconds(500))) != nil else { return true }
-            child.signalGroup(SIGKILL)
-            return true
-        }
-        defer { killer.cancel() }
+        let ending = OneShot<RunEnding>()
         // Collected by a task of its own, which the caller's cancellation does not cut short: its output ends
         // with the child. (Collected in the caller's task, a cancellation ended the loop early with a made-up
         // "killed by signal 9" and left the child running: a cancelled `labgrid-client acquire` went on to
         // take the place.)
-        let collecting = Task { await child.collect() }
-        let collected: Output
-        do {
-            collected = try await withTaskCancellationHandler {
-                try await withDeadline(deadline + .seconds(3), timeout: {
-                    PowerSwitchError(.timeout, "`\(argv.joined(separator: " "))` did not finish within \(deadline.seconds) and its output stayed open after it was killed")
-                }) {
-                    await collecting.value
-                }
-            } onCancel: {
-                child.signalGroup(SIGKILL)
-            }
-        } catch where Task.isCancelled {
-            throw CancellationError()  // its group has had SIGKILL; the watcher thread reaps it
+        Task { ending.give(.collected(await child.collect())) }
+        // Whether it fired is what makes the result a timeout. The elapsed time, taken when the caller
+        // resumes, also counts its wait for a cooperative thread: a command that exited 4 at 5 ms was called
+        // "did not finish within 10 s" on a loaded machine. Late itself, the killer fires only on a child not
+        // yet reaped (the watcher thread reaps it when it ends, on a thread of its own). One chain of timers
+        // on `clock`, the first at the deadline: the only one a test stepping the clock sees armed.
+        let killer = Task { () -> Bool in
+            guard (try? await Task.sleep(until: due, clock: clock)) != nil, !Task.isCancelled, kill(child.pid, 0) == 0 else { return false }
+            child.signalGroup(SIGTERM)
+            guard (try? await Task.sleep(until: due.advanced(by: .milliseconds(500)), clock: clock)) != nil else { return true }
+            child.signalGroup(SIGKILL)
+            guard (try? await Task.sleep(until: due.advanced(by: .seconds(3)), clock: clock)) != nil else { return true }
+            ending.give(.outputStayedOpen)
+            return true
+        }
+        defer { killer.cancel() }
+        let ended = await withTaskCancellationHandler {
+            await ending.value()
+        } onCancel: {
+            child.signalGroup(SIGKILL)
+            ending.give(.cancelled)  // its group has had SIGKILL; the watcher thread reaps it
         }
         if Task.isCancelled { throw CancellationError() }
-        let elapsed = clock.now - start
+        let collected: Output
+        switch ended {
+        case .cancelled:
+            throw CancellationError()
+        case .outputStayedOpen:
+            throw PowerSwitchError(.timeout, "`\(argv.joined(separator: " "))` did not finish within \(deadline.seconds) and its output stayed open after it was killed")
+        case .collected(let output):
+            collected = output
+        }
+        let elapsed = start.duration(to: clock.now)
         killer.cancel()
         let killed = await killer.value
         return CommandResult(argv: argv, stdout: String(decoding: collected.stdout, as: UTF8.self),
                              stderr: String(decoding: collected.stderr, as: UTF8.self), termination: collected.termination,
                              elapsed: elapsed, timedOut: killed && !collected.termination.succeeded)
+    }
+
+    /// How `run` stopped waiting: the child's whole output, the caller's cancellation, or a killed child whose
+    /// output stayed open.
+    private enum RunEnding: Sendable {
+        case collected(Output)
+        case cancelled
+        case outputStayedOpen
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// Powers an emulated accessory by starting and stopping its process: `on` starts `argv` (no shell,
 /// own process group) and waits for `readyPattern` on its output; `off` sends SIGTERM to the group,
 /// then SIGKILL after `stopDeadline`. With `pidFile`, another `hil` invocation can stop what this one
-/// started.
+/// started. Its deadlines are kept on `clock` (real time unless a test gives its own).
 public actor ProcessActuator: PowerActuator {
     public nonisolated let name: String
     let argv: [String]
@@ -17,15 +17,21 @@ public actor ProcessActuator: PowerActuator {
     let readyDeadline: Duration
     let stopDeadline: Duration
     let pidFile: String?
+    let clock: any Clock<Duration>
 
     private var child: ChildProcess?
     private var output = ""
     private var ended: Termination?
     private var readyAfter: Duration?
     private var drainer: Task<Void, Never>?
+    /// Signalled on every output and on the child's end: what readiness and stopping wait for.
+    private let changed = ChangeSignal()
 
+    /// `readyDeadline` bounds the wait for `readyPattern` after a start, `stopDeadline` the wait for the group
+    /// to end after SIGTERM; both on `clock`.
     public init(name: String, argv: [String], environment: [String: String]? = nil, readyPattern: String? = nil,
-                readyDeadline: Duration = .seconds(10), stopDeadline: Duration = .seconds(5), pidFile: String? = nil) throws {
+                readyDeadline: Duration = .seconds(10), stopDeadline: Duration = .seconds(5), pidFile: String? = nil,
+                clock: some Clock<Duration> = ContinuousClock()) throws {
         guard let first = argv.first, !first.isEmpty else { throw PowerSwitchError(.invalidInput, "\(name): argv is empty") }
         if let readyPattern, (try? NSRegularExpression(pattern: readyPattern)) == nil {
             throw PowerSwitchError(.invalidInput, "\(name): readyPattern '\(readyPattern)' is not a valid regular expression")
@@ -37,6 +43,7 @@ public actor ProcessActuator: PowerActuator {
         self.readyDeadline = readyDeadline
         self.stopDeadline = stopDeadline
         self.pidFile = pidFile
+        self.clock = clock
     }
 
     /// The pid of the running process: ours, or the one the pid file names if it is alive.
@@ -51,15 +58,15 @@ public actor ProcessActuator: PowerActuator {
 
     public func apply(_ power: Power) async throws -> [String] {
         switch power {
-        case .on: return try await start()
-        case .off: return try await stop()
+        case .on: return try await start(clock: self.clock)
+        case .off: return try await stop(clock: self.clock)
         }
     }
 
-    private func start() async throws -> [String] {
+    private func start<C: Clock<Duration>>(clock: C) async throws -> [String] {
         if let pid = runningPID() { return ["\(argv[0]) already running (pid \(pid))"] }
-        let clock = ContinuousClock()
         let begin = clock.now
+        let due = begin.advanced(by: readyDeadline)
         let started = try ChildProcess.spawn(argv, environment: environment)
         child = started
         output = ""
@@ -76,50 +83,63 @@ public actor ProcessActuator: PowerActuator {
         }
         var steps = ["started `\(argv.joined(separator: " "))` (pid \(started.pid))"]
         guard let readyPattern else { return steps }
+        // Woken by every output and by the end, or at the deadline: the pattern is looked for as soon as the
+        // output arrives, and the deadline is exactly `readyDeadline` on `clock`.
         while true {
+            let seen = changed.count
             if StatePattern.matches(readyPattern, output) {
-                readyAfter = clock.now - begin
-                steps.append("ready: output matched '\(readyPattern)' after \((clock.now - begin).seconds)")
+                let after = begin.duration(to: clock.now)
+                readyAfter = after
+                steps.append("ready: output matched '\(readyPattern)' after \(after.seconds)")
                 return steps
             }
             if let ended {
                 throw PowerSwitchError(.deviceFailure, "\(name): `\(argv[0])` ended (\(ended)) before printing '\(readyPattern)'; its output: \(tail)")
             }
-            if clock.now - begin >= readyDeadline {
+            if clock.now >= due {
                 started.signalGroup(SIGKILL)
                 throw PowerSwitchError(.timeout, "\(name): `\(argv[0])` (pid \(started.pid)) did not print '\(readyPattern)' within \(readyDeadline.seconds) (killed); its output: \(tail)")
             }
-            try await Task.sleep(for: .milliseconds(20))
+            await changed.wait(after: seen, until: due, clock: clock)
+            try Task.checkCancellation()
         }
     }
 
-    private func stop() async throws -> [String] {
+    private func stop<C: Clock<Duration>>(clock: C) async throws -> [String] {
         guard let pid = runningPID() else { return ["\(argv[0]) was not running"] }
-        let clock = ContinuousClock()
         let begin = clock.now
         _ = kill(-pid, SIGTERM)
         var steps = ["sent SIGTERM to process group \(pid)"]
-        if await waitGone(pid, within: stopDeadline) == false {
+        if await waitGone(pid, until: begin.advanced(by: stopDeadline), clock: clock) == false {
             _ = kill(-pid, SIGKILL)
             steps.append("still running after \(stopDeadline.seconds): sent SIGKILL")
-            if await waitGone(pid, within: .seconds(2)) == false {
+            if await waitGone(pid, until: clock.now.advanced(by: .seconds(2)), clock: clock) == false {
                 throw PowerSwitchError(.timeout, "\(name): pid \(pid) survived SIGTERM and, for 2 s, SIGKILL")
             }
         }
-        steps.append("pid \(pid) ended (\(ended.map(\.description) ?? "gone")) after \((clock.now - begin).seconds)")
+        steps.append("pid \(pid) ended (\(ended.map(\.description) ?? "gone")) after \(begin.duration(to: clock.now).seconds)")
         if let pidFile { try? FileManager.default.removeItem(atPath: pidFile) }
         return steps
     }
 
-    /// True once the process is gone: reaped by our watcher, or (not our child) no longer signalable.
-    private func waitGone(_ pid: pid_t, within limit: Duration) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + limit
-        while clock.now < deadline {
-            if child?.pid == pid ? ended != nil : kill(pid, 0) != 0 { return true }
-            try? await Task.sleep(for: .milliseconds(20))
+    /// True once the process is gone by `deadline` on `clock`: our child when our watcher has reaped it (its
+    /// end wakes the wait), another process (a pid file's) when it can no longer be signalled, looked at every
+    /// 20 ms. Its waits hold in a cancelled task too: stopping after an interrupt still needs its grace period.
+    private func waitGone<C: Clock<Duration>>(_ pid: pid_t, until deadline: C.Instant, clock: C) async -> Bool {
+        let ours = child?.pid == pid
+        let changed = self.changed
+        while true {
+            let seen = changed.count
+            if ours ? ended != nil : kill(pid, 0) != 0 { return true }
+            if clock.now >= deadline { return false }
+            // Each wait is a task of its own, which the caller's cancellation does not cut short.
+            if ours {
+                await Task { await changed.wait(after: seen, until: deadline, clock: clock) }.value
+            } else {
+                let next = min(clock.now.advanced(by: .milliseconds(20)), deadline)
+                await Task { try? await Task.sleep(until: next, clock: clock) }.value
+            }
         }
-        return child?.pid == pid ? ended != nil : kill(pid, 0) != 0
     }
 
     private func record(_ event: ChildEvent) {
@@ -130,6 +150,7 @@ public actor ProcessActuator: PowerActuator {
         case .ended(let termination):
             ended = termination
         }
+        changed.signal()
     }
 
     private var tail: String {

@@ -7,6 +7,9 @@
 /// - `on`: the devices that left (or the rig's) must come back and enumerate within `onDeadline`;
 ///   with nothing expected, anything enumerating behind a watched hub port counts.
 /// - Where nothing downstream is visible over USB the result is `.unverified`, with the reason.
+///
+/// Deadlines, polls, `cycle`'s off time and the elapsed times it reports are kept on `clock`: real time in
+/// production, a virtual clock in a test (so a 3 s deadline is exactly 3 s of the test's time).
 public actor VerifiedPowerSwitch: PowerSwitch {
     public nonisolated let name: String
     let actuator: any PowerActuator
@@ -15,12 +18,15 @@ public actor VerifiedPowerSwitch: PowerSwitch {
     let offDeadline: Duration
     let onDeadline: Duration
     let pollInterval: Duration
+    let clock: any Clock<Duration>
     /// What left at the last verified `off`: what `on` waits for.
     private var departed: [DeviceExpectation] = []
 
+    /// Wraps `actuator`, watching the devices `probe` sees. `clock` keeps the deadlines and polls (real time
+    /// unless a test gives its own).
     public init(actuator: any PowerActuator, probe: any USBPresenceProbe, expecting named: [DeviceExpectation] = [],
                 offDeadline: Duration = .seconds(3), onDeadline: Duration = .seconds(10),
-                pollInterval: Duration = .milliseconds(100)) {
+                pollInterval: Duration = .milliseconds(100), clock: some Clock<Duration> = ContinuousClock()) {
         self.name = actuator.name
         self.actuator = actuator
         self.probe = probe
@@ -28,12 +34,19 @@ public actor VerifiedPowerSwitch: PowerSwitch {
         self.offDeadline = offDeadline
         self.onDeadline = onDeadline
         self.pollInterval = pollInterval
+        self.clock = clock
     }
 
     public func state() async throws -> PowerStatus { try await actuator.status() }
 
-    public func off() async throws -> PowerTransition {
-        let clock = ContinuousClock()
+    public func off() async throws -> PowerTransition { try await off(clock: self.clock) }
+
+    public func on() async throws -> PowerTransition { try await on(clock: self.clock) }
+
+    /// Off, `offTime` on this switch's clock, on: each half verified.
+    public func cycle(offTime: Duration) async throws -> PowerTransition { try await cycle(offTime: offTime, clock: self.clock) }
+
+    private func off<C: Clock<Duration>>(clock: C) async throws -> PowerTransition {
         let start = clock.now
         let before = try await probe.presentDevices()
         let known = try await actuator.downstream()
@@ -63,10 +76,10 @@ public actor VerifiedPowerSwitch: PowerSwitch {
             } else {
                 verification = .unverified(reason: (notes + ["nothing behind \(name) was visible over USB before off (an accessory only powered by it cannot be seen leaving); name a device in the rig's verify.devices or with --expect to verify"]).joined(separator: "; "))
             }
-            return PowerTransition(switchName: name, action: .off, verification: verification, elapsed: clock.now - start, steps: steps)
+            return PowerTransition(switchName: name, action: .off, verification: verification, elapsed: start.duration(to: clock.now), steps: steps)
         }
         let waitStart = clock.now
-        let remaining = try await poll(until: offDeadline) { present in
+        let remaining = try await poll(until: offDeadline, clock: clock) { present in
             watched.filter { expectation in present.contains(where: expectation.matches) }
         }
         if !remaining.isEmpty {
@@ -75,14 +88,13 @@ public actor VerifiedPowerSwitch: PowerSwitch {
                 "\(name) reports \(reported.state) but \(still) \(remaining.count == 1 ? "is" : "are") still enumerated after \(offDeadline.seconds)")
         }
         departed = watched
-        let evidence = watched.map(\.description).joined(separator: ", ") + " left after \((clock.now - waitStart).seconds)"
+        let evidence = watched.map(\.description).joined(separator: ", ") + " left after \(waitStart.duration(to: clock.now).seconds)"
             + (own.map { "; \($0)" } ?? "") + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
         steps.append(evidence)
-        return PowerTransition(switchName: name, action: .off, verification: .verified(evidence: evidence), elapsed: clock.now - start, steps: steps)
+        return PowerTransition(switchName: name, action: .off, verification: .verified(evidence: evidence), elapsed: start.duration(to: clock.now), steps: steps)
     }
 
-    public func on() async throws -> PowerTransition {
-        let clock = ContinuousClock()
+    private func on<C: Clock<Duration>>(clock: C) async throws -> PowerTransition {
         let start = clock.now
         let known = try await actuator.downstream()
         var expected = departed
@@ -99,7 +111,7 @@ public actor VerifiedPowerSwitch: PowerSwitch {
         if let own { steps.append(own) }
         let waitStart = clock.now
         if !expected.isEmpty {
-            let missing = try await poll(until: onDeadline) { present in
+            let missing = try await poll(until: onDeadline, clock: clock) { present in
                 expected.filter { expectation in !present.contains(where: expectation.matches) }
             }
             if !missing.isEmpty {
@@ -109,42 +121,41 @@ public actor VerifiedPowerSwitch: PowerSwitch {
                 throw PowerSwitchError(.verificationFailed,
                     "\(name) reports \(reported.state) but \(missing.map(\.description).joined(separator: ", ")) did not enumerate within \(onDeadline.seconds)\(seenText)")
             }
-            let evidence = expected.map(\.description).joined(separator: ", ") + " enumerated after \((clock.now - waitStart).seconds)"
+            let evidence = expected.map(\.description).joined(separator: ", ") + " enumerated after \(waitStart.duration(to: clock.now).seconds)"
                 + (own.map { "; \($0)" } ?? "")
             steps.append(evidence)
-            return PowerTransition(switchName: name, action: .on, verification: .verified(evidence: evidence), elapsed: clock.now - start, steps: steps)
+            return PowerTransition(switchName: name, action: .on, verification: .verified(evidence: evidence), elapsed: start.duration(to: clock.now), steps: steps)
         }
         if !known.watchedLocations.isEmpty {
-            let appeared = try await poll(until: onDeadline) { present -> [USBPresence] in
+            let appeared = try await poll(until: onDeadline, clock: clock) { present -> [USBPresence] in
                 let found = present.filter { device in known.watchedLocations.contains { device.location.isWithin($0) } }
                 return found.isEmpty ? [USBPresence(location: known.watchedLocations[0], id: USBID(vendor: 0, product: 0))] : []
             }
             if appeared.isEmpty {
                 let found = try await probe.presentDevices().filter { device in known.watchedLocations.contains { device.location.isWithin($0) } }
-                let evidence = found.map(\.description).joined(separator: ", ") + " enumerated after \((clock.now - waitStart).seconds)"
+                let evidence = found.map(\.description).joined(separator: ", ") + " enumerated after \(waitStart.duration(to: clock.now).seconds)"
                     + (own.map { "; \($0)" } ?? "")
                 steps.append(evidence)
-                return PowerTransition(switchName: name, action: .on, verification: .verified(evidence: evidence), elapsed: clock.now - start, steps: steps)
+                return PowerTransition(switchName: name, action: .on, verification: .verified(evidence: evidence), elapsed: start.duration(to: clock.now), steps: steps)
             }
             if let own {
-                return PowerTransition(switchName: name, action: .on, verification: .verified(evidence: own), elapsed: clock.now - start, steps: steps)
+                return PowerTransition(switchName: name, action: .on, verification: .verified(evidence: own), elapsed: start.duration(to: clock.now), steps: steps)
             }
             let reason = "nothing enumerated behind \(name) within \(onDeadline.seconds) and nothing was expected to (an accessory only powered by it cannot be seen); name a device in the rig's verify.devices or with --expect to verify"
-            return PowerTransition(switchName: name, action: .on, verification: .unverified(reason: reason), elapsed: clock.now - start, steps: steps)
+            return PowerTransition(switchName: name, action: .on, verification: .unverified(reason: reason), elapsed: start.duration(to: clock.now), steps: steps)
         }
         let verification: Verification = own.map { .verified(evidence: $0) }
             ?? .unverified(reason: "nothing behind \(name) is visible over USB; name a device in the rig's verify.devices or with --expect to verify")
-        return PowerTransition(switchName: name, action: .on, verification: verification, elapsed: clock.now - start, steps: steps)
+        return PowerTransition(switchName: name, action: .on, verification: verification, elapsed: start.duration(to: clock.now), steps: steps)
     }
 
     /// Polls the probe until `outstanding` returns nothing or `limit` passes; returns what was still outstanding.
-    private func poll<T: Sendable>(until limit: Duration, _ outstanding: ([USBPresence]) -> [T]) async throws -> [T] {
-        let clock = ContinuousClock()
-        let deadline = clock.now + limit
+    private func poll<T: Sendable, C: Clock<Duration>>(until limit: Duration, clock: C, _ outstanding: ([USBPresence]) -> [T]) async throws -> [T] {
+        let deadline = clock.now.advanced(by: limit)
         while true {
             let left = outstanding(try await probe.presentDevices())
             if left.isEmpty || clock.now >= deadline { return left }
-            try await Task.sleep(for: pollInterval)
+            try await Task.sleep(for: pollInterval, clock: clock)
         }
     }
 }

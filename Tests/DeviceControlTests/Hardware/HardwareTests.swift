@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import DeviceControl
 
 /// Against a real per-port-switching hub, named by HIL_TEST_HUB=LOCATION:PORT (a port with a device
 /// behind it that may be power-cycled). Skipped, with the reason, where there is none; the kernel tier
-/// (scripts/kernel/test-usb-power) covers the same paths against QEMU's hub in CI.
-@Suite struct HardwareTests {
+/// (scripts/kernel/test-usb-power) covers the same paths against QEMU's hub in CI. A real device, on real time:
+/// a peer.
+@Suite(.tags(.peer)) struct HardwareTests {
     static let target: (hub: USBLocation, port: Int)? = {
         guard let text = ProcessInfo.processInfo.environment["HIL_TEST_HUB"],
               let colon = text.lastIndex(of: ":"), let hub = USBLocation(String(text[..<colon])),

@@ -124,17 +124,6 @@ import Testing
         let switches = try Self.load(#"{"powerSwitches": [{"name": "a", "kind": "usb-hub", "hub": "1-1.4", "ports": [4, 2]}, {"name": "b", "kind": "process", "argv": ["x"]}]}"#)
         #expect(switches.map(\.ports) == [[4, 2], [1]])
     }
-
-    @Test func theFactoryMakesAWorkingProcessSwitch() async throws {
-        let description = try Self.load(#"{"powerSwitches": [{"name": "emu", "kind": "process", "argv": ["sh", "-c", "echo ready; exec sleep 30"], "readyPattern": "ready"}]}"#)[0]
-        let powerSwitch = try PowerSwitchFactory.makeSwitch(description, probe: NoDevicesProbe())
-        #expect(powerSwitch.name == "emu")
-        let on = try await powerSwitch.on()
-        guard case .verified(let evidence) = on.verification else { Issue.record("not verified: \(on.verification)"); return }
-        #expect(evidence.hasPrefix("pid ") && evidence.contains("ready after"))
-        let off = try await powerSwitch.off()
-        #expect(off.verification == .verified(evidence: "process not running"))
-    }
 }
 
 struct NoDevicesProbe: USBPresenceProbe {

@@ -1,21 +1,26 @@
 @testable import DeviceControl
+import HCI
 
-/// A bench in memory: devices present, a switch that removes or keeps them, and how it reports.
+/// A bench in memory: devices present, a switch that removes or keeps them, and how it reports. Its devices
+/// move on the test's clock (virtual time), as real ones move on the wall clock.
 actor FakeBench {
     var present: [USBPresence]
     /// Devices that power off with the switch, and come back with it.
     nonisolated let behind: [USBPresence]
     /// When true the switch reports what it was told, but the devices never move (the lying switch).
     var lies = false
-    /// How long after the switch acts the devices move, on the wall clock as real ones do: a count of probe
-    /// polls would make a test measure the scheduler (a starved test polls less often, and its deadline passed).
+    /// How long after the switch acts the devices move, on `clock` as real ones do on the wall clock (not a
+    /// count of probe polls: the switch's deadline is on the clock too, so the test says when they move).
     var moveDelay: Duration = .milliseconds(20)
+    /// The test's clock.
+    nonisolated let clock: LoopClock
     var reported: PowerState = .on
     private var pendingMove: (power: Power, at: ContinuousClock.Instant)?
 
-    init(present: [USBPresence], behind: [USBPresence]) {
+    init(present: [USBPresence], behind: [USBPresence], clock: LoopClock) {
         self.present = present
         self.behind = behind
+        self.clock = clock
     }
 
     func setLies(_ value: Bool) { lies = value }
@@ -23,11 +28,11 @@ actor FakeBench {
 
     func apply(_ power: Power) {
         reported = PowerState(power)
-        if !lies { pendingMove = (power, ContinuousClock.now + moveDelay) }
+        if !lies { pendingMove = (power, clock.now + moveDelay) }
     }
 
     func snapshot() -> [USBPresence] {
-        if let move = pendingMove, ContinuousClock.now >= move.at {
+        if let move = pendingMove, clock.now >= move.at {
             if move.power == .off { present.removeAll { behind.contains($0) } } else { present += behind.filter { !present.contains($0) } }
             pendingMove = nil
         }
