@@ -1,5 +1,6 @@
 import DeviceControl
 import Foundation
+import HCI
 import HILResults
 
 /// A bench that is a labgrid place, held for one run: acquired from the coordinator before the first test
@@ -16,14 +17,13 @@ public final class LabgridPlaceLease: Sendable {
         self.holder = holder
     }
 
-    /// Acquires `place`, polling every `pollInterval` for up to `wait` while someone else holds it;
-    /// `notice` hears once that it is busy and who holds it. `environment` chooses the client
-    /// (`HIL_LABGRID_CLIENT`, `LabgridClient`).
+    /// Acquires `place`, polling every `pollInterval` for up to `wait` while someone else holds it, the wait
+    /// and the polls on `clock` (real time unless a test gives its own); `notice` hears once that it is busy and
+    /// who holds it. `environment` chooses the client (`HIL_LABGRID_CLIENT`, `LabgridClient`).
     public static func acquire(_ place: LabgridPlace, wait: Duration = .zero, pollInterval: Duration = .seconds(1),
-                               environment: [String: String] = ProcessInfo.processInfo.environment,
+                               environment: [String: String] = ProcessInfo.processInfo.environment, clock: LoopClock = .real,
                                notice: @Sendable (String) -> Void = { _ in }) async throws(LabgridError) -> LabgridPlaceLease {
         let client = LabgridClient(place, environment: environment)
-        let clock = ContinuousClock()
         let start = clock.now
         var announced = false
         while true {
@@ -42,7 +42,7 @@ public final class LabgridPlaceLease: Sendable {
                     announced = true
                 }
                 let holder = error.holder
-                do { try await Task.sleep(for: min(pollInterval, wait - waited)) } catch {
+                do { try await Task.sleep(for: min(pollInterval, wait - waited), clock: clock) } catch {
                     throw LabgridError(.held, "\(place): the wait for it was cancelled", holder: holder)
                 }
             } catch where Task.isCancelled {

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import HCI
 import HILResults
 import Synchronization
 
@@ -93,17 +94,19 @@ public final class RigLock: Sendable {
         directory.appendingPathComponent(ResultsLayout.sanitize(rigName) + ".lock")
     }
 
-    /// Takes the rig's lock, waiting up to `wait` (zero: fail at once) while another process holds it.
-    /// `notice` hears, once, that the rig is busy and who holds it, and that a dead holder's lock was taken over.
+    /// Takes the rig's lock, waiting up to `wait` (zero: fail at once) while another process holds it, looking
+    /// again every `pollInterval`; the wait and the polls are on `clock` (real time unless a test gives its own),
+    /// the last look exactly at the end of the wait. `notice` hears, once, that the rig is busy and who holds it,
+    /// and that a dead holder's lock was taken over.
     public static func acquire(rigName: String, command: String, wait: Duration = .zero,
                                directory: URL = defaultDirectory(), pollInterval: Duration = .milliseconds(200),
+                               clock: LoopClock = .real,
                                notice: @Sendable (String) -> Void = { _ in }) async throws(RigLockError) -> RigLock {
         let url = lockFile(rigName: rigName, directory: directory)
         try makeDirectory(directory)
         let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw RigLockError(.unusable, "cannot open the lock file \(url.path): \(String(cString: strerror(errno)))") }
         _ = fchmod(fd, 0o666)  // one lock directory for every user of a shared bench host
-        let clock = ContinuousClock()
         let start = clock.now
         var announced = false
         while true {
@@ -126,7 +129,7 @@ public final class RigLock: Sendable {
                 notice("rig \(rigName) is held by \(who); waiting up to \(ProgressText.duration(wait / .seconds(1)))")
                 announced = true
             }
-            do { try await Task.sleep(for: min(pollInterval, wait - waited)) } catch {
+            do { try await Task.sleep(for: min(pollInterval, wait - waited), clock: clock) } catch {
                 close(fd)
                 throw RigLockError(.cancelled, "cancelled while waiting for rig \(rigName), held by \(who)", holder: holder)
             }

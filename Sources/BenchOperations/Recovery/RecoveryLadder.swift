@@ -63,35 +63,47 @@ public struct RecoveryLadder: Sendable {
     }
 
     /// Runs a rung's action against its deadline. An action that overruns is left to finish on its own
-    /// (its result is ignored) and the rung counts as failed, so a hung call never hangs the ladder.
+    /// (its result is ignored) and the rung counts as failed, so a hung call never hangs the ladder; an action
+    /// that ends in time cancels the deadline's timer, which leaves nothing armed on the clock.
     static func run(_ rung: Rung, clock: LoopClock) async -> Attempt {
         await withCheckedContinuation { (continuation: CheckedContinuation<Attempt, Never>) in
             let once = ResumeOnce(continuation)
+            let due = clock.now.advanced(by: rung.deadline)
             let work = Task(executorPreference: clock.taskExecutor) { once.resume(await rung.action()) }
-            Task(executorPreference: clock.taskExecutor) {
-                try? await Task.sleep(for: rung.deadline, clock: clock)
+            once.keep(timer: Task(executorPreference: clock.taskExecutor) {
+                guard (try? await Task.sleep(until: due, clock: clock)) != nil else { return }
                 if once.resume(.failed("did not finish within \(RecoveryStep.seconds(rung.deadline)) s")) { work.cancel() }
-            }
+            })
         }
     }
 }
 
-/// Resumes a continuation with the first value offered.
+/// Resumes a continuation with the first value offered, and then cancels the deadline's timer.
 private final class ResumeOnce: Sendable {
-    private let continuation: Mutex<CheckedContinuation<RecoveryLadder.Attempt, Never>?>
+    private let state: Mutex<(continuation: CheckedContinuation<RecoveryLadder.Attempt, Never>?, timer: Task<Void, Never>?)>
 
     init(_ continuation: CheckedContinuation<RecoveryLadder.Attempt, Never>) {
-        self.continuation = Mutex(continuation)
+        self.state = Mutex((continuation, nil))
+    }
+
+    /// Holds the deadline's timer, to cancel when the continuation is resumed (at once if it was).
+    func keep(timer: Task<Void, Never>) {
+        let resumed = state.withLock { state -> Bool in
+            if state.continuation != nil { state.timer = timer }
+            return state.continuation == nil
+        }
+        if resumed { timer.cancel() }
     }
 
     /// True when this call resumed it.
     @discardableResult
     func resume(_ attempt: RecoveryLadder.Attempt) -> Bool {
-        let taken = continuation.withLock { stored -> CheckedContinuation<RecoveryLadder.Attempt, Never>? in
-            defer { stored = nil }
-            return stored
+        let (taken, timer) = state.withLock { state -> (CheckedContinuation<RecoveryLadder.Attempt, Never>?, Task<Void, Never>?) in
+            defer { state = (nil, nil) }
+            return (state.continuation, state.timer)
         }
         taken?.resume(returning: attempt)
+        timer?.cancel()
         return taken != nil
     }
 }

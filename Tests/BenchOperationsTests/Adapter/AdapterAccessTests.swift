@@ -33,28 +33,33 @@ import TestSupport
         #expect(throws: HCITransportError.self) { _ = try AdapterAccess(moniker: "bogus:1") }
     }
 
+    /// On the simulated world's virtual time, driven: the hosts' command deadlines are the test's clock's.
     @Test func aSimulatedAdapterResetsAndAnswersAgain() async throws {
         let rig = try Rig.load(path: repositoryRoot.appendingPathComponent("rigs/simulated.json").path)
         let runtime = try SimulatedRigRuntime(rig: rig)
-        try await runtime.powerOnAll()
+        let clock = runtime.world.air.clock
+        #expect(clock.isVirtual)
         do {
-            #expect(throws: HCITransportError.self) { _ = try AdapterAccess(moniker: "sim:nope", runtime: runtime) }
-            let access = try AdapterAccess(moniker: "sim:central", runtime: runtime)
-            #expect(access.canResetUSB)
-            let before = try await access.openHost()
-            _ = try await before.initialize()
-            await before.close()
-            #expect(try await access.resetUSB() == "USB reset of sim:central (simulated)")
-            let after = try await access.openHost()
-            let info = try await after.initialize()
-            #expect(info.address == (try #require(BDAddress("00:48:49:4C:00:01"))))
-            await after.close()
-            // The ladder through the same access: a healthy adapter answers at the first rung.
-            let slot = HostSlot(try await access.openHost())
-            let outcome = await access.recoveryLadder(slot: slot, powerSwitch: runtime.adapterPowerSwitch()).climb()
-            guard case .recovered(let rung, _) = outcome else { Issue.record("\(outcome)"); await slot.close(); await runtime.shutdown(); return }
-            #expect(rung == "HCI Reset")
-            await slot.close()
+            try await clock.drive { () async throws -> Void in
+                try await runtime.powerOnAll()
+                #expect(throws: HCITransportError.self) { _ = try AdapterAccess(moniker: "sim:nope", runtime: runtime) }
+                let access = try AdapterAccess(moniker: "sim:central", runtime: runtime)
+                #expect(access.canResetUSB)
+                let before = try await access.openHost()
+                _ = try await before.initialize()
+                await before.close()
+                #expect(try await access.resetUSB() == "USB reset of sim:central (simulated)")
+                let after = try await access.openHost()
+                let info = try await after.initialize()
+                #expect(info.address == (try #require(BDAddress("00:48:49:4C:00:01"))))
+                await after.close()
+                // The ladder through the same access: a healthy adapter answers at the first rung.
+                let slot = HostSlot(try await access.openHost())
+                let outcome = await access.recoveryLadder(slot: slot, powerSwitch: runtime.adapterPowerSwitch()).climb()
+                guard case .recovered(let rung, _) = outcome else { Issue.record("\(outcome)"); await slot.close(); return }
+                #expect(rung == "HCI Reset")
+                await slot.close()
+            }
         } catch {
             await runtime.shutdown()
             throw error

@@ -1,11 +1,14 @@
 @testable import BenchOperations
-import DeviceControl
 import Foundation
+import HCI
 @testable import HILResults
 import Synchronization
 import Testing
 import TestSupport
 
+/// The rig lock in one process: a second open file description of the lock file is a second runner. Waits
+/// and takeovers are on a stepped clock the test advances, so a wait ends exactly when the lock promises.
+/// (Another process holding the lock is `RigLockProcessTests`.)
 @Suite struct RigLockTests {
     final class Notices: Sendable {
         private let storage = Mutex<[String]>([])
@@ -32,74 +35,65 @@ import TestSupport
     @Test func aSecondRunnerWaitsAndGetsTheRigWhenItIsReleased() async throws {
         let directory = try TemporaryDirectory.make("hil-locks")
         defer { TemporaryDirectory.remove(directory) }
-        let first = try await RigLock.acquire(rigName: "bench", command: "first", directory: directory)
-        let notices = Notices()
-        let clock = ContinuousClock()
-        let start = clock.now
-        Task {
-            try await Task.sleep(for: .milliseconds(400))
+        try await withSteppedTime { time in
+            let clock = time.clock
+            let first = try await RigLock.acquire(rigName: "bench", command: "first", directory: directory)
+            let notices = Notices()
+            let start = time.now
+            // On the clock's loop, so that each poll has looked and armed the next before an advance returns.
+            let waiting = Task(executorPreference: clock.taskExecutor) {
+                try await RigLock.acquire(rigName: "bench", command: "second", wait: .seconds(10), directory: directory,
+                                          pollInterval: .milliseconds(50), clock: clock, notice: notices.append)
+            }
+            // It looked once, found the rig held, said so, and waits for its next look.
+            #expect(await time.nextDeadline() == start + .milliseconds(50))
+            #expect(notices.all.count == 1)
+            #expect(notices.all.first?.contains("waiting up to 10.0 s") == true)
+            await time.advance(to: start + .milliseconds(400))
             first.release()
+            // Released at 400 ms: the next look, at 450 ms, takes it; one nanosecond before, it still waits.
+            #expect(await time.nextDeadline() == start + .milliseconds(450))
+            await time.advance(to: start + .milliseconds(450) - .nanoseconds(1))
+            #expect(await time.nextDeadline() == start + .milliseconds(450))
+            #expect(RigLock.currentHolder(rigName: "bench", directory: directory) == nil, "released, not yet taken")
+            await time.advance(to: start + .milliseconds(450))
+            let second = try await waiting.value
+            defer { second.release() }
+            #expect(notices.all.count == 1)
+            #expect(second.tookOverFrom == nil, "a released lock is not a takeover")
+            #expect(RigLock.currentHolder(rigName: "bench", directory: directory)?.command == "second")
         }
-        let second = try await RigLock.acquire(rigName: "bench", command: "second", wait: .seconds(10), directory: directory,
-                                               pollInterval: .milliseconds(50), notice: notices.append)
-        defer { second.release() }
-        let waited = clock.now - start
-        #expect(waited >= .milliseconds(350) && waited < .seconds(5))
-        #expect(notices.all.count == 1)
-        #expect(notices.all.first?.contains("waiting up to 10.0 s") == true)
-        #expect(second.tookOverFrom == nil, "a released lock is not a takeover")
-        #expect(RigLock.currentHolder(rigName: "bench", directory: directory)?.command == "second")
     }
 
     @Test func waitingHasADeadlineAndSaysHowLongItWaited() async throws {
         let directory = try TemporaryDirectory.make("hil-locks")
         defer { TemporaryDirectory.remove(directory) }
-        let first = try await RigLock.acquire(rigName: "bench", command: "first", directory: directory)
-        defer { first.release() }
-        let clock = ContinuousClock()
-        let start = clock.now
-        await #expect {
-            _ = try await RigLock.acquire(rigName: "bench", command: "second", wait: .milliseconds(300), directory: directory, pollInterval: .milliseconds(50))
-        } throws: { ($0 as? RigLockError)?.description.hasSuffix("; waited 0.30 s") == true }
-        #expect(clock.now - start < .seconds(3))
-    }
-
-    @Test func anotherProcessHoldingTheLockKeepsTheRig() async throws {
-        let directory = try TemporaryDirectory.make("hil-locks")
-        defer { TemporaryDirectory.remove(directory) }
-        let file = RigLock.lockFile(rigName: "bench", directory: directory)
-        // A second process takes the flock (util-linux flock(1) without forking: the process that holds
-        // the lock is the one we kill) and writes its holder record.
-        let holder = try ChildProcess.spawn(["/usr/bin/flock", "--no-fork", "-x", file.path, "sleep", "30"])
-        var reaped = false
-        defer { if !reaped { holder.signalGroup(SIGTERM) } }
-        try await waitForLockFile(file)
-        let record = RigLockHolder(pid: holder.pid, host: RunContext.hostName(), started: Date(), command: "hil run --rig other", rig: "bench")
-        try TestRecord.makeEncoder().encode(record).write(to: file)
-        try await waitUntilHeld(file)
-        await #expect {
-            _ = try await RigLock.acquire(rigName: "bench", command: "me", directory: directory)
-        } throws: { ($0 as? RigLockError)?.description.contains("held by PID \(holder.pid)") == true }
-
-        // The holder dies without releasing: the kernel frees the lock, the next runner takes it over and says whose it was.
-        kill(holder.pid, SIGKILL)
-        _ = await holder.collect()
-        reaped = true
-        let notices = Notices()
-        let lock = try await RigLock.acquire(rigName: "bench", command: "me", wait: .seconds(5), directory: directory, notice: notices.append)
-        defer { lock.release() }
-        #expect(lock.tookOverFrom?.pid == holder.pid)
-        #expect(notices.all.contains { $0.contains("took over the lock of rig bench from PID \(holder.pid)") && $0.contains("ended without releasing it") })
-        #expect(RigLock.currentHolder(rigName: "bench", directory: directory)?.pid == getpid())
+        try await withSteppedTime { time in
+            let clock = time.clock
+            let first = try await RigLock.acquire(rigName: "bench", command: "first", directory: directory)
+            defer { first.release() }
+            let due = time.now + .milliseconds(300)
+            let waiting = Task(executorPreference: clock.taskExecutor) {
+                try await RigLock.acquire(rigName: "bench", command: "second", wait: .milliseconds(300), directory: directory,
+                                          pollInterval: .milliseconds(50), clock: clock)
+            }
+            #expect(await time.nextDeadline() == due - .milliseconds(250), "the first poll")
+            // One nanosecond before the end of the wait: a last look is armed at exactly the end.
+            await time.advance(to: due - .nanoseconds(1))
+            #expect(await time.nextDeadline() == due)
+            await time.advance(to: due)
+            await #expect {
+                _ = try await waiting.value
+            } throws: { ($0 as? RigLockError)?.description.hasSuffix("; waited 0.30 s") == true }
+        }
     }
 
     @Test func aDeadHoldersRecordIsTakenOver() async throws {
         let directory = try TemporaryDirectory.make("hil-locks")
         defer { TemporaryDirectory.remove(directory) }
-        // A process that has exited: its PID is dead, and it left its record in the (unlocked) file.
-        let exited = try ChildProcess.spawn(["/bin/true"])
-        _ = await exited.collect()
-        let stale = RigLockHolder(pid: exited.pid, host: RunContext.hostName(), started: Date(timeIntervalSinceNow: -3600),
+        // A holder that has ended: no process has its PID (Linux's PIDs stay below 2^22), and it left its record
+        // in the (unlocked) file.
+        let stale = RigLockHolder(pid: Int32.max, host: RunContext.hostName(), started: Date(timeIntervalSince1970: 1_800_000_000),
                                   command: "hil run --rig crashed", rig: "bench")
         #expect(stale.isAliveOnThisHost == false)
         try TestRecord.makeEncoder().encode(stale).write(to: RigLock.lockFile(rigName: "bench", directory: directory))
@@ -141,21 +135,5 @@ import TestSupport
         #expect(RigLock.defaultDirectory(environment: ["HIL_LOCK_DIR": "/var/lock/hil"]).path == "/var/lock/hil")
         #expect(RigLock.defaultDirectory(environment: [:]).path == "/tmp/hil-locks")
         #expect(RigLock.lockFile(rigName: "lab bench/1", directory: URL(fileURLWithPath: "/l")).lastPathComponent == "lab_bench_1.lock")
-    }
-
-    func waitForLockFile(_ url: URL) async throws {
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: url.path) { try await Task.sleep(for: .milliseconds(20)) }
-    }
-
-    /// Until a non-blocking flock on the file fails (the other process has it), at most 2 s.
-    func waitUntilHeld(_ url: URL) async throws {
-        for _ in 0..<100 {
-            let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-            defer { if fd >= 0 { close(fd) } }
-            if fd >= 0, flock(fd, LOCK_EX | LOCK_NB) != 0 { return }
-            if fd >= 0 { _ = flock(fd, LOCK_UN) }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        Issue.record("flock(1) did not take the lock within 2 s")
     }
 }
