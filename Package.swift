@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "RigsTests", dependencies: ["Rigs", "RigFormat", "DeviceControl", "HCI", "Simulation", "TestSupport"]),
         .testTarget(name: "BenchOperationsTests", dependencies: ["BenchOperations", "Rigs", "HILResults", "DeviceControl", "HCI", "TestSupport"]),
         .testTarget(name: "AirServerTests", dependencies: ["AirServer", "Rigs", "DeviceControl", "HCI", "Simulation", "TestSupport"]),
-        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "HILResults", "BenchOperations", "DeviceControl", "Rigs", "TestSupport"]),
+        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "HILResults", "BenchOperations", "DeviceControl", "Rigs", "TestSupport", "HCI"]),
         .testTarget(name: "LibUSBTests", dependencies: ["LibUSB", "CLibUSB"]),
         .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "HCI", "LibUSB"]),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI", "CBlueZ"]),

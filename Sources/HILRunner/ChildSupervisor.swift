@@ -23,12 +23,14 @@ enum ChildSupervisor {
         var tail: OutputTail
     }
 
-    /// Runs `argv` to its end, its output appended to `log`, calling `tick` every `pollInterval` with the
-    /// seconds elapsed. At the deadline or on cancellation it stops the child and everything it started
-    /// (SIGINT, so that `swift test` stops its test process; then SIGKILL to what is left), waiting at most
-    /// 10 s for that.
-    static func supervise(_ argv: [String], environment: [String: String], log: URL, deadline: ContinuousClock.Instant,
-                          pollInterval: Duration, tick: (Double) -> Void) async -> Supervised {
+    /// Runs `argv` to its end, its output appended to `log`, calling `tick` with the seconds elapsed at the
+    /// start and every `pollInterval` after, on `clock` (real time in production; a test's stepped clock). At
+    /// `deadline` (an instant of `clock`; checked at a tick, and the last tick comes exactly at it) or on
+    /// cancellation it stops the child and everything it started (SIGINT, so that `swift test` stops its test
+    /// process; then SIGKILL to what is left), waiting at most 10 s for that. The child's end ends the wait for
+    /// the next tick at once.
+    static func supervise<C: Clock<Duration>>(_ argv: [String], environment: [String: String], log: URL, deadline: C.Instant, clock: C,
+                                              pollInterval: Duration, tick: (Double) -> Void) async -> Supervised {
         let tail = OutputTail()
         let child: ChildProcess
         do { child = try ChildProcess.spawn(argv, environment: environment) } catch {
@@ -57,17 +59,16 @@ enum ChildSupervisor {
             }
             if fd >= 0 { close(fd) }
         }
-        let clock = ContinuousClock()
         let start = clock.now
         var reason: End?
         while ended.value == nil {
-            tick((clock.now - start) / .seconds(1))
+            tick(start.duration(to: clock.now) / .seconds(1))
             if Task.isCancelled { reason = .cancelled; break }
             if clock.now >= deadline { reason = .timedOut; break }
-            try? await Task.sleep(for: pollInterval)
+            _ = await ended.wait(until: min(clock.now.advanced(by: pollInterval), deadline), clock: clock)
         }
         if let reason {
-            await stop(child, ended: ended)
+            await stop(child, ended: ended, clock: clock)
             pump.cancel()
             return Supervised(end: reason, pid: child.pid, tail: tail)
         }
@@ -76,37 +77,46 @@ enum ChildSupervisor {
     }
 
     /// SIGINT to the child (SwiftPM then stops its test process), up to 5 s; then SIGKILL to the child's
-    /// group and to every descendant seen before, up to 5 s more. Never touches other processes.
-    static func stop(_ child: ChildProcess, ended: Completion<Termination>) async {
+    /// group and to every descendant seen before, up to 5 s more. Never touches other processes. Its waits
+    /// are on `clock` and hold in a cancelled task (stopping a child after an interrupt still needs its grace
+    /// period); the child's end ends them at once.
+    static func stop<C: Clock<Duration>>(_ child: ChildProcess, ended: Completion<Termination>, clock: C) async {
         let tree = ProcessTree.descendants(of: child.pid)
         _ = kill(child.pid, SIGINT)
-        if await waitUntil(seconds: 5, { ended.value != nil }) == false {
+        if await waitForEnd(ended, seconds: 5, clock: clock) == false {
             child.signalGroup(SIGKILL)
             ProcessTree.signal(tree + ProcessTree.descendants(of: child.pid), SIGKILL)
-            _ = await waitUntil(seconds: 5) { ended.value != nil }
+            _ = await waitForEnd(ended, seconds: 5, clock: clock)
         }
         // The test process sits in a process group of its own: make sure it went too.
         if tree.contains(where: ProcessTree.isAlive) {
             ProcessTree.signal(tree, SIGTERM)
-            if await waitUntil(seconds: 1, { !tree.contains(where: ProcessTree.isAlive) }) == false {
+            if await waitUntil(seconds: 1, clock: clock, { !tree.contains(where: ProcessTree.isAlive) }) == false {
                 ProcessTree.signal(tree, SIGKILL)
             }
         }
     }
 
-    /// Polls `condition` every 50 ms for at most `seconds`; true when it held.
-    static func waitUntil(seconds: Double, _ condition: () -> Bool) async -> Bool {
-        let clock = ContinuousClock()
-        let end = clock.now + .milliseconds(Int64(seconds * 1000))
+    /// Waits for the child's end for at most `seconds` on `clock`, in a task of its own (which the caller's
+    /// cancellation does not cut short); true when it ended.
+    static func waitForEnd<C: Clock<Duration>>(_ ended: Completion<Termination>, seconds: Double, clock: C) async -> Bool {
+        let due = clock.now.advanced(by: .milliseconds(Int64(seconds * 1000)))
+        return await Task.detached { await ended.wait(until: due, clock: clock) }.value
+    }
+
+    /// Polls `condition` (processes that are not our children, whose ends nothing announces) every 50 ms on
+    /// `clock` for at most `seconds`; true when it held.
+    static func waitUntil<C: Clock<Duration>>(seconds: Double, clock: C, _ condition: () -> Bool) async -> Bool {
+        let end = clock.now.advanced(by: .milliseconds(Int64(seconds * 1000)))
         while clock.now < end {
             if condition() { return true }
-            await pause(.milliseconds(50))
+            await pause(until: min(clock.now.advanced(by: .milliseconds(50)), end), clock: clock)
         }
         return condition()
     }
 
-    /// Sleeps even in a cancelled task (stopping a child after an interrupt still needs its grace period).
-    static func pause(_ duration: Duration) async {
-        await Task.detached { try? await Task.sleep(for: duration) }.value
+    /// Sleeps until `instant` on `clock` even in a cancelled task.
+    static func pause<C: Clock<Duration>>(until instant: C.Instant, clock: C) async {
+        await Task.detached { try? await Task.sleep(until: instant, clock: clock) }.value
     }
 }

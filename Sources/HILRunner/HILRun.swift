@@ -70,11 +70,12 @@ public enum HILRun {
                                  properties: properties)
         do { try context.write(to: layout) } catch { return fail(.usageError, "results directory: \(error)", layout) }
 
-        let deadline = ContinuousClock.now + options.timeout
+        let clock = ContinuousClock()
+        let deadline = clock.now + options.timeout
         let timeoutText = ProgressText.duration(options.timeout / .seconds(1))
 
         // Build first, so a compile error is told apart from a test failure (nothing to build with --test-bundle).
-        if let problem = await build(invocation, plan: plan, deadline: deadline, timeoutText: timeoutText,
+        if let problem = await build(invocation, plan: plan, deadline: deadline, clock: clock, timeoutText: timeoutText,
                                      pollInterval: options.pollInterval, printer: &printer) {
             return fail(.infrastructureError, problem, layout)
         }
@@ -82,7 +83,7 @@ public enum HILRun {
         // Run, following the event stream.
         var follower = RunFollower(layout: layout, context: context, printer: printer)
         let test = await ChildSupervisor.supervise(invocation.testCommand, environment: invocation.environment, log: layout.log,
-                                                   deadline: deadline, pollInterval: options.pollInterval) { elapsed in
+                                                   deadline: deadline, clock: clock, pollInterval: options.pollInterval) { elapsed in
             follower.poll(elapsed: elapsed)
         }
         follower.poll(elapsed: 0, final: true)
@@ -103,16 +104,16 @@ public enum HILRun {
         return RunReport(outcome: summary.outcome, summary: summary, message: nil, results: layout)
     }
 
-    /// Builds the suites' tests, showing the seconds spent; nil when the build succeeded (or there is nothing
-    /// to build), else why it did not.
-    static func build(_ invocation: SwiftTestInvocation, plan: RunPlan, deadline: ContinuousClock.Instant, timeoutText: String,
-                      pollInterval: Duration, printer: inout ProgressPrinter, noteEverySeconds: Int = 10) async -> String? {
+    /// Builds the suites' tests, showing the seconds spent (on `clock`, which `deadline` is an instant of);
+    /// nil when the build succeeded (or there is nothing to build), else why it did not.
+    static func build<C: Clock<Duration>>(_ invocation: SwiftTestInvocation, plan: RunPlan, deadline: C.Instant, clock: C, timeoutText: String,
+                                          pollInterval: Duration, printer: inout ProgressPrinter, noteEverySeconds: Int = 10) async -> String? {
         guard let buildCommand = invocation.buildCommand else { return nil }
         let layout = plan.layout
         let directory = plan.suites.directory
         var shownSecond = -1
         var notedTen = 0 // notes given so far, one per `noteEverySeconds`
-        let build = await ChildSupervisor.supervise(buildCommand, environment: [:], log: layout.log, deadline: deadline,
+        let build = await ChildSupervisor.supervise(buildCommand, environment: [:], log: layout.log, deadline: deadline, clock: clock,
                                                     pollInterval: pollInterval) { elapsed in
             guard Int(elapsed) != shownSecond else { return }
             shownSecond = Int(elapsed)

@@ -1,4 +1,5 @@
 import Foundation
+import HCI
 @testable import HILResults
 @testable import HILRunner
 import Rigs
@@ -6,34 +7,90 @@ import Testing
 import TestSupport
 
 /// Without a terminal (CI, `--quiet`) the status line is not drawn, so a long build says it goes on, on
-/// standard error, instead of a silent minute.
-@Suite struct BuildProgressTests {
-    @Test func withoutATerminalABuildSaysItGoesOnEverySoOften() async throws {
-        let directory = try TemporaryDirectory.make("hil-build")
-        defer { TemporaryDirectory.remove(directory) }
-        // A stand-in for `swift build`: 3 s of nothing, then success.
+/// standard error, instead of a silent minute; and a build past the run's deadline is stopped at it. The
+/// build is a stand-in `swift` (a shell script: a real child) that ends when the test says so through a FIFO;
+/// the ticks and the deadline are on a stepped clock, so each note and the stop come at exactly the instant
+/// the runner promises.
+@Suite(.tags(.process)) struct BuildProgressTests {
+    /// A stand-in for `swift build` in `directory` that waits for a line on the FIFO `done`, then succeeds; the
+    /// invocation and plan that build with it.
+    static func standIn(in directory: URL) throws -> (done: FIFO, invocation: SwiftTestInvocation, plan: RunPlan) {
+        let done = try FIFO.make(in: directory, named: "done")
         let fakeSwift = directory.appendingPathComponent("swift")
-        try Data("#!/bin/sh\nsleep 3\n".utf8).write(to: fakeSwift)
+        try Data("#!/bin/sh\nread line < '\(done.path)'\n".utf8).write(to: fakeSwift)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fakeSwift.path)
         let layout = ResultsLayout(directory.appendingPathComponent("results", isDirectory: true))
         try FileManager.default.createDirectory(at: layout.directory, withIntermediateDirectories: true)
         let rigURL = repositoryRoot.appendingPathComponent("rigs/simulated.json")
         let invocation = SwiftTestInvocation(suites: .package(directory), filter: nil, layout: layout, rig: rigURL, swift: fakeSwift.path)
         let plan = RunPlan(suites: invocation.suites, rigURL: rigURL, rig: try Rig.load(path: rigURL.path), layout: layout)
+        return (done, invocation, plan)
+    }
+
+    @Test func withoutATerminalABuildSaysItGoesOnEverySoOften() async throws {
+        let directory = try TemporaryDirectory.make("hil-build")
+        defer { TemporaryDirectory.remove(directory) }
+        let (done, invocation, plan) = try Self.standIn(in: directory)
         let out = ProgressTests.Lines(), err = ProgressTests.Lines()
-        var printer = ProgressPrinter(RunOutput(isInteractive: false, out: out.append, err: err.append))
-        let problem = await HILRun.build(invocation, plan: plan, deadline: .now + .seconds(60), timeoutText: "60 s",
-                                         pollInterval: .milliseconds(100), printer: &printer, noteEverySeconds: 1)
-        #expect(problem == nil)
-        let prefix = "hil run: building the tests of \(directory.lastPathComponent)… "
-        let notes = err.text.split(separator: "\n").filter { $0.hasPrefix(prefix) }
-        // A note per interval reached (a loaded machine may skip a tick, never repeat or go back): whole
-        // seconds, rising, each naming the log.
-        let seconds = notes.compactMap { Int($0.dropFirst(prefix.count).prefix { $0 != " " }) }
-        #expect(!notes.isEmpty, "no note during a 3 s build: \(err.text)")
-        #expect(seconds.count == notes.count && seconds.allSatisfy { $0 >= 1 && $0 <= 3 }, "\(err.text)")
-        #expect(seconds == seconds.sorted() && Set(seconds).count == seconds.count, "\(err.text)")
-        #expect(notes.allSatisfy { $0.contains(" s (log: \(layout.log.path))") }, "\(err.text)")
-        #expect(out.text.isEmpty, "standard output keeps only case and summary lines: \(out.text)")
+        try await withSteppedTime { time in
+            let clock = time.clock
+            let start = time.now
+            // On the clock's loop, so that each tick has run when an advance returns.
+            let building = Task(executorPreference: clock.taskExecutor) { () -> String? in
+                var printer = ProgressPrinter(RunOutput(isInteractive: false, out: out.append, err: err.append))
+                return await HILRun.build(invocation, plan: plan, deadline: start + .seconds(60), clock: clock, timeoutText: "60 s",
+                                          pollInterval: .milliseconds(250), printer: &printer, noteEverySeconds: 1)
+            }
+            let prefix = "hil run: building the tests of \(directory.lastPathComponent)… "
+            func noted() -> [Int] {
+                err.text.split(separator: "\n").filter { $0.hasPrefix(prefix) }.compactMap { Int($0.dropFirst(prefix.count).prefix { $0 != " " }) }
+            }
+            func seconds(upTo last: Int) -> [Int] { last > 0 ? Array(1...last) : [] }
+            // A tick every 250 ms; a note at each whole second, not a nanosecond before, never twice.
+            for quarter in 1...12 {
+                let tick = start + .milliseconds(250 * quarter)
+                #expect(await time.nextDeadline() == tick)
+                if quarter % 4 == 0 {
+                    await time.advance(to: tick - .nanoseconds(1))
+                    #expect(noted() == seconds(upTo: quarter / 4 - 1), "before \(quarter * 250) ms: \(err.text)")
+                }
+                await time.advance(to: tick)
+                #expect(noted() == seconds(upTo: quarter / 4), "at \(quarter * 250) ms: \(err.text)")
+            }
+            // The build ends: the runner sees it at once, with no tick to wait for.
+            await done.writeAndClose("\n")
+            #expect(await building.value == nil)
+            let layout = plan.layout
+            let notes = err.text.split(separator: "\n").filter { $0.hasPrefix(prefix) }
+            #expect(notes.map(String.init) == [1, 2, 3].map { "\(prefix)\($0) s (log: \(layout.log.path))" }, "\(err.text)")
+            #expect(out.text.isEmpty, "standard output keeps only case and summary lines: \(out.text)")
+        }
+    }
+
+    @Test func aBuildPastTheRunsDeadlineIsStoppedAtIt() async throws {
+        let directory = try TemporaryDirectory.make("hil-build")
+        defer { TemporaryDirectory.remove(directory) }
+        let (_, invocation, plan) = try Self.standIn(in: directory)
+        try await withSteppedTime { time in
+            let clock = time.clock
+            let deadline = time.now + .seconds(2)
+            let building = Task(executorPreference: clock.taskExecutor) { () -> String? in
+                var printer = ProgressPrinter(RunOutput(isInteractive: false, out: { _ in }, err: { _ in }))
+                return await HILRun.build(invocation, plan: plan, deadline: deadline, clock: clock, timeoutText: "2 s",
+                                          pollInterval: .seconds(1), printer: &printer)
+            }
+            #expect(await time.nextDeadline() == deadline - .seconds(1))
+            await time.advance(to: deadline - .seconds(1))
+            // The last tick is the deadline itself; one nanosecond before it, the build goes on.
+            #expect(await time.nextDeadline() == deadline)
+            await time.advance(to: deadline - .nanoseconds(1))
+            #expect(await time.nextDeadline() == deadline)
+            await time.advance(to: deadline)
+            // Stopped with SIGINT, which the stand-in dies of: the stop needs none of its grace period.
+            let problem = try #require(await building.value)
+            #expect(problem.hasPrefix("building the tests of \(directory.path) did not finish within 2 s (--timeout); stopped it (PID "), "\(problem)")
+            let log = try String(contentsOf: plan.layout.log, encoding: .utf8)
+            #expect(log.hasSuffix("[killed by signal \(SIGINT)]\n"), "\(log)")
+        }
     }
 }

@@ -1,3 +1,4 @@
+// Test kind: endToEnd — the fixture package EndToEndTests builds with SwiftPM and runs through `hil run`.
 import DeviceControl
 import Foundation
 import Testing
