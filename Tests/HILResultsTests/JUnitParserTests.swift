@@ -5,8 +5,9 @@ import TestSupport
 
 /// junit.xml as junitparser (PyPI, the JUnit reader CI tools are built on; scripts/peers/venv installs it)
 /// reads it: one testcase per case under the case's one name, each verdict as its result element, the
-/// failure's location relative to the package, the capture as an `[[ATTACHMENT|…]]` line.
-@Suite struct JUnitParserTests {
+/// failure's location relative to the package, the capture as an `[[ATTACHMENT|…]]` line. Python runs as a
+/// child process.
+@Suite(.tags(.process)) struct JUnitParserTests {
     static let reader = """
     import json, sys
     from junitparser import JUnitXml, Failure, Error, Skipped

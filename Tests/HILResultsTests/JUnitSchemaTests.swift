@@ -5,7 +5,8 @@ import TestSupport
 
 /// junit.xml against a schema we did not write: the xunit-plugin's junit-10.xsd (`Fixtures/junit-10.xsd`),
 /// checked by libxml2's `xmllint --schema`. Without xmllint these tests fail: scripts/install-deps installs it.
-@Suite struct JUnitSchemaTests {
+/// xmllint runs as a child process.
+@Suite(.tags(.process)) struct JUnitSchemaTests {
     /// Every kind of case junit.xml holds: passed, failed (a record's message and a Swift Testing issue in
     /// a file under the package), infrastructure error, skipped, a suite skipped as a whole, measurements
     /// with samples, bench properties that differ between cases, captures, a run problem, an unfinished run.

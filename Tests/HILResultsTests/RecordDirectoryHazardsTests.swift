@@ -19,14 +19,14 @@ import TestSupport
         return (loaded.records.count, loaded.errors.map(\.description))
     }
 
+    /// Not waited on: opening a FIFO no one writes would block for ever, which scripts/test's phase limit
+    /// reports naming this test; returning at all is the check.
     @Test func aFIFOIsNamedAsOneAndNotWaitedOn() throws {
         let (root, records) = try directory()
         defer { TemporaryDirectory.remove(root) }
         let fifo = records.appendingPathComponent("x.json")
         #expect(mkfifo(fifo.path, 0o644) == 0)
-        let started = ContinuousClock.now
         let loaded = errors(in: records)
-        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(loaded.count == 2)
         #expect(loaded.messages == ["\(fifo.path): a FIFO, not a regular file"])
     }

@@ -8,8 +8,10 @@ import TestSupport
 /// DevTools protocol) and says whether anything scrolls sideways or sticks out past the right edge, whether
 /// histogram and timeline labels overlap, and in which order the verdicts come. The report and Chromium's
 /// full-page screenshot are kept in `artifacts` after the run. Without Chromium these tests fail:
-/// scripts/install-deps installs it. CPU-heavy (a browser): in scripts/test's heavy list.
-@Suite(.serialized, .timeLimit(.minutes(4))) struct ReportLayoutChromiumTests {
+/// scripts/install-deps installs it. CPU-heavy (a browser): in scripts/test's heavy list. Chromium is a peer we
+/// did not write; its 4 min limit is a headless browser's start and two page loads on a loaded 2-core machine,
+/// many times over.
+@Suite(.serialized, .tags(.peer), .timeLimit(.minutes(4))) struct ReportLayoutChromiumTests {
     static let width = 1280
     /// Where the reports and screenshots stay for a person (or CI) to look at.
     static let artifacts = FileManager.default.temporaryDirectory.appendingPathComponent("hil-report-layout", isDirectory: true)
