@@ -7,16 +7,15 @@ import Preflight
 /// few dozen small files.
 @Suite("Fuzz corpus replay")
 struct FuzzReplayTests {
+    /// Each file runs through without a trap; a hang would be scripts/test's phase limit's, naming this test.
     @Test(arguments: FuzzTarget.allCases)
     func everyCorpusFileRunsThroughItsTarget(target: FuzzTarget) throws {
         let directory = try Fixture.url("fuzz/\(target.rawValue)")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(!names.isEmpty, "no seeds for \(target.rawValue)")
-        let started = ContinuousClock.now
         for name in names {
             _ = target.run(try Data(contentsOf: directory.appendingPathComponent(name)))
         }
-        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func seedsAreReadableInputsNotJustNoise() throws {

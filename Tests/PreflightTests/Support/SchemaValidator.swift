@@ -1,3 +1,4 @@
+// Test kind: process — runs Python (jsonschema, plistlib) for SARIFSchemaTests and BinaryPropertyListPlistlibTests.
 import Foundation
 import TestSupport
 import Testing
