@@ -63,9 +63,10 @@ import TestSupport
 
     @Test func aHungRungFailsAtItsDeadline() async throws {
         try await withVirtualTime { clock in
+            let hang: Duration = .seconds(30)
             let ladder = RecoveryLadder(adapter: "hci-socket:0", rungs: [
                 RecoveryLadder.Rung(name: "HCI Reset", deadline: .milliseconds(50)) {
-                    try? await Task.sleep(for: .seconds(30), clock: clock)
+                    try? await Task.sleep(for: hang, clock: clock)
                     return .recovered("too late")
                 },
                 RecoveryLadder.Rung(name: "close and reopen") { .recovered("answered") },
