@@ -3,11 +3,13 @@ import HILResults
 
 /// Follows a run while `swift test` goes on: tails `.events.jsonl` and `.progress.jsonl`, re-reads changed
 /// records, and after each finished case re-assembles the results, re-writes the three result files and
-/// prints the case.
+/// prints the case. The status line is redrawn at most every 0.25 s of `now`, the time of day (events carry
+/// it too: a running case's time is `now` since its start); a test gives a clock it steps.
 struct RunFollower {
     let layout: ResultsLayout
     let context: RunContext
     var printer: ProgressPrinter
+    let now: @Sendable () -> Date
     private(set) var run = SwiftTestingRun()
     private(set) var printedCases = Set<String>()
     private(set) var latest: Assembly?
@@ -21,10 +23,11 @@ struct RunFollower {
     private var writeError: ResultsError?
     private var lastStatus = Date.distantPast
 
-    init(layout: ResultsLayout, context: RunContext, printer: ProgressPrinter) {
+    init(layout: ResultsLayout, context: RunContext, printer: ProgressPrinter, now: @escaping @Sendable () -> Date = { Date() }) {
         self.layout = layout
         self.context = context
         self.printer = printer
+        self.now = now
         events = FileTail(path: layout.events.path)
         progressTail = FileTail(path: layout.progress.path)
     }
@@ -101,7 +104,7 @@ struct RunFollower {
     /// "[3/12] PowerOffTests/powerOff [thermometer] 4.2 s · 37/100 power cycles · ETA 1 min 12 s".
     private mutating func showStatus(elapsed: Double) {
         guard printer.output.isInteractive else { return }
-        let now = Date()
+        let now = self.now()
         guard now.timeIntervalSince(lastStatus) >= 0.25 else { return }
         lastStatus = now
         let planned = run.plannedCaseCount
