@@ -19,7 +19,13 @@ import TestSupport
                                              "sh", "-c", "echo held > \"$0\"; exec sleep 30", held.path])
         var reaped = false
         defer { if !reaped { holder.signalGroup(SIGTERM) } }
-        #expect(await held.readToEnd() == "held\n")
+        let holderEnd = Task { await holder.collect() }
+        guard let said = await value(of: { await held.readToEnd() }, unlessEnded: holderEnd) else {
+            let ended = await holderEnd.value
+            Issue.record("flock(1) ended (\(ended.termination)) before it held the lock: \(String(decoding: ended.stderr, as: UTF8.self))")
+            return
+        }
+        #expect(said == "held\n")
         let record = RigLockHolder(pid: holder.pid, host: RunContext.hostName(), started: Date(), command: "hil run --rig other", rig: "bench")
         try TestRecord.makeEncoder().encode(record).write(to: file)
         await #expect {
@@ -29,7 +35,7 @@ import TestSupport
         // The holder dies without releasing: the kernel frees the lock as it exits (it has, once it is reaped),
         // the next runner takes it over at once and says whose it was.
         kill(holder.pid, SIGKILL)
-        _ = await holder.collect()
+        _ = await holderEnd.value
         reaped = true
         let notices = RigLockTests.Notices()
         let lock = try await RigLock.acquire(rigName: "bench", command: "me", directory: directory, notice: notices.append)

@@ -45,8 +45,8 @@ import TestSupport
             let pdu = try CommandActuator(name: "slow-pdu", on: argv, off: ["true"], deadline: .milliseconds(300), clock: time.clock)
             let due = time.now + .milliseconds(300)
             let applying = Task { try await pdu.apply(.on) }
-            let written = await announced.readToEnd().trimmingCharacters(in: .whitespacesAndNewlines)
-            let pid = try #require(pid_t(written), "the command wrote '\(written)' as its pid")
+            let written = await value(of: { await announced.readToEnd() }, unlessEnded: applying)?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let pid = try #require(written.flatMap { pid_t($0) }, "the command wrote '\(written ?? "nothing")' as its pid")
             #expect(await time.nextDeadline() == due)
             await time.advance(to: due - .nanoseconds(1))
             #expect(await time.nextDeadline() == due, "one nanosecond before its deadline the command still runs")
