@@ -237,13 +237,16 @@ extension ChildProcess {
             ending.give(.outputStayedOpen)
             return true
         }
-        defer { killer.cancel() }
         let ended = await withTaskCancellationHandler {
             await ending.value()
         } onCancel: {
             child.signalGroup(SIGKILL)
             ending.give(.cancelled)  // its group has had SIGKILL; the watcher thread reaps it
         }
+        let elapsed = start.duration(to: clock.now)
+        // The killer ends before `run` does, whichever way it ends: nothing of it waits on `clock` afterwards.
+        killer.cancel()
+        let killed = await killer.value
         if Task.isCancelled { throw CancellationError() }
         let collected: Output
         switch ended {
@@ -254,9 +257,6 @@ extension ChildProcess {
         case .collected(let output):
             collected = output
         }
-        let elapsed = start.duration(to: clock.now)
-        killer.cancel()
-        let killed = await killer.value
         return CommandResult(argv: argv, stdout: String(decoding: collected.stdout, as: UTF8.self),
                              stderr: String(decoding: collected.stderr, as: UTF8.self), termination: collected.termination,
                              elapsed: elapsed, timedOut: killed && !collected.termination.succeeded)
