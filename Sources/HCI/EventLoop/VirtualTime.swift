@@ -80,7 +80,7 @@ public final class VirtualTime: Sendable {
     /// `HIL_VIRTUAL_TIME_TRACE=1` prints every jump on standard error: how far, and whose deadline.
     private static let traceJumps = getenv("HIL_VIRTUAL_TIME_TRACE").map { String(cString: $0) == "1" } ?? false
     /// The loop drives and sleeps run on, and whether this clock started it (and so ends it in `shutdown`).
-    private let timerLoopBox = Mutex<(loop: EventLoop?, owned: Bool)>((nil, false))
+    private let timerLoopBox = Mutex<(loop: EventLoop?, owned: Bool, ended: Bool)>((nil, false, false))
 
     /// A clock that jumps while every member loop waits during a drive and flows at the rate of real time
     /// outside one.
@@ -232,17 +232,17 @@ public final class VirtualTime: Sendable {
     /// Makes `loop` (a loop on this clock) the one drives and sleeps run on, unless one was chosen already:
     /// a world that runs on one loop has its drives there too.
     public func drive(on loop: EventLoop) {
-        timerLoopBox.withLock { box in if box.loop == nil { box = (loop, false) } }
+        timerLoopBox.withLock { box in if box.loop == nil && !box.ended { box = (loop, false, false) } }
     }
 
     /// Ends the loop this clock started for its drives and sleeps, if it started one (a loop given to
     /// `drive(on:)` is its owner's to end). A sleep still pending never ends; call it when the clock's work
-    /// is over.
+    /// is over. A sleep begun afterwards throws at once (no new loop is started for it), and a drive runs its
+    /// body at the rate of real time.
     public func shutdown() {
         let owned = timerLoopBox.withLock { box -> EventLoop? in
-            guard box.owned, let loop = box.loop else { return nil }
-            box = (nil, false)
-            return loop
+            defer { box = (nil, false, true) }
+            return box.owned ? box.loop : nil
         }
         owned?.shutdown()
     }
@@ -252,16 +252,20 @@ public final class VirtualTime: Sendable {
 
     /// The loop that runs drives and sleeps, started on first use.
     private func timerLoop() throws(EventLoopError) -> EventLoop {
-        if let loop = timerLoopBox.withLock({ $0.loop }) { return loop }
+        let ended = EventLoopError(description: "the virtual time's loop was shut down: nothing can wait on this clock any more")
+        let (current, isEnded) = timerLoopBox.withLock { ($0.loop, $0.ended) }
+        if isEnded { throw ended }
+        if let current { return current }
         let made = try EventLoop(label: "virtual-time", clock: LoopClock(virtual: self))
-        let existing = timerLoopBox.withLock { box -> EventLoop? in
-            if let existing = box.loop { return existing }
-            box = (made, true)
+        let existing = timerLoopBox.withLock { box -> Result<EventLoop, EventLoopError>? in
+            if box.ended { return .failure(ended) }
+            if let existing = box.loop { return .success(existing) }
+            box = (made, true, false)
             return nil
         }
         guard let existing else { return made }
         made.shutdown()
-        return existing
+        return try existing.get()
     }
 
     private func changeDrives(by delta: Int) {

@@ -77,6 +77,18 @@ import Testing
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
     }
+
+    @Test func aSleepAfterShutdownThrowsInsteadOfStartingALoopNobodyEnds() async throws {
+        let time = VirtualTime.stepped()
+        let clock = time.clock
+        let start = clock.now
+        let first = Task { try await Task.sleep(for: .milliseconds(10), clock: clock) }
+        #expect(await time.nextDeadline() == start + .milliseconds(10))
+        await time.advance(by: .milliseconds(10))
+        try await first.value
+        time.shutdown()
+        await #expect(throws: EventLoopError.self) { try await Task.sleep(for: .milliseconds(10), clock: clock) }
+    }
 }
 
 /// A stepped clock: it moves only when the test advances it, whatever the loops and the test do, and an
