@@ -181,9 +181,15 @@ public final class VirtualTime: Sendable {
             // No loop thread to be had: run at the rate of real time rather than not at all.
             return try await body()
         }
-        changeDrives(by: 1)
-        defer { changeDrives(by: -1) }
-        return try await withTaskExecutorPreference(loop, operation: body)
+        // The drive begins and ends on the loop itself. Counted from the calling thread, it would begin before
+        // the body reached the loop and end only once the caller's executor (the global pool, say) took the task
+        // back: meanwhile every loop is idle, and time would jump from deadline to deadline for nothing — as
+        // often as the machine allows, for as long as a busy pool keeps the caller waiting.
+        return try await withTaskExecutorPreference(loop) { () async throws(Failure) -> T in
+            changeDrives(by: 1)
+            defer { changeDrives(by: -1) }
+            return try await body()
+        }
     }
 
     /// Suspends until `deadline` on this clock (a timer on the clock's own loop). Throws `CancellationError`
