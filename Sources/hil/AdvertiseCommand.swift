@@ -88,11 +88,11 @@ enum AdvertiseCommand {
                 options = PairingOptions(ioCapability: .noInputNoOutput, secureConnections: !security.legacy)
             }
             do {
-                let bonds = try security.bondFile(for: moniker)
+                let bonds = try await security.bondFile(for: moniker)
                 await device.configureSecurity(pairing: options, bonds: bonds, identity: await bonds.identity)
             } catch {
                 await device.close(); await session.close()
-                return Diagnostics.fail("advertise", error.description, .usageError)
+                return Diagnostics.fail("advertise", error.description, error.bondStoreFailure?.exitStatus ?? .usageError)
             }
             let events = await device.pairingEvents()
             pairingPrinter = Task {

@@ -39,9 +39,9 @@ enum PairCommand {
         }
         let bonds: AdapterBondFile
         do {
-            bonds = try security.bondFile(for: moniker)
+            bonds = try await security.bondFile(for: moniker)
         } catch {
-            return Diagnostics.fail("pair", error.description, .usageError)
+            return Diagnostics.fail("pair", error.description, error.bondStoreFailure?.exitStatus ?? .usageError)
         }
         let session: ControllerSession
         switch await SessionOpening.open("pair", moniker: moniker, rigPath: rigPath, capture: capture) {

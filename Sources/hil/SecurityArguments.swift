@@ -49,8 +49,8 @@ struct SecurityArguments {
     }
 
     /// Opens the bond file of `moniker` (created with a fresh identity when it is new).
-    func bondFile(for moniker: String) throws(SecurityError) -> AdapterBondFile {
-        try bonds.file(for: moniker)
+    func bondFile(for moniker: String) async throws(SecurityError) -> AdapterBondFile {
+        try await bonds.file(for: moniker)
     }
 }
 

@@ -15,8 +15,8 @@ public enum SecurityError: Error, Sendable, CustomStringConvertible {
     case host(HCIError)
     /// A procedure or option this side does not offer.
     case unsupported(String)
-    /// The bond store failed (a corrupt file, a write that did not land).
-    case bondStore(String)
+    /// The bond store failed (a corrupt file, a write that did not land, a lock not had in time).
+    case bondStore(BondStoreError)
     /// A cryptographic primitive failed.
     case crypto(String)
 

@@ -30,10 +30,15 @@ struct BondFileTests {
         try await body(directory.path)
     }
 
+    /// The file of `adapter` in `directory`, its lock waits on a stepped clock of the test's.
+    static func open(_ directory: String, _ adapter: String = adapter) async throws -> AdapterBondFile {
+        try await AdapterBondFile(directory: directory, adapter: adapter, options: BondStoreFixture.options())
+    }
+
     @Test("A new file is mode 0600 with a random static identity that is the same when reopened")
     func newFile() async throws {
         try await Self.withDirectory { directory in
-            let file = try AdapterBondFile(directory: directory, adapter: Self.adapter)
+            let file = try await Self.open(directory)
             #expect(Self.mode(file.path) == 0o600)
             let identity = await file.identity
             #expect(identity.addressType == .random)
@@ -41,17 +46,17 @@ struct BondFileTests {
             #expect(identity.address.bigEndianBytes[0] >> 6 == 0b11)
             #expect(identity.address.value & 0x3FFF_FFFF_FFFF != 0 && identity.address.value & 0x3FFF_FFFF_FFFF != 0x3FFF_FFFF_FFFF)
             #expect(identity.identityResolvingKey.count == 16)
-            #expect(try await AdapterBondFile(directory: directory, adapter: Self.adapter).identity == identity)
+            #expect(try await Self.open(directory).identity == identity)
             #expect(try await AdapterBondFile(opening: file.path).identity == identity)
             // Another adapter draws its own identity.
-            #expect(try await AdapterBondFile(directory: directory, adapter: "sim:central").identity != identity)
+            #expect(try await Self.open(directory, "sim:central").identity != identity)
         }
     }
 
     @Test("Saved bonds are read back; forgotten ones are gone")
     func saveAndForget() async throws {
         try await Self.withDirectory { directory in
-            let file = try AdapterBondFile(directory: directory, adapter: Self.adapter)
+            let file = try await Self.open(directory)
             let first = try Self.bond("F0:12:34:56:78:9A"), second = try Self.bond("00:1B:DC:07:32:EF", keyByte: 0x60)
             try await file.save(first)
             try await file.save(second)
@@ -66,7 +71,7 @@ struct BondFileTests {
     @Test("Saving a bond with the same peer replaces the old one")
     func saveReplaces() async throws {
         try await Self.withDirectory { directory in
-            let file = try AdapterBondFile(directory: directory, adapter: Self.adapter)
+            let file = try await Self.open(directory)
             let old = try Self.bond("F0:12:34:56:78:9A"), other = try Self.bond("00:1B:DC:07:32:EF")
             var new = try Self.bond("F0:12:34:56:78:9A", keyByte: 0x90)
             new.method = "numeric-comparison"
@@ -82,18 +87,20 @@ struct BondFileTests {
     @Test("Saves and forgets leave no temporary file beside the bond file")
     func noTemporaryFiles() async throws {
         try await Self.withDirectory { directory in
-            let file = try AdapterBondFile(directory: directory, adapter: Self.adapter)
+            let file = try await Self.open(directory)
             for index in 0..<5 { try await file.save(try Self.bond("F0:12:34:56:78:9\(index)")) }
             _ = try await file.forget(peer: try #require(BDAddress("F0:12:34:56:78:93")))
-            let names = try FileManager.default.contentsOfDirectory(atPath: directory)
-            #expect(names == [(file.path as NSString).lastPathComponent])
+            // The bond file, and the lock file writers take (empty: the kernel keeps the lock, not the file).
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            let name = (file.path as NSString).lastPathComponent
+            #expect(names == [name, name + ".lock"])
         }
     }
 
     @Test("The JSON names its fields readably")
     func readableKeys() async throws {
         try await Self.withDirectory { directory in
-            let file = try AdapterBondFile(directory: directory, adapter: Self.adapter)
+            let file = try await Self.open(directory)
             let bond = try Self.bond("F0:12:34:56:78:9A")
             try await file.save(bond)
             let data = try Data(contentsOf: URL(fileURLWithPath: file.path))

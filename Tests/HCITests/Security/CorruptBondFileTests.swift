@@ -46,9 +46,10 @@ struct CorruptBondFileTests {
         let path = directory.appendingPathComponent(AdapterBondFile.fileName(for: "sim:central")).path
         let original = Data(text.utf8)
         try original.write(to: URL(fileURLWithPath: path))
-        for open in [{ try AdapterBondFile(directory: directory.path, adapter: "sim:central") },
-                     { try AdapterBondFile(opening: path) }] {
-            let error = #expect(throws: SecurityError.self, "\(what)") { _ = try open() }
+        let options = BondStoreFixture.options()
+        for open in [{ try await AdapterBondFile(directory: directory.path, adapter: "sim:central", options: options) },
+                     { try AdapterBondFile(opening: path, options: options) }] {
+            let error = await #expect(throws: SecurityError.self, "\(what)") { _ = try await open() }
             #expect(error?.description.contains(path) == true, "\(what): \(error?.description ?? "")")
         }
         let listed = BondDirectory(path: directory.path).files()

@@ -1,0 +1,191 @@
+// Reading a bond file, and replacing it atomically.
+import Foundation
+
+/// The bond file on the disk: read whole, or replaced whole by a temporary file made 0600 from its first
+/// byte (open(2) with O_CREAT | O_EXCL and mode 0600: no moment at which another user could open it),
+/// written, fsynced and renamed over the file, and the rename made durable by an fsync of the directory.
+/// Writes happen under `BondFileLock`.
+struct BondFileDisk {
+    let fileSystem: any BondFileSystem
+
+    /// What the file holds.
+    struct Contents: Codable, Equatable {
+        var adapter: String
+        var identity: LocalIdentity
+        var bonds: [Bond]
+    }
+
+    /// One version of the file: what it holds and which version it is.
+    struct Version {
+        var contents: Contents
+        var stamp: FileStamp
+    }
+
+    /// The temporary file a change writes before it renames it over `path`.
+    static func temporaryPath(for path: String) -> String { path + ".tmp" }
+
+    /// The file's current version; nil when there is none.
+    func read(_ path: String) throws(BondStoreError) -> Version? {
+        let fd: Int32
+        do {
+            fd = try fileSystem.openFile(path, flags: O_RDONLY | O_CLOEXEC, mode: 0)
+        } catch where error.code == ENOENT {
+            return nil
+        } catch {
+            throw BondStoreError(.unreadable, path: path, "\(path): cannot read: \(error)")
+        }
+        defer { try? fileSystem.closeFile(fd) }
+        var bytes: [UInt8] = []
+        let stamp: FileStamp
+        do {
+            stamp = try fileSystem.fileStamp(of: fd)
+            var chunk = [UInt8](repeating: 0, count: 16_384)
+            while true {
+                let count = try chunk.withUnsafeMutableBytes { buffer in
+                    Result { () throws(SystemCallError) in try fileSystem.readFile(fd, into: buffer) }
+                }.get()
+                if count == 0 { break }
+                bytes += chunk.prefix(count)
+            }
+        } catch {
+            throw BondStoreError(.unreadable, path: path, "\(path): cannot read: \(error)")
+        }
+        do {
+            return Version(contents: try JSONDecoder().decode(Contents.self, from: Data(bytes)), stamp: stamp)
+        } catch let error as DecodingError {
+            throw BondStoreError(.unreadable, path: path, "\(path): not a bond file: \(Self.describe(error))")
+        } catch {
+            throw BondStoreError(.unreadable, path: path, "\(path): not a bond file: \(error)")
+        }
+    }
+
+    /// The stamp of the file's current version; nil when there is none or it cannot be seen.
+    func stamp(_ path: String) -> FileStamp? {
+        try? fileSystem.fileStamp(atPath: path)
+    }
+
+    /// The bytes of `contents` as the file holds them: readable JSON, keys sorted.
+    static func encoded(_ contents: Contents) throws(BondStoreError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            return Array(try encoder.encode(contents)) + Array("\n".utf8)
+        } catch {
+            throw BondStoreError(.writeFailed, path: "", "cannot encode the bonds of \(contents.adapter): \(error)")
+        }
+    }
+
+    /// Replaces the file at `path` with `contents`; the stamp of the new version.
+    func replace(_ path: String, with contents: Contents) throws(BondStoreError) -> FileStamp {
+        let bytes = try Self.encoded(contents)
+        let temporary = Self.temporaryPath(for: path)
+        // Under the lock no one else writes it: one that is there is left by a writer that died.
+        do {
+            try fileSystem.removeFile(temporary)
+        } catch where error.code == ENOENT {
+        } catch {
+            throw .writeFailed("remove the leftover temporary file", temporary, error)
+        }
+        let fd: Int32
+        do {
+            fd = try fileSystem.openFile(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600)
+        } catch {
+            throw .writeFailed("create", temporary, error)
+        }
+        let stamp: FileStamp
+        do {
+            stamp = try write(bytes, to: fd, temporary)
+        } catch {
+            try? fileSystem.closeFile(fd)
+            try? fileSystem.removeFile(temporary)
+            throw error
+        }
+        do {
+            try fileSystem.closeFile(fd)
+        } catch {
+            try? fileSystem.removeFile(temporary)
+            throw .writeFailed("close", temporary, error)
+        }
+        do {
+            try fileSystem.renameFile(temporary, to: path)
+        } catch {
+            try? fileSystem.removeFile(temporary)
+            throw .writeFailed("replace", path, error)
+        }
+        try syncDirectory(of: path)
+        return stamp
+    }
+
+    private func write(_ bytes: [UInt8], to fd: Int32, _ temporary: String) throws(BondStoreError) -> FileStamp {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                Result { () throws(SystemCallError) in try fileSystem.writeFile(fd, UnsafeRawBufferPointer(rebasing: buffer[written...])) }
+            }
+            let count: Int
+            switch result {
+            case .success(let wrote): count = wrote
+            case .failure(let error): throw .writeFailed("write", temporary, error)
+            }
+            guard count > 0 else { throw .writeFailed("write", temporary, SystemCallError(EIO)) }
+            written += count
+        }
+        do {
+            try fileSystem.syncFile(fd)
+        } catch {
+            throw .writeFailed("fsync", temporary, error)
+        }
+        do {
+            return try fileSystem.fileStamp(of: fd)
+        } catch {
+            throw .writeFailed("stat", temporary, error)
+        }
+    }
+
+    /// Makes the rename durable: fsync of the directory that holds `path`.
+    private func syncDirectory(of path: String) throws(BondStoreError) {
+        let directory = Self.directory(of: path)
+        do {
+            let fd = try fileSystem.openFile(directory, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, mode: 0)
+            defer { try? fileSystem.closeFile(fd) }
+            try fileSystem.syncFile(fd)
+        } catch {
+            throw .writeFailed("fsync the directory", directory, error)
+        }
+    }
+
+    /// Makes `directory` and its missing parents, mode 0700.
+    func makeDirectories(_ directory: String) throws(BondStoreError) {
+        if (try? fileSystem.fileStamp(atPath: directory)) != nil { return }
+        var path = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            path += "/" + component
+            do {
+                try fileSystem.makeDirectory(path, mode: 0o700)
+            } catch where error.code == EEXIST {
+            } catch {
+                throw .writeFailed("create the directory", path, error)
+            }
+        }
+    }
+
+    /// The directory that holds `path`.
+    static func directory(of path: String) -> String {
+        let parent = (path as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "." : parent
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let at = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            let what: String = switch error {
+            case .keyNotFound(let key, _): "missing \"\(key.stringValue)\""
+            default: context.debugDescription
+            }
+            return at.isEmpty ? what : "\(at.hasPrefix(".") ? String(at.dropFirst()) : at): \(what)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
