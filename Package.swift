@@ -113,7 +113,7 @@ let package = Package(
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCI"]),
         // HILTesting's own parts, apart from a bench.
-        .testTarget(name: "HILTestingTests", dependencies: ["HILTesting"]),
+        .testTarget(name: "HILTestingTests", dependencies: ["HILTesting", "HCI"]),
         .testTarget(name: "AccessoryPlayTests", dependencies: ["AccessoryPlay", "RigFormat", "HCI", "Simulation", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "RigFormat", "HCI"]),
     ]

@@ -15,7 +15,8 @@ enum AdvertiseCommand {
         With --security it also serves HIL Protected Data (5a5e0002-6b1c-4d9e-9a5f-000000000001), readable only on a
         link encrypted (or encrypted with an authenticated key) after pairing: Just Works for `encrypted`; for
         `authenticated`, Passkey Entry with the --passkey it displays, else Numeric Comparison. Bonds are kept in
-        the bond store, so a bonded central re-encrypts without pairing again.
+        the bond store, so a bonded central re-encrypts without pairing again; a bond the store cannot keep is
+        said at once and makes the command exit 2 when it stops.
         """
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
@@ -77,6 +78,7 @@ enum AdvertiseCommand {
         }
         let device = LEDevice(host: session.host, database: database)
         var pairingPrinter: Task<Void, Never>?
+        let bondsNotStored = Tally()
         if let protection, let security {
             let options: PairingOptions
             switch (protection, security.passkey) {
@@ -101,6 +103,10 @@ enum AdvertiseCommand {
                     case .prompt(let prompt, _): print(prompt.line)
                     case .paired(let result, let peer):
                         print("paired       \(peer): \(result.method), \(result.secureConnections ? "Secure Connections" : "legacy"), \(result.keySize)-octet key\(result.bonded ? ", bond stored" : "")")
+                    case .failed(let error, let peer) where error.bondStoreFailure != nil:
+                        // Said at once on standard error, and the command ends with exit 2 when it stops.
+                        bondsNotStored.add()
+                        _ = Diagnostics.fail("advertise", "\(peer): paired, but the bond was not stored: \(error)", .infrastructureError)
                     case .failed(let error, let peer): print("pairing failed \(peer): \(error)")
                     }
                 }
@@ -132,6 +138,10 @@ enum AdvertiseCommand {
         try? await device.stopAdvertising()
         await device.close(); await session.close()
         print("stopped (\(stop))")
+        let unkept = bondsNotStored.count
+        if unkept > 0 {
+            return Diagnostics.fail("advertise", "\(unkept) bond(s) were not stored (see above)", .infrastructureError)
+        }
         return .success
     }
 }
@@ -157,6 +167,13 @@ enum StopSignal {
         for source in sources { source.cancel() }
         return result
     }
+}
+
+/// A count several tasks add to.
+final class Tally: Sendable {
+    private let value = Mutex(0)
+    func add() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
 }
 
 /// True for the first caller only.

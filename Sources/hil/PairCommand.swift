@@ -9,7 +9,8 @@ enum PairCommand {
         usage: hil pair MONIKER [--name NAME | --address BD_ADDR | --service UUID] [--method M] [--passkey N] [--confirm yes|no]
                                 [--legacy] [--bonds DIR] [--timeout SECONDS] [--scan-timeout SECONDS] [--capture FILE] [--rig RIG.json]
         Finds the accessory, connects, pairs (LE Secure Connections unless --legacy), stores the bond under the
-        adapter's file in the bond store, and disconnects. Exit 1 when the pairing fails (the SMP reason is named).
+        adapter's file in the bond store, and disconnects. Exit 1 when the pairing fails (the SMP reason is named);
+        exit 2 when the bond store cannot keep the bond (the file and the failure are named).
         """ + "\n" + SecurityArguments.usage
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
@@ -68,6 +69,10 @@ enum PairCommand {
             } catch {
                 _ = try? await link.disconnect()
                 await device.close(); await session.close()
+                if error.bondStoreFailure != nil {
+                    // The keys were exchanged, but this side will not have them: the bench failed, not the accessory.
+                    return Diagnostics.fail("pair", "\(found.address): paired, but the bond was not stored: \(error)", .infrastructureError)
+                }
                 return Diagnostics.fail("pair", "\(found.address): \(error)", .productFailure)
             }
             let took = start.duration(to: clock.now)

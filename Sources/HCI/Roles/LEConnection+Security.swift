@@ -252,8 +252,11 @@ extension LEConnection {
                     note("our distributed keys were not reported sent (Number Of Completed Packets) within 2 s")
                 }
             }
-            await device?.pairingSucceeded(result, on: self)
-            finishPairing(.success(result))
+            if let unkept = await device?.pairingSucceeded(result, on: self) {
+                finishPairing(.failure(unkept))
+            } else {
+                finishPairing(.success(result))
+            }
         }
     }
 

@@ -83,15 +83,18 @@ extension LEDevice {
         publish(.prompt(prompt, peer: connection.peerAddress))
     }
 
-    /// A pairing succeeded: keep the bond (replacing an older one with the same peer) before anyone hears of it.
-    func pairingSucceeded(_ result: PairingResult, on connection: LEConnection) async {
+    /// A pairing succeeded: keep the bond (replacing an older one with the same peer) before anyone hears of
+    /// it. A bond the store could not keep is the pairing's failure, returned to end it with: the keys
+    /// were exchanged, but this side will not have them on the next connection.
+    func pairingSucceeded(_ result: PairingResult, on connection: LEConnection) async -> SecurityError? {
         pairingFailures[connection.peerAddress] = nil
-        if result.bonded, let bondStore {
-            do {
-                try await bondStore.save(result.bond)
-            } catch {
-                await connection.note("bond not stored: \(error)")
-            }
+        guard result.bonded, let bondStore else { return nil }
+        do {
+            try await bondStore.save(result.bond)
+            return nil
+        } catch {
+            await connection.note("bond with \(result.bond.peerAddress) not stored: \(error)")
+            return error
         }
     }
 
