@@ -24,7 +24,7 @@ commands:
                     play an accessory for a phone app with a fault plan; report what the app did
   pair MONIKER --name N [--method M] [--passkey NNNNNN] [--confirm yes|no] [--legacy]
                     pair with an accessory and store the bond (connect uses it to encrypt)
-  bonds list | bonds forget ADDRESS
+  bonds list | bonds forget ADDRESS | bonds export --adapter MONIKER | bonds import FILE
                     the bond store: our identity per adapter, and each bond's keys and security
   adapters [--json]  every Bluetooth adapter: USB (location, VID:PID, serial, driver) and hciN (state)
   doctor [--json]    what stands between this machine and a working bench, with the fix for each
