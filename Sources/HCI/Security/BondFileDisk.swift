@@ -21,6 +21,9 @@ struct BondFileDisk {
         var stamp: FileStamp
     }
 
+    /// The most a bond file is read of (a thousand bonds take half a megabyte): a larger one is not a bond file.
+    static let maximumSize = 16 << 20
+
     /// The temporary file a change writes before it renames it over `path`.
     static func temporaryPath(for path: String) -> String { path + ".tmp" }
 
@@ -46,9 +49,13 @@ struct BondFileDisk {
                 }.get()
                 if count == 0 { break }
                 bytes += chunk.prefix(count)
+                if bytes.count > Self.maximumSize { break }
             }
         } catch {
             throw BondStoreError(.unreadable, path: path, "\(path): cannot read: \(error)")
+        }
+        guard bytes.count <= Self.maximumSize else {
+            throw BondStoreError(.unreadable, path: path, "\(path): not a bond file: larger than \(Self.maximumSize >> 20) MiB")
         }
         do {
             return Version(contents: try JSONDecoder().decode(Contents.self, from: Data(bytes)), stamp: stamp)

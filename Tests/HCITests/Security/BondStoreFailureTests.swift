@@ -169,6 +169,16 @@ struct BondStoreFailureTests {
         }
     }
 
+    @Test("A file larger than any bond file is not read whole: an error naming it")
+    func oversizedFile() async throws {
+        try await BondStoreFixture.withDirectory { directory in
+            let path = directory + "/sim_central.json"
+            try Data(repeating: 0x20, count: BondFileDisk.maximumSize + 1).write(to: URL(fileURLWithPath: path))
+            let error = #expect(throws: SecurityError.self) { _ = try AdapterBondFile(opening: path, options: BondStoreFixture.options()) }
+            #expect(error?.description == "bond store: \(path): not a bond file: larger than 16 MiB")
+        }
+    }
+
     @Test("A file damaged after it was opened is named by the next change, and not overwritten")
     func damagedMeanwhile() async throws {
         try await BondStoreFixture.withDirectory { directory in
