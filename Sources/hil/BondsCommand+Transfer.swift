@@ -12,7 +12,7 @@ extension BondsCommand {
         }
         do {
             let file = try AdapterBondFile(opening: path, options: directory.options)
-            FileHandle.standardOutput.write(Data(try await file.document()))
+            StandardStreams.output(Data(try await file.document()))
             return .success
         } catch {
             return Diagnostics.fail("bonds", error.description, error.bondStoreFailure?.exitStatus ?? .infrastructureError)

@@ -67,7 +67,7 @@ enum BondsCommand {
             switch result {
             case .success(let file): files.append(file)
             case .failure(let error):
-                FileHandle.standardError.write(Data("hil bonds: \(error)\n".utf8))
+                StandardStreams.error("hil bonds: \(error)\n")
                 status = .usageError
             }
         }

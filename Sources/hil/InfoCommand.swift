@@ -48,7 +48,7 @@ enum InfoCommand {
 /// One clear line on stderr, then the exit status.
 enum Diagnostics {
     static func fail(_ command: String, _ message: String, _ status: ExitStatus) -> ExitStatus {
-        FileHandle.standardError.write(Data("hil \(command): \(message)\n".utf8))
+        StandardStreams.error("hil \(command): \(message)\n")
         return status
     }
 

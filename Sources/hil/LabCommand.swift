@@ -51,7 +51,7 @@ enum LabCommand {
         } catch {
             return Diagnostics.fail("lab export", "\(error)", .usageError)
         }
-        FileHandle.standardOutput.write(Data(yaml.utf8))
+        StandardStreams.output(Data(yaml.utf8))
         return .success
     }
 }

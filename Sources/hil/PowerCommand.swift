@@ -131,12 +131,12 @@ enum PowerCommand {
     }
 
     static func printJSON(_ object: [String: Any]) throws {
-        FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]))
+        StandardStreams.output(try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]))
         print()
     }
 
     static func fail(_ message: String, _ status: ExitStatus) -> ExitStatus {
-        FileHandle.standardError.write(Data("hil power: \(message)\n".utf8))
+        StandardStreams.error("hil power: \(message)\n")
         return status
     }
 }

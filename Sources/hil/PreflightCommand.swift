@@ -97,7 +97,7 @@ enum PreflightCommand {
                     fail("cannot write \(output): \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
                     return .usageError
                 }
-                if format != .text { FileHandle.standardError.write(Data("hil preflight: \(report.countsSummary) written to \(output)\n".utf8)) }
+                if format != .text { StandardStreams.error("hil preflight: \(report.countsSummary) written to \(output)\n") }
             } else {
                 print(text, terminator: "")
             }
@@ -115,7 +115,7 @@ enum PreflightCommand {
     }
 
     private static func fail(_ message: String) {
-        FileHandle.standardError.write(Data("hil preflight: \(message.escapingControlCharacters)\n".utf8))
+        StandardStreams.error("hil preflight: \(message.escapingControlCharacters)\n")
     }
 
     /// `--root DIR`, which must be a directory.

@@ -43,9 +43,9 @@ enum ReportCommand {
             return Diagnostics.fail("report", error.description.escapingControlCharacters, .usageError)
         }
         for warning in rendering.warnings {
-            FileHandle.standardError.write(Data("hil report: warning: \(warning.escapingControlCharacters)\n".utf8))
+            StandardStreams.error("hil report: warning: \(warning.escapingControlCharacters)\n")
         }
-        for error in rendering.errors { FileHandle.standardError.write(Data("hil report: \(error.description.escapingControlCharacters)\n".utf8)) }
+        for error in rendering.errors { StandardStreams.error("hil report: \(error.description.escapingControlCharacters)\n") }
         let summary = rendering.assembly.summary
         let layout = ResultsLayout(URL(fileURLWithPath: directory, isDirectory: true))
         if quiet {

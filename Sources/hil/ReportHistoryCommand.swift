@@ -19,7 +19,7 @@ enum ReportHistoryCommand {
             return Diagnostics.usageError("report", error)
         }
         let loaded = HistoryInputs.load(inputs.map { URL(fileURLWithPath: $0, isDirectory: true) })
-        for warning in loaded.warnings { FileHandle.standardError.write(Data("hil report: warning: \(warning)\n".utf8)) }
+        for warning in loaded.warnings { StandardStreams.error("hil report: warning: \(warning)\n") }
         guard !loaded.runs.isEmpty else {
             return Diagnostics.fail("report", "no run could be read from \(inputs.joined(separator: ", "))", .usageError)
         }

@@ -21,7 +21,7 @@ enum RigCommand {
             switch arguments.positional() {
             case "schema":
                 try arguments.finish()
-                FileHandle.standardOutput.write(Data(RigSchema.text.utf8))
+                StandardStreams.output(Data(RigSchema.text.utf8))
                 return .success
             case "check":
                 var files: [String] = []

@@ -45,7 +45,7 @@ enum ScanCommand {
         let device = LEDevice(host: session.host)
         let toStandardError = json
         let progress: @Sendable (String) -> Void = { line in
-            if toStandardError { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
+            if toStandardError { StandardStreams.error((line + "\n")) } else { print(line) }
         }
         let mode = options.active ? "active" : "passive"
         progress("scanning \(moniker) for up to \(formatDuration(options.timeout)) (\(mode)\(options.filter.isEmpty ? "" : ", \(options.filter)")); Ctrl-C to stop")

@@ -99,6 +99,6 @@ enum ServeCommand {
 
     /// One line on standard error.
     @Sendable static func log(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardStreams.error((line + "\n"))
     }
 }

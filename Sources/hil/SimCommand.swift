@@ -49,7 +49,7 @@ enum SimServeCommand {
             guard !listen.isEmpty || !claims.isEmpty else { throw UsageError("give at least one --listen (or --listen-controller)") }
             options = SimulatedAirServer.Options(listen: listen, controllerListens: claims, control: control, powerFollows: follows,
                                                  sysfs: SysfsRoot(path: sysfs), log: { line in
-                FileHandle.standardError.write(Data((line + "\n").utf8))
+                StandardStreams.error((line + "\n"))
             })
         } catch {
             return Diagnostics.fail("sim serve", "\(error) (see hil sim --help)", .usageError)
@@ -75,7 +75,7 @@ enum SimServeCommand {
         let forwarding = Task {
             for await name in signals { server.requestStop(name) }
         }
-        FileHandle.standardOutput.write(Data((server.readyLine + "\n").utf8))
+        StandardStreams.output(Data((server.readyLine + "\n").utf8))
         let input = Task { await server.serveStandardInput() }
         var why = "the server ended"
         for await request in server.stopRequests {
@@ -86,7 +86,7 @@ enum SimServeCommand {
         input.cancel()
         forwarding.cancel()
         stops.cancel()
-        FileHandle.standardError.write(Data("hil sim serve: stopped (\(why))\n".utf8))
+        StandardStreams.error("hil sim serve: stopped (\(why))\n")
         return .success
     }
 }

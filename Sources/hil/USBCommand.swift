@@ -35,7 +35,7 @@ enum USBCommand {
             }
             let topology = try await TopologyReader().read()
             if json {
-                FileHandle.standardOutput.write(try topology.jsonData(marking: .bluetoothAdapters))
+                StandardStreams.output(try topology.jsonData(marking: .bluetoothAdapters))
                 print()
             } else {
                 print(topology.renderTree(marking: .bluetoothAdapters))
@@ -48,10 +48,10 @@ enum USBCommand {
         }
     }
 
-    static func line(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+    static func line(_ text: String) { StandardStreams.output(Data((text + "\n").utf8)) }
 
     static func fail(_ message: String, _ status: ExitStatus) -> ExitStatus {
-        FileHandle.standardError.write(Data("hil usb: \(message)\n".utf8))
+        StandardStreams.error("hil usb: \(message)\n")
         return status
     }
 }

@@ -87,13 +87,13 @@ if command == "help", let topic = words.first {
     if let run = commands[topic] {
         status = await run(Arguments(["--help"]))
     } else {
-        FileHandle.standardError.write(Data("hil help: unknown command '\(topic)'; see 'hil --help'\n".utf8))
+        StandardStreams.error("hil help: unknown command '\(topic)'; see 'hil --help'\n")
         status = .usageError
     }
 } else if let run = commands[command] {
     status = await run(Arguments(words))
 } else {
-    FileHandle.standardError.write(Data("hil: unknown command '\(command)'; see 'hil --help'\n".utf8))
+    StandardStreams.error("hil: unknown command '\(command)'; see 'hil --help'\n")
     status = .usageError
 }
 exit(status.rawValue)
