@@ -39,10 +39,13 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
         let onReadable: @Sendable () -> Void
         let onWritable: (@Sendable () -> Void)?
         var wantsWritable = false
+        var wantsReadable = true
         /// epoll refused the descriptor (a regular file, as stdin may be): it is always ready, as poll(2) says.
         var alwaysReady = false
 
-        var interest: WatchInterest { WatchInterest(fd: fd, generation: generation, writable: wantsWritable && onWritable != nil) }
+        var interest: WatchInterest {
+            WatchInterest(fd: fd, generation: generation, writable: wantsWritable && onWritable != nil, readable: wantsReadable)
+        }
     }
 
     /// How many jobs and closures run between two looks at the watched descriptor and the timers.
@@ -189,6 +192,20 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
         if changed && !inLoop { poller.wake() }
     }
 
+    /// Turns the watched descriptor's read interest off (its input ended, and only what is queued for it
+    /// is still to be written) or back on. Without it `onReadable` still runs when the descriptor fails or
+    /// its peer hangs up.
+    public func setReadInterest(_ wanted: Bool) {
+        let changed = state.withLock { state -> Bool in
+            guard var watch = state.watched, watch.wantsReadable != wanted else { return false }
+            watch.wantsReadable = wanted
+            state.watched = watch
+            poller.modify(watch.interest)
+            return true
+        }
+        if changed && !inLoop { poller.wake() }
+    }
+
     /// Stops watching the descriptor, at once (so its owner may close it next; it is not closed here).
     public func unwatch() {
         state.withLock { state in
@@ -238,7 +255,7 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
             }
             let (watched, timeout, busy, stop) = state.withLock { state -> (Watch?, Duration?, Bool, Bool) in
                 let pending = next < batch.count || !state.work.isEmpty
-                let busy = pending || state.stopping || state.watched?.alwaysReady == true
+                let busy = pending || state.stopping || state.watched.map { $0.alwaysReady && ($0.wantsReadable || $0.interest.writable) } == true
                 let deadline = state.timers.nextDeadline
                 guard let virtual = clock.virtual else {
                     return (state.watched, deadline.map { ContinuousClock.now.duration(to: $0) }, busy, state.stopping && !pending)
@@ -254,7 +271,9 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
             if stop { break }
             clock.virtual?.resumeSettled()
             var ready = poller.wait(watching: watched?.interest, timeout: timeout, block: !busy)
-            if let watched, watched.alwaysReady { ready = watched.interest.writable ? [.readable, .writable] : .readable }
+            if let watched, watched.alwaysReady {
+                ready = Readiness().union(watched.wantsReadable ? .readable : []).union(watched.interest.writable ? .writable : [])
+            }
             // A watch replaced or removed while the loop waited hears nothing more.
             if let watched, !ready.isEmpty, state.withLock({ state -> Bool in
                 guard state.watched?.generation == watched.generation else { return false }

@@ -5,14 +5,16 @@ struct Readiness: OptionSet, Sendable {
     static let writable = Readiness(rawValue: 2)
 }
 
-/// The descriptor an event loop watches, and for what: always readability; writability only while a
-/// transport has bytes queued that the kernel would not take.
+/// The descriptor an event loop watches, and for what: readability unless its owner stopped reading (an
+/// input that ended); writability only while a transport has bytes queued that the kernel would not take.
+/// An error or hang-up is reported either way.
 struct WatchInterest: Equatable, Sendable {
     var fd: Int32
     /// Tells a new `watch` call from the one already registered when the descriptor number is the same
     /// (a closed descriptor's number is reused by the next one opened).
     var generation: UInt64
     var writable: Bool
+    var readable = true
 }
 
 #if os(Linux)
@@ -96,7 +98,8 @@ struct LoopPoller: Sendable {
     }
 
     private static func event(_ interest: WatchInterest) -> epoll_event {
-        epoll_event(events: EPOLLIN.rawValue | (interest.writable ? EPOLLOUT.rawValue : 0), data: epoll_data_t(u64: interest.generation))
+        epoll_event(events: (interest.readable ? EPOLLIN.rawValue : 0) | (interest.writable ? EPOLLOUT.rawValue : 0),
+                    data: epoll_data_t(u64: interest.generation))
     }
 
     /// Blocks until a wake-up, the watched descriptor is ready, or `timeout` passes (nil: no limit);
@@ -132,7 +135,7 @@ struct LoopPoller: Sendable {
             }
             guard let watching, data == watching.generation else { continue }
             let failed = event.events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
-            if failed || event.events & EPOLLIN.rawValue != 0 { ready.insert(.readable) }
+            if failed || (watching.readable && event.events & EPOLLIN.rawValue != 0) { ready.insert(.readable) }
             if watching.writable, failed || event.events & EPOLLOUT.rawValue != 0 { ready.insert(.writable) }
         }
         return ready
@@ -177,7 +180,7 @@ struct LoopPoller: Sendable {
             timeout = remaining <= .zero ? 0 : Int32(clamping: remaining.components.seconds * 1000
                 + (remaining.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
         }
-        let events = Int16(POLLIN) | (watched?.writable == true ? Int16(POLLOUT) : 0)
+        let events = (watched?.readable != false ? Int16(POLLIN) : 0) | (watched?.writable == true ? Int16(POLLOUT) : 0)
         var fds = [pollfd(fd: pipe.readFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: watched?.fd ?? -1, events: events, revents: 0)]
         _ = poll(&fds, 2, timeout)
@@ -185,7 +188,7 @@ struct LoopPoller: Sendable {
         var ready: Readiness = []
         guard let watched, fds[1].revents != 0 else { return ready }
         let failed = fds[1].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
-        if failed || fds[1].revents & Int16(POLLIN) != 0 { ready.insert(.readable) }
+        if failed || (watched.readable && fds[1].revents & Int16(POLLIN) != 0) { ready.insert(.readable) }
         if watched.writable, failed || fds[1].revents & Int16(POLLOUT) != 0 { ready.insert(.writable) }
         return ready
     }
