@@ -8,8 +8,9 @@ import Darwin
 
 /// A listening stream socket (`socket(2)`, `bind(2)`, `listen(2)`) whose connections are accepted
 /// (`accept(2)`, non-blocking) on its own `EventLoop`. A Unix socket's file is removed when it closes; a
-/// stale file (nothing answers on it) is replaced, a live one is an error. Its loop keeps no time of its
-/// own; it joins `clock` (a served air's) so that a virtual air counts it among its loops.
+/// stale file (nothing answers on it) is replaced, a live one is an error; an `ownerOnly` one's file is
+/// made `0600` before it listens, so that only its owner (and root) can connect. Its loop keeps no time of
+/// its own; it joins `clock` (a served air's) so that a virtual air counts it among its loops.
 final class ListeningSocket: Sendable {
     /// The address it listens on, with the kernel's port when port 0 was asked for.
     let address: ServeAddress
@@ -17,8 +18,8 @@ final class ListeningSocket: Sendable {
     private let loop: EventLoop
     private let closed = Mutex(false)
 
-    init(_ requested: ServeAddress, clock: LoopClock = .real) throws(SimServeError) {
-        let (fd, bound) = try Self.bind(requested)
+    init(_ requested: ServeAddress, clock: LoopClock = .real, ownerOnly: Bool = false) throws(SimServeError) {
+        let (fd, bound) = try Self.bind(requested, ownerOnly: ownerOnly)
         do {
             loop = try EventLoop(label: "sim-serve-listen", clock: clock)
         } catch {
@@ -58,14 +59,14 @@ final class ListeningSocket: Sendable {
 
     deinit { close() }
 
-    private static func bind(_ address: ServeAddress) throws(SimServeError) -> (Int32, ServeAddress) {
+    private static func bind(_ address: ServeAddress, ownerOnly: Bool) throws(SimServeError) -> (Int32, ServeAddress) {
         switch address {
-        case .unix(let path): return (try bindUnix(path), address)
+        case .unix(let path): return (try bindUnix(path, ownerOnly: ownerOnly), address)
         case .tcp(let host, let port): return try bindTCP(host: host, port: port)
         }
     }
 
-    private static func bindUnix(_ path: String) throws(SimServeError) -> Int32 {
+    private static func bindUnix(_ path: String, ownerOnly: Bool) throws(SimServeError) -> Int32 {
         if SocketOptions.isLiveUnixSocket(path) {
             throw SimServeError("unix:\(path): another server already listens there")
         }
@@ -79,9 +80,11 @@ final class ListeningSocket: Sendable {
         let fd = POSIX.streamSocket(family: AF_UNIX)
         guard fd >= 0 else { throw SimServeError("unix:\(path): socket() failed: \(POSIX.describe(errno))") }
         let result = SocketAddress.unix(path: path).withSockaddr { Glibc.bind(fd, $0, $1) } ?? -1
-        guard result == 0, listen(fd, 16) == 0 else {
+        // Before listen(2): nobody else connects in between.
+        guard result == 0, !ownerOnly || chmod(path, 0o600) == 0, listen(fd, 16) == 0 else {
             let code = errno
             Glibc.close(fd)
+            if result == 0 { unlink(path) } // bound, so the file is ours
             throw SimServeError("unix:\(path): cannot listen there: \(POSIX.describe(code))")
         }
         POSIX.setNonBlocking(fd)

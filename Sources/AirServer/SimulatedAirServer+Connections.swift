@@ -6,15 +6,32 @@ import Simulation
 /// H4 connections: a fresh controller on the air for each, or a claimed rig controller; the controller
 /// leaves the air when the connection ends.
 extension SimulatedAirServer {
+    /// A connection accepted on `listener`: served unless `maximumConnections` are, the check and the
+    /// claim of a slot in one step (nothing awaited between them: the actor takes other accepts at every
+    /// await), the slot given back when the connection ends or is refused after all.
     func accepted(_ fd: Int32, on listener: ServeAddress, claim: String?) async {
         guard !shuttingDown else { _ = SocketOptions.closeDescriptor(fd); return }
-        guard connections.count < options.maximumConnections else {
-            options.log("hil sim serve: \(listener): refused a connection: \(options.maximumConnections) hosts are connected already")
-            _ = SocketOptions.closeDescriptor(fd)
-            return
-        }
         let number = nextConnection
         nextConnection += 1
+        guard connectionSlots < options.maximumConnections else {
+            let peer = SocketOptions.describePeer(fd)
+            _ = SocketOptions.closeDescriptor(fd)
+            options.log("hil sim serve: \(listener): refused connection \(number)\(peer.isEmpty ? "" : " " + peer): \(options.maximumConnections) hosts are connected already (the limit)")
+            return
+        }
+        connectionSlots += 1
+        guard let connection = await open(fd, number: number, on: listener, claim: claim) else {
+            connectionSlots -= 1
+            return
+        }
+        connections[number] = connection
+        options.log("hil sim serve: \(connection.label): opened")
+        connection.start()
+    }
+
+    /// The controller (fresh, or the claimed one) and the bridge of an accepted connection; nil (and the
+    /// descriptor closed, the log told why) when it cannot be served.
+    private func open(_ fd: Int32, number: Int, on listener: ServeAddress, claim: String?) async -> ServedConnection? {
         let controller: SimulatedController
         do {
             if let claim, let named = runtime.world.controller(named: claim) {
@@ -28,7 +45,7 @@ extension SimulatedAirServer {
         } catch {
             options.log("hil sim serve: \(listener) connection \(number): refused: \(error)")
             _ = SocketOptions.closeDescriptor(fd)
-            return
+            return nil
         }
         let transport: SimulatedTransport
         do {
@@ -37,13 +54,13 @@ extension SimulatedAirServer {
             options.log("hil sim serve: \(listener) connection \(number): refused: \(error)")
             _ = SocketOptions.closeDescriptor(fd)
             if claim == nil { await controller.powerOff() }
-            return
+            return nil
         }
+        // Claimed with no await since the check above.
         if let claim { claimedControllers.insert(claim) }
-        let connection: ServedConnection
         do {
-            connection = try ServedConnection(number: number, fd: fd, listener: listener, controller: controller, transport: transport,
-                                              claimed: claim != nil) { [weak self] connection, error in
+            return try ServedConnection(number: number, fd: fd, listener: listener, controller: controller, transport: transport,
+                                        claimed: claim != nil) { [weak self] connection, error in
                 self?.task { await self?.ended(connection, error) }
             }
         } catch {
@@ -53,11 +70,8 @@ extension SimulatedAirServer {
                 await controller.powerOn()
                 claimedControllers.remove(claim)
             }
-            return
+            return nil
         }
-        connections[number] = connection
-        options.log("hil sim serve: \(connection.label): opened")
-        connection.start()
     }
 
     /// A fresh controller for connection `number`: `served-N`, public address 00:AA:5E:00:HH:LL.
@@ -72,6 +86,7 @@ extension SimulatedAirServer {
     /// why it ended); a claimed one comes back fresh, and the log says when it is free again.
     func ended(_ connection: ServedConnection, _ error: HCITransportError) async {
         connections[connection.number] = nil
+        connectionSlots -= 1
         closings.bump()
         await connection.controller.powerOff()
         switch error.kind {

@@ -9,21 +9,23 @@ import Simulation
 extension SimulatedAirServer {
     /// Answers one control line (see `ControlRequest`), after the requests before it.
     public func answer(_ line: String) async -> String {
+        await answer(line, from: nil)
+    }
+
+    /// Answers one control line from `client` (named in the log when it asks the server to quit).
+    func answer(_ line: String, from client: String?) async -> String {
         let previous = tail
         // On the server's loop: on virtual time the air's clock sees the request (and the accessories' work
         // it does) as the computation it is.
         let work = Task(executorPreference: loop) { () -> String in
             await previous?.value
-            return await self.carryOut(line).line
+            return await self.carryOut(line, from: client).line
         }
         tail = Task(executorPreference: loop) { _ = await work.value }
         return await work.value
     }
 
-    func carryOut(_ line: String) async -> ControlAnswer {
-        if line == LineChannel.overflowMarker {
-            return .error("line longer than \(LineChannel.maximumLineLength) bytes; closing")
-        }
+    func carryOut(_ line: String, from client: String?) async -> ControlAnswer {
         let request: ControlRequest
         switch ControlRequest.parse(line) {
         case .success(let parsed): request = parsed
@@ -33,6 +35,7 @@ extension SimulatedAirServer {
         case .ping: return .ok("")
         case .help: return .ok(ControlRequest.summary)
         case .quit:
+            if let client { options.log("hil sim serve: quit asked by \(client)") }
             requestStop("quit")
             return .ok("quit")
         case .status: return .ok(statusText())
@@ -76,52 +79,5 @@ extension SimulatedAirServer {
         let known = runtime.accessories.keys.sorted()
         let shown = name.count > 40 ? String(name.prefix(40)) + "…" : name
         return "no simulated accessory named '\(shown)' (the rig's: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"
-    }
-
-    /// Reads requests from standard input and answers on standard output until end of input; end of
-    /// input does not stop the server (a server started in the background keeps serving), and the log says so.
-    public func serveStandardInput() async {
-        guard !shuttingDown else { return }
-        let channel: LineChannel
-        do {
-            channel = try LineChannel(name: "standard input", input: 0, output: 1, ownsDescriptors: false, clock: clock)
-        } catch {
-            options.log("hil sim serve: \(error)")
-            return
-        }
-        let id = addChannel(channel)
-        await channel.serve { [weak self] line in await self?.answer(line) ?? "failed: the server is gone" }
-        channels[id] = nil
-        closings.bump()
-        if !shuttingDown { options.log("hil sim serve: standard input ended; still serving until quit, SIGTERM or SIGINT") }
-    }
-
-    func controlClient(_ fd: Int32) async {
-        guard !shuttingDown else { _ = SocketOptions.closeDescriptor(fd); return }
-        let channel: LineChannel
-        do {
-            channel = try LineChannel(name: "control client", input: fd, output: fd, ownsDescriptors: true, clock: clock)
-        } catch {
-            _ = SocketOptions.closeDescriptor(fd)
-            options.log("hil sim serve: \(error)")
-            return
-        }
-        let id = addChannel(channel)
-        Task { [weak self] in
-            await channel.serve { [weak self] line in await self?.answer(line) ?? "failed: the server is gone" }
-            await self?.removeChannel(id)
-        }
-    }
-
-    func addChannel(_ channel: LineChannel) -> Int {
-        let id = nextChannel
-        nextChannel += 1
-        channels[id] = channel
-        return id
-    }
-
-    func removeChannel(_ id: Int) {
-        channels[id] = nil
-        closings.bump()
     }
 }

@@ -34,8 +34,11 @@ public actor SimulatedAirServer {
         public var powerFollows: [PowerFollow]
         /// The sysfs tree `powerFollows` reads (`/sys`; a fake tree in tests).
         public var sysfs: SysfsRoot
-        /// At most this many H4 connections at once (btvirt's limit is 16); more are closed at once.
+        /// At most this many H4 connections at once (btvirt's limit is 16); more are closed at once, each
+        /// with a line in the log.
         public var maximumConnections: Int
+        /// What each control client (of `control`) may hold of the server, and how many there may be.
+        public var controlLimits: ControlLimits
         /// Where diagnostics go, one line each (stderr for the CLI).
         public var log: @Sendable (String) -> Void
         /// The time the air runs on: real (the default: its hosts are other processes, whose waits virtual time
@@ -46,13 +49,15 @@ public actor SimulatedAirServer {
 
         public init(listen: [ServeAddress], controllerListens: [ControllerListen] = [], control: ServeAddress? = nil,
                     powerFollows: [PowerFollow] = [], sysfs: SysfsRoot = SysfsRoot(), maximumConnections: Int = 16,
-                    time: SimulationTiming.Clock = .real, log: @escaping @Sendable (String) -> Void) {
+                    controlLimits: ControlLimits = ControlLimits(), time: SimulationTiming.Clock = .real,
+                    log: @escaping @Sendable (String) -> Void) {
             self.listen = listen
             self.controllerListens = controllerListens
             self.control = control
             self.powerFollows = powerFollows
             self.sysfs = sysfs
             self.maximumConnections = maximumConnections
+            self.controlLimits = controlLimits
             self.time = time
             self.log = log
         }
@@ -79,9 +84,15 @@ public actor SimulatedAirServer {
 
     var listeners: [ListeningSocket] = []
     var connections: [Int: ServedConnection] = [:]
+    /// H4 connections counted against `maximumConnections`: claimed at the accept, before anything is
+    /// awaited, and given back when the connection ends (or is refused after all).
+    var connectionSlots = 0
     var nextConnection = 1
     var channels: [Int: LineChannel] = [:]
     var nextChannel = 1
+    /// Control-socket clients counted against `controlLimits.maximumClients`.
+    var controlClients = 0
+    var nextControlClient = 1
     var followers: [Task<Void, Never>] = []
     /// Rig controllers a connection holds, from its accept until its power cycle after it ends.
     var claimedControllers: Set<String> = []
@@ -193,7 +204,8 @@ public actor SimulatedAirServer {
         do throws(SimServeError) {
             for address in options.listen { bound.append((try ListeningSocket(address, clock: clock), nil)) }
             for claim in options.controllerListens { bound.append((try ListeningSocket(claim.address, clock: clock), claim.controller)) }
-            if let control = options.control { bound.append((try ListeningSocket(control, clock: clock), "\u{0}control")) }
+            // Owner-only: a unix: control socket takes `quit` from its owner (and root) alone.
+            if let control = options.control { bound.append((try ListeningSocket(control, clock: clock, ownerOnly: true), "\u{0}control")) }
             if clock.isVirtual {
                 loop = runtime.world.air.loop
             } else {
@@ -238,7 +250,7 @@ public actor SimulatedAirServer {
             if role == "\u{0}control" {
                 socket.start { [weak self] fd in
                     guard let self else { _ = SocketOptions.closeDescriptor(fd); return }
-                    task { await self.controlClient(fd) }
+                    task { await self.controlClient(fd, on: address) }
                 }
             } else {
                 socket.start { [weak self] fd in
@@ -304,56 +316,5 @@ public actor SimulatedAirServer {
             options.log("hil sim serve: \(connections.count) connection(s) had not finished closing after 2 s")
         }
         await tail?.value
-    }
-}
-
-/// A count of changes that a task can wait for, bounded by a deadline on a clock: bumped from anywhere,
-/// awaited without looking again and again.
-final class Changes: Sendable {
-    private struct State {
-        var version: UInt64 = 0
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var nextWaiter: UInt64 = 1
-    }
-    private let state = Mutex(State())
-
-    var version: UInt64 { state.withLock { $0.version } }
-
-    func bump() {
-        let waiters = state.withLock { state in
-            state.version += 1
-            defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Returns once the version is past `seen`, at `deadline` on `clock`, or when the task is cancelled.
-    func wait(after seen: UInt64, until deadline: ContinuousClock.Instant, on clock: LoopClock) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.next(after: seen) }
-            group.addTask { try? await clock.sleep(until: deadline, tolerance: nil) }
-            await group.next()
-            group.cancelAll()
-        }
-    }
-
-    private func next(after seen: UInt64) async {
-        let id = state.withLock { state -> UInt64 in
-            defer { state.nextWaiter += 1 }
-            return state.nextWaiter
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let waiting = state.withLock { state -> Bool in
-                    guard state.version == seen, !Task.isCancelled else { return false }
-                    state.waiters[id] = continuation
-                    return true
-                }
-                if !waiting { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-        }
     }
 }

@@ -7,12 +7,19 @@ import Darwin
 #endif
 
 /// The few socket calls the served air needs beside HCI's transports: flags, the bound port, a liveness
-/// probe for a Unix socket file, and a bounded write of a whole buffer.
+/// probe for a Unix socket file, and a bounded write of a whole buffer (for a client's own thread).
 enum SocketOptions {
     /// `TCP_NODELAY`: an H4 packet goes out at once, not after a delayed ACK.
     static func setNoDelay(_ fd: Int32) {
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// `SO_SNDBUF`: how much the kernel holds of what is written to the socket and not yet read (Linux
+    /// doubles the value for its own bookkeeping).
+    static func setSendBuffer(_ fd: Int32, bytes: Int) {
+        var value = Int32(clamping: bytes)
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &value, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// The local port of a bound TCP socket (`getsockname(2)`).
@@ -79,7 +86,8 @@ enum SocketOptions {
     }
 
     /// Writes all of `bytes` to a (possibly non-blocking) descriptor (a closed peer is EPIPE, never SIGPIPE), waiting for POLLOUT until
-    /// `deadline`. False when the peer is gone or the deadline passed.
+    /// `deadline`. False when the peer is gone or the deadline passed. It blocks its thread: a client's
+    /// (`hil sim power`), never a server's.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], deadline: ContinuousClock.Instant) -> Bool {
         var written = 0
         while written < bytes.count {

@@ -32,7 +32,8 @@ struct ServedAirFixture {
     static func rig() throws -> Rig { try Rig.load(path: repositoryRoot.appendingPathComponent("rigs/simulated.json").path) }
 
     /// Runs `body` with a served air on virtual time; closes the server and removes its directory after.
-    static func with<T: Sendable>(powerFollows: [PowerFollow] = [], sysfs: SysfsRoot = SysfsRoot(),
+    static func with<T: Sendable>(powerFollows: [PowerFollow] = [], sysfs: SysfsRoot = SysfsRoot(), maximumConnections: Int = 16,
+                                  controlLimits: ControlLimits = ControlLimits(),
                                   _ body: (ServedAirFixture) async throws -> T) async throws -> T {
         let rig = try rig()
         // Short paths: sun_path holds 107 bytes.
@@ -42,7 +43,8 @@ struct ServedAirFixture {
         let log = LogLines()
         let options = SimulatedAirServer.Options(listen: [.unix(path: directory.appendingPathComponent("air").path)],
                                                  control: .unix(path: directory.appendingPathComponent("ctl").path),
-                                                 powerFollows: powerFollows, sysfs: sysfs, time: .virtual,
+                                                 powerFollows: powerFollows, sysfs: sysfs, maximumConnections: maximumConnections,
+                                                 controlLimits: controlLimits, time: .virtual,
                                                  log: log.logger(echoing: directory.lastPathComponent))
         return try await withSteppedTime { hostTime in
             try await SimulatedAirServer.run(rig: rig, options: options) { server in
@@ -98,8 +100,8 @@ final class LogLines: Sendable {
     private struct State {
         var lines: [Line] = []
         var clock: LoopClock?
-        /// Who waits for the next line: resumed with nil, they look again.
-        var waiters: [CheckedContinuation<Line?, Never>] = []
+        /// Who waits for the next line: woken, they look again.
+        var waiters: [@Sendable () -> Void] = []
     }
     private let state = Mutex(State())
 
@@ -112,7 +114,7 @@ final class LogLines: Sendable {
             defer { state.waiters.removeAll() }
             return state.waiters
         }
-        for waiter in waiters { waiter.resume(returning: nil) }
+        for waiter in waiters { waiter() }
     }
 
     var all: [String] { state.withLock { $0.lines.map(\.text) } }
@@ -124,7 +126,24 @@ final class LogLines: Sendable {
             let found = await withCheckedContinuation { (continuation: CheckedContinuation<Line?, Never>) in
                 let found = state.withLock { state -> Line? in
                     if let line = state.lines.first(where: { predicate($0.text) }) { return line }
-                    state.waiters.append(continuation)
+                    state.waiters.append { continuation.resume(returning: nil) }
+                    return nil
+                }
+                if let found { continuation.resume(returning: found) }
+            }
+            if let found { return found }
+        }
+    }
+
+    /// The first `count` lines logged that satisfy `predicate`, once there are that many (waiting as
+    /// `line(where:)` does).
+    func lines(where predicate: @Sendable (String) -> Bool, count: Int) async -> [Line] {
+        while true {
+            let found = await withCheckedContinuation { (continuation: CheckedContinuation<[Line]?, Never>) in
+                let found = state.withLock { state -> [Line]? in
+                    let matching = state.lines.filter { predicate($0.text) }
+                    if matching.count >= count { return Array(matching.prefix(count)) }
+                    state.waiters.append { continuation.resume(returning: nil) }
                     return nil
                 }
                 if let found { continuation.resume(returning: found) }
