@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "LibUSBTests", dependencies: ["LibUSB", "CLibUSB"]),
         .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "HCI", "LibUSB"]),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI", "CBlueZ"]),
-        .testTarget(name: "hilTests", dependencies: ["hil", "HCI", "DeviceControl", "TestSupport"]),
+        .testTarget(name: "hilTests", dependencies: ["hil", "HCI", "DeviceControl", "AirServer", "TestSupport"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCI"]),
         // HILTesting's own parts, apart from a bench.

@@ -13,7 +13,9 @@ import Synchronization
 /// controller keeps the state the host left it in until the next host resets it, and what the controller
 /// sends meanwhile is dropped. A host that leaves mid-packet never hands the controller half a packet.
 /// When the controller goes away (unplugged, its transport closed or not taking bytes) the host is
-/// closed and `stopRequests` yields `.adapterClosed`.
+/// closed and `stopRequests` yields `.adapterClosed`. A host that sends and receives nothing for
+/// `idleTimeout` is closed, so that a forgotten or vanished host does not hold the controller for ever;
+/// a vanished host on TCP is also found by keepalive (`SocketOptions.setKeepAlive`).
 public final class AdapterServer: Sendable {
     /// Why the server's owner should stop it.
     public enum StopReason: Sendable {
@@ -29,20 +31,33 @@ public final class AdapterServer: Sendable {
         public var listen: ServeAddress
         /// How long the controller may take to answer the Read Local Version Information sent at start.
         public var answerTimeout: Duration
+        /// How long a host may send and receive nothing before it is closed and the controller is free for
+        /// the next one (`defaultIdleTimeout` unless asked).
+        public var idleTimeout: Duration
+        /// The clock the server's loops keep their deadlines on: real time, or a test's stepped clock.
+        public var clock: LoopClock
         /// Where a host's arrival and departure are told (stdout for the CLI), one line each.
         public var announce: @Sendable (String) -> Void
         /// Where refusals and trouble go (stderr for the CLI), one line each.
         public var log: @Sendable (String) -> Void
 
         public init(name: String, listen: ServeAddress, answerTimeout: Duration = .seconds(2),
+                    idleTimeout: Duration = AdapterServer.defaultIdleTimeout, clock: LoopClock = .real,
                     announce: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void) {
             self.name = name
             self.listen = listen
             self.answerTimeout = answerTimeout
+            self.idleTimeout = idleTimeout
+            self.clock = clock
             self.announce = announce
             self.log = log
         }
     }
+
+    /// Five minutes: longer than any one step of a test a host drives (it is silent only while it waits on
+    /// something, and every wait of a suite is shorter), short enough that a runner that crashed or forgot
+    /// its connection frees the bench before the next job gives up on it.
+    public static let defaultIdleTimeout = Duration.seconds(300)
 
     /// The address actually bound (with the kernel's port for `tcp:…:0`).
     public let address: ServeAddress
@@ -54,15 +69,21 @@ public final class AdapterServer: Sendable {
     private let stopSink: AsyncStream<StopReason>.Continuation
     private let listener: ListeningSocket
     let state = Mutex(State())
+    /// Bumped when a host's connection has ended: what `shutdown()` waits for.
+    let closings = Changes()
 
     struct State {
-        /// The host being served.
+        /// The number of the host being served, claimed at its accept (before its bridge exists).
+        var serving: Int?
+        /// The host being served, once its bridge exists.
         var client: Client?
         var nextClient = 1
         var adapterGone: HCITransportError?
         var shuttingDown = false
         /// The answer to the start-up Read Local Version Information, while it is awaited.
         var answered: (@Sendable (Result<Void, HCITransportError>) -> Void)?
+        /// The deadline of that answer, until it comes.
+        var answerTimer: UInt64?
     }
 
     struct Client: Sendable {
@@ -78,14 +99,14 @@ public final class AdapterServer: Sendable {
     public static func start(adapter: any HCITransport, options: Options) async throws(SimServeError) -> AdapterServer {
         let loop: EventLoop
         do {
-            loop = try EventLoop(label: "serve-adapter")
+            loop = try EventLoop(label: "serve-adapter", clock: options.clock)
         } catch {
             adapter.close()
             throw SimServeError("\(options.name): cannot start its event loop: \(error)")
         }
         let listener: ListeningSocket
         do {
-            listener = try ListeningSocket(options.listen)
+            listener = try ListeningSocket(options.listen, clock: options.clock)
         } catch {
             adapter.close()
             loop.shutdown()
@@ -122,7 +143,7 @@ public final class AdapterServer: Sendable {
     public func requestStop(_ why: String) { stopSink.yield(.requested(why)) }
 
     /// Stops accepting (removing a Unix socket's file), closes the host being served and the adapter.
-    /// Waits at most 2 s for the host's connection to finish closing. Idempotent.
+    /// Waits at most 2 s (of `options.clock`) for the host's connection to finish closing. Idempotent.
     public func shutdown() async {
         let (first, client) = state.withLock { state -> (Bool, Client?) in
             defer { state.shuttingDown = true }
@@ -131,9 +152,12 @@ public final class AdapterServer: Sendable {
         guard first else { return }
         listener.close()
         client?.bridge.close(why: "the server is shutting down")
-        let deadline = ContinuousClock.now.advanced(by: .seconds(2))
-        while state.withLock({ $0.client != nil }) && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
+        let clock = options.clock
+        let deadline = clock.now.advanced(by: .seconds(2))
+        while true {
+            let seen = closings.version
+            guard state.withLock({ $0.client != nil }), clock.now < deadline else { break }
+            await closings.wait(after: seen, until: deadline, on: clock)
         }
         if state.withLock({ $0.client != nil }) { options.log("hil serve: the host's connection had not finished closing after 2 s") }
         adapterLoop.execute { [adapter] in adapter.close() }
@@ -169,8 +193,8 @@ public final class AdapterServer: Sendable {
                 return nil
             }
             if let gone { return continuation.resume(returning: .failure(gone)) }
-            adapterLoop.execute { [self] in toAdapter(.command(HCICommandPacket(opcode: .readLocalVersionInformation))) }
-            _ = adapterLoop.schedule(after: timeout) { [self] in
+            // The deadline is armed (and kept, so that the answer cancels it) before the command goes out.
+            let timer = adapterLoop.schedule(after: timeout) { [self] in
                 let waiter = state.withLock { state in
                     defer { state.answered = nil }
                     return state.answered
@@ -178,6 +202,8 @@ public final class AdapterServer: Sendable {
                 let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
                 waiter?(.failure(HCITransportError(.timeout, "the controller did not answer HCI Read Local Version Information within \(seconds) s (is it powered, and is the moniker right?)")))
             }
+            state.withLock { $0.answerTimer = timer }
+            adapterLoop.execute { [self] in toAdapter(.command(HCICommandPacket(opcode: .readLocalVersionInformation))) }
         }
         if case .failure(let error) = result { throw SimServeError("\(options.name): \(error)") }
     }
@@ -187,10 +213,16 @@ public final class AdapterServer: Sendable {
         guard state.withLock({ $0.answered != nil }) else { return nil }
         switch try? HCIEvent(decoding: packet) {
         case .commandComplete(_, .readLocalVersionInformation, _)?, .commandStatus(_, _, .readLocalVersionInformation)?:
-            return state.withLock { state in
-                defer { state.answered = nil }
-                return state.answered
+            let (answered, timer) = state.withLock { state in
+                defer {
+                    state.answered = nil
+                    state.answerTimer = nil
+                }
+                return (state.answered, state.answerTimer)
             }
+            // Its deadline goes with it: nothing is left armed on the loop but what serving needs.
+            if let timer { adapterLoop.cancelTimer(timer) }
+            return answered
         default:
             return nil
         }

@@ -9,8 +9,9 @@ import Darwin
 /// A listening stream socket (`socket(2)`, `bind(2)`, `listen(2)`) whose connections are accepted
 /// (`accept(2)`, non-blocking) on its own `EventLoop`. A Unix socket's file is removed when it closes; a
 /// stale file (nothing answers on it) is replaced, a live one is an error; an `ownerOnly` one's file is
-/// made `0600` before it listens, so that only its owner (and root) can connect. Its loop keeps no time of
-/// its own; it joins `clock` (a served air's) so that a virtual air counts it among its loops.
+/// made `0600` before it listens, so that only its owner (and root) can connect. Accepted TCP connections
+/// have `TCP_NODELAY` and keepalive (`SocketOptions.setKeepAlive`). Its loop keeps no time of its own; it
+/// joins `clock` (a served air's) so that a virtual air counts it among its loops.
 final class ListeningSocket: Sendable {
     /// The address it listens on, with the kernel's port when port 0 was asked for.
     let address: ServeAddress
@@ -38,7 +39,10 @@ final class ListeningSocket: Sendable {
             while true {
                 let client = POSIX.acceptConnection(fd)
                 if client < 0 { return } // EAGAIN: all taken; anything else: the listener is closing
-                if case .tcp = address { SocketOptions.setNoDelay(client) }
+                if case .tcp = address {
+                    SocketOptions.setNoDelay(client)
+                    SocketOptions.setKeepAlive(client)
+                }
                 onAccept(client)
             }
         }

@@ -8,7 +8,7 @@ import Foundation
 enum ServeCommand {
     static let usage = """
     usage: hil serve ADAPTER --listen tcp:127.0.0.1:PORT|unix:PATH [--rig RIG.json] [--capture FILE.btsnoop]
-                     [--allow-remote] [--wait SECONDS] [--timeout SECONDS]
+                     [--allow-remote] [--idle-timeout DURATION] [--wait SECONDS] [--timeout SECONDS]
 
     Serves one controller of this host (any moniker: usb:, hci-socket:, serial:, unix:, tcp-client:, sim: with
     --rig) as H4 to one host at a time, e.g. a runner on another host that names it tcp-client:127.0.0.1:9001.
@@ -18,8 +18,12 @@ enum ServeCommand {
     adapter) is held while serving, so hil run on that bench fails at once naming this server.
 
       --listen ADDRESS    unix:PATH, or tcp:HOST:PORT on loopback (port 0: the kernel picks one)
-      --allow-remote      accept a non-loopback tcp address (e.g. tcp:0.0.0.0:9001); without it, reach the
-                          server from another host over SSH: ssh -L 9001:127.0.0.1:9001 benchhost
+      --allow-remote      accept a non-loopback tcp address (e.g. tcp:0.0.0.0:9001): anyone who reaches it
+                          controls the adapter, with no authentication (a warning says so); without it,
+                          reach the server from another host over SSH: ssh -L 9001:127.0.0.1:9001 benchhost
+      --idle-timeout DURATION
+                          close a host that sends and receives nothing this long, freeing the adapter for
+                          the next one (default 5m; from 1s to 7d, e.g. 90s, 5m, 2h)
       --capture FILE      write every packet of every host to an H4 btsnoop file
       --wait SECONDS      wait this long for the lock's holder (default: fail at once)
       --timeout SECONDS   how long the controller may take to answer at start (default 2)
@@ -37,6 +41,7 @@ enum ServeCommand {
         let capture: String?
         let wait: Double
         let timeout: Double
+        let idleTimeout: Duration
         do {
             let allowRemote = arguments.flag("allow-remote")
             guard let listenText = try arguments.option("listen") else { throw UsageError("--listen ADDRESS is required (unix:PATH or tcp:127.0.0.1:PORT)") }
@@ -45,6 +50,7 @@ enum ServeCommand {
             capture = try arguments.option("capture")
             wait = try arguments.number("wait", in: 0...86_400) ?? 0
             timeout = try arguments.number("timeout", in: 0.01...600) ?? 2
+            idleTimeout = try arguments.duration("idle-timeout", in: .seconds(1)...Self.longestIdleTimeout) ?? AdapterServer.defaultIdleTimeout
             moniker = try arguments.required("an adapter moniker")
             try arguments.finish()
             if !allowRemote, !listen.isLoopback, case .tcp(let host, let port) = listen {
@@ -69,7 +75,7 @@ enum ServeCommand {
         let server: AdapterServer
         do {
             server = try await AdapterServer.start(adapter: served.transport, options: .init(
-                name: moniker, listen: listen, answerTimeout: .milliseconds(Int64(timeout * 1000)),
+                name: moniker, listen: listen, answerTimeout: .milliseconds(Int64(timeout * 1000)), idleTimeout: idleTimeout,
                 announce: { line in print(line) }, log: log))
         } catch {
             await served.close()
@@ -78,6 +84,7 @@ enum ServeCommand {
         let forwarding = Task {
             for await name in signals { server.requestStop(name) }
         }
+        if let warning = Self.exposureWarning(server.address, moniker: moniker) { log(warning) }
         print(server.readyLine)
         var reason = AdapterServer.StopReason.requested("the server ended")
         for await request in server.stopRequests {
@@ -95,6 +102,17 @@ enum ServeCommand {
         case .adapterClosed(let error):
             return Diagnostics.fail("serve", "\(moniker): the controller went away (\(error.message)); stopped serving", .infrastructureError)
         }
+    }
+
+    /// The longest `--idle-timeout`: a host silent for a week is gone. There is no "never": a host that
+    /// holds the adapter for ever without using it is what the timeout exists to end.
+    static let longestIdleTimeout = Duration.seconds(7 * 86_400)
+
+    /// The warning for a listening address other hosts can reach (only `--allow-remote` accepts one).
+    static func exposureWarning(_ listen: ServeAddress, moniker: String) -> String? {
+        guard !listen.isLoopback else { return nil }
+        return "hil serve: warning: \(listen) is not loopback: an unauthenticated controller (\(moniker)) is now exposed on the network; "
+            + "anyone who can reach this port can drive it (H4 has no authentication)"
     }
 
     /// One line on standard error.

@@ -32,6 +32,19 @@ enum BlockingSocket {
         return String(decoding: received, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
+    /// The next `count` bytes the peer sends (fewer when it closes first).
+    static func readBytes(_ fd: Int32, count: Int) -> [UInt8] {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while received.count < count {
+            let read = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, min($0.count, count - received.count)) }
+            if read < 0 && errno == EINTR { continue }
+            guard read > 0 else { break }
+            received.append(contentsOf: buffer[0..<read])
+        }
+        return received
+    }
+
     /// Reads (and discards) until the peer ends the stream (or resets it): true then; false on another error.
     static func readsEndOfStream(_ fd: Int32) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 512)

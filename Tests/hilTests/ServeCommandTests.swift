@@ -293,7 +293,42 @@ import TestSupport
             try await Self.hil(["info", client], scratch)
         }
         #expect(info.status == 0, "\(info.error)")
+        // Written before the ready line: 5 s for the pipe's reader on a loaded machine.
+        #expect(await server.until(within: .seconds(5)) {
+            server.standardError.contains { $0.hasPrefix("hil serve: warning: tcp:0.0.0.0:") && $0.contains(": an unauthenticated controller (sim:central) is now exposed on the network;") }
+        }, "a warning on stderr says the controller is exposed: \(server.standardError)")
         await Self.stop(server)
+    }
+
+    @Test func aLoopbackServerPrintsNoExposureWarning() async throws {
+        let scratch = try Scratch.make()
+        defer { scratch.remove() }
+        let (server, _) = try await Self.whileServing("tcp:127.0.0.1:0", in: scratch) { _, _ in }
+        await Self.stop(server)
+        #expect(!server.standardError.contains { $0.contains("warning") }, "\(server.standardError)")
+    }
+
+    // MARK: The idle timeout
+
+    /// A host that connects and says nothing is closed after --idle-timeout, and the next host gets the
+    /// controller. (Its exact instant is `AdapterServerIdleTests`', on a stepped clock.)
+    @Test func anIdleHostIsClosedAfterTheIdleTimeoutAndTheNextHostIsServed() async throws {
+        let scratch = try Scratch.make()
+        defer { scratch.remove() }
+        let socket = scratch.path("served")
+        let (server, _) = try await Self.whileServing("unix:\(socket)", in: scratch, extra: ["--idle-timeout", "1s"]) { server, client in
+            let idle = try FileDescriptorTransport.unix(path: socket, moniker: client) // connected, never started: it sends nothing
+            defer { idle.close() }
+            // The 1 s timeout, plus 9 s for the lines of a process on a loaded machine.
+            let connected = await server.line(within: .seconds(10)) { $0.hasPrefix("client 1 connected") }
+            #expect(connected != nil)
+            let gone = await server.line(within: .seconds(10)) { $0.hasPrefix("client 1 disconnected") }
+            #expect(gone?.text == "client 1 disconnected: idle: nothing sent or received for 1 s (--idle-timeout); the controller is free for the next host",
+                    "\(server.standardOutput) \(server.standardError)")
+            let next = try await Self.hil(["info", client], scratch)
+            #expect(next.status == 0, "the next host has the controller: \(next.error)")
+        }
+        await Self.stop(server, socket: socket)
     }
 
     @Test(arguments: [
@@ -307,6 +342,8 @@ import TestSupport
         ["serve", "sim:central", "--rig", "/nonexistent/rig.json", "--listen", "unix:/tmp/hil-serve-x"],
         ["serve", "sim:central", "--listen", "unix:/tmp/hil-serve-x", "--timeout", "0"],
         ["serve", "sim:central", "--listen", "unix:/tmp/hil-serve-x", "extra"],
+        ["serve", "sim:central", "--listen", "unix:/tmp/hil-serve-x", "--idle-timeout", "0"],
+        ["serve", "sim:central", "--listen", "unix:/tmp/hil-serve-x", "--idle-timeout", "none"],
     ])
     func badCommandLinesExit3WithOneLine(words: [String]) async throws {
         let scratch = try Scratch.make()
