@@ -8,8 +8,10 @@ import Rigs
 enum SimCommand {
     static let usage = """
     usage: hil sim serve [--rig RIG.json] --listen unix:PATH|tcp:127.0.0.1:PORT [--listen …]
-                         [--listen-controller NAME=ADDRESS …] [--control unix:PATH] [--power-follows ACCESSORY=USB-LOCATION …]
-                         [--sysfs DIR]
+                         [--listen-controller NAME=ADDRESS …] [--control unix:PATH|tcp:127.0.0.1:PORT]
+                         [--power-follows ACCESSORY=USB-LOCATION …] [--sysfs DIR]
+             --control takes power, status, help and quit with no authentication: a unix: socket only from its
+             owner (and root), a tcp: one (loopback only) from every user of this host
            hil sim power --control unix:PATH|tcp:127.0.0.1:PORT ACCESSORY on|off|status [--timeout SECONDS]
     """
 
@@ -42,7 +44,7 @@ enum SimServeCommand {
                 }
                 return .init(controller: String(text[..<equals]), address: try ServeAddress(parsing: String(text[text.index(after: equals)...])))
             }
-            let control = try arguments.option("control").map { text throws(SimServeError) in try ServeAddress(parsing: text) }
+            let control = try arguments.option("control").map { text throws(SimServeError) in try Self.controlAddress(text) }
             let follows = try arguments.options("power-follows").map { text throws(SimServeError) in try PowerFollow(parsing: text) }
             let sysfs = try arguments.option("sysfs") ?? "/sys"
             try arguments.finish()
@@ -88,6 +90,19 @@ enum SimServeCommand {
         stops.cancel()
         StandardStreams.error("hil sim serve: stopped (\(why))\n")
         return .success
+    }
+}
+
+extension SimServeCommand {
+    /// `--control ADDRESS`: a Unix socket, or a loopback TCP port; never one another host can reach, since
+    /// the protocol has no authentication and takes `quit`.
+    static func controlAddress(_ text: String) throws(SimServeError) -> ServeAddress {
+        do {
+            return try ServeAddress(parsing: text)
+        } catch {
+            throw SimServeError("--control \(error.description); the control socket has no authentication, so it is a unix:PATH "
+                + "(only its owner can connect) or a loopback tcp: port (every local user can)", usage: true)
+        }
     }
 }
 

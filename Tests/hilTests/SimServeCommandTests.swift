@@ -187,6 +187,8 @@ import TestSupport
         ["sim", "serve", "--listen", "unix:/tmp/x", "--power-follows", "toaster=1-1.2"],
         ["sim", "serve", "--listen", "unix:/tmp/x", "--power-follows", "thermometer=../etc"],
         ["sim", "serve", "--listen-controller", "thermometer=unix:/tmp/x"],
+        ["sim", "serve", "--listen", "unix:/tmp/x", "--control", "tcp:0.0.0.0:6403"],
+        ["sim", "serve", "--listen", "unix:/tmp/x", "--control", "tcp:192.168.1.10:6403"],
         ["sim", "power", "thermometer", "off"],
         ["sim", "power", "--control", "unix:/tmp/x", "thermometer", "sideways"],
         ["sim", "reboot"],
