@@ -131,6 +131,8 @@ import TestSupport
             try await runToCompletion(python, [repositoryRoot.appendingPathComponent("scripts/peers/bumble-central.py").path, client,
                                                "--name", facts.thermometerName, "--timeout", "20"], timeout: .seconds(60))
         }
+        // Stopped before Bumble's answer is read: a #require below that fails must not leave it serving.
+        await Self.stop(server)
         #expect(ran.status == 0, "Bumble: \(ran.output) \(ran.error.suffix(600))")
         let result = try #require(try JSONSerialization.jsonObject(with: Data(ran.output.utf8)) as? [String: Any], "\(ran.output)")
         let services = try #require(result["services"] as? [[String: Any]])
@@ -138,7 +140,6 @@ import TestSupport
         let characteristics = services.flatMap { $0["characteristics"] as? [[String: Any]] ?? [] }
         let deviceName = characteristics.first { ($0["uuid"] as? String)?.contains("2A00") == true }?["value"] as? String
         #expect(deviceName == Data(facts.thermometerName.utf8).map { String(format: "%02x", $0) }.joined(), "Bumble read the Device Name")
-        await Self.stop(server)
     }
 
     // MARK: One host at a time
