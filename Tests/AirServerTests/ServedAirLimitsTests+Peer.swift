@@ -94,8 +94,12 @@ import Glibc
             #expect(latencies.max().map { $0 < .seconds(1) } == true, "latencies: \(latencies)")
             // 10 s for the never-readers' 2 s stall timeout (or their queue's limit) on a loaded machine.
             let dropped = try await collect(drops, count: 8, within: .seconds(10), clock: ContinuousClock(), "drop lines")
-            #expect(dropped.filter { $0.contains(": dropped: flooding: ") }.count == 2, "\(dropped)")
-            #expect(dropped.filter { $0.contains(": dropped: not reading: ") }.count == 6, "\(dropped)")
+            // The flooders' 65,536 lines at once are flooding. A never-reader asks without reading: which limit it
+            // meets first depends on how far the server got through its requests before its socket filled — on a
+            // loaded machine its requests outrun the answers (flooding), else its answers back up (not reading).
+            let flooding = dropped.filter { $0.contains(": dropped: flooding: ") }.count
+            let notReading = dropped.filter { $0.contains(": dropped: not reading: ") }.count
+            #expect(flooding >= 2 && flooding + notReading == 8, "\(dropped)")
         }
     }
 }

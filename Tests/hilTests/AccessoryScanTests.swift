@@ -39,7 +39,10 @@ import Testing
         let ready = await server.line(within: .seconds(10))
         try #require(ready != nil, "hil sim serve did not start: \(server.standardError)")
         let plan = directory.appendingPathComponent("plan.json")
-        try #"{"steps": [{"name": "go away", "at_ms": 9000, "do": "vanish"}]}"#.write(to: plan, atomically: true, encoding: .utf8)
+        // The accessory goes away at 30 s, which ends the session: both Bumble apps must have scanned by then — each a
+        // Python start-up (seconds on a loaded 2-core machine: at 9 s the passive app once found it gone) and a 2 s
+        // or 1 s scan.
+        try #"{"steps": [{"name": "go away", "at_ms": 30000, "do": "vanish"}]}"#.write(to: plan, atomically: true, encoding: .utf8)
         let out = directory.appendingPathComponent("results")
         let app = repositoryRoot.appendingPathComponent("scripts/peers/bumble-app-central.py").path
         let box = AccessoryCommandTests.Visits()
