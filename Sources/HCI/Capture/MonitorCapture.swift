@@ -10,9 +10,10 @@ public final class MonitorCapture: Sendable {
     public let writer: BtsnoopWriter
     public let clock: CaptureClock
 
-    /// Creates (or truncates) the file at `path`; records are stamped on `clock` from now.
-    public init(path: String, clock: LoopClock) throws(HCITransportError) {
-        writer = try BtsnoopWriter(path: path, datalink: .monitor)
+    /// Creates the file at `path` (replacing one already there, mode 0600); records are stamped on `clock` from
+    /// now; `keys` says whether packets' secret fields are redacted (the default) or kept (`CaptureKeys`).
+    public init(path: String, clock: LoopClock, keys: CaptureKeys = .redacted) throws(HCITransportError) {
+        writer = try BtsnoopWriter(path: path, datalink: .monitor, keys: keys)
         self.clock = CaptureClock(clock)
     }
 

@@ -31,6 +31,22 @@ public enum MonitorOpcode: UInt16, Sendable, Hashable {
         }
     }
 
+    /// The packet a record with this opcode carries — its H4 indicator and whether it travelled controller
+    /// to host — or nil for a record about the controller itself (index, note).
+    public var packet: (indicator: HCIPacketIndicator, received: Bool)? {
+        switch self {
+        case .commandPacket: (.command, false)
+        case .eventPacket: (.event, true)
+        case .aclTransmitted: (.aclData, false)
+        case .aclReceived: (.aclData, true)
+        case .synchronousTransmitted: (.synchronousData, false)
+        case .synchronousReceived: (.synchronousData, true)
+        case .isoTransmitted: (.isoData, false)
+        case .isoReceived: (.isoData, true)
+        case .newIndex, .deleteIndex, .openIndex, .closeIndex, .systemNote: nil
+        }
+    }
+
     /// The index a record about no controller in particular (a system note) carries: HCI_DEV_NONE.
     public static let noController: UInt16 = 0xFFFF
 }
