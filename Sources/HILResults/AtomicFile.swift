@@ -8,12 +8,19 @@ import Foundation
 /// Writes whole files so that a reader — or a run killed half-way — only ever sees the old content or the
 /// new content, never a mix: write a temporary file in the same directory, `fsync(2)` it, `rename(2)` it
 /// over the target, then `fsync(2)` the directory so the rename itself survives a power cut.
+///
+/// The temporary file is created mode 0600 (`open(2)` with `O_CREAT | O_EXCL`; the umask may narrow it), so
+/// the file is its owner's alone from its first byte: results name devices, addresses and failures of
+/// secured links, as private as the captures beside them.
 public enum AtomicFile {
+    /// The mode every file it writes is created with.
+    public static let mode: mode_t = 0o600
+
     /// Replaces `url` with `data`. Throws `ResultsError` naming the file and the failing system call.
     public static func write(_ data: Data, to url: URL) throws(ResultsError) {
         let directory = url.deletingLastPathComponent().path
         let temporary = "\(directory)/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw ResultsError(url.path, "cannot create \(temporary): \(errnoText())") }
         var failure: String?
         data.withUnsafeBytes { raw in

@@ -33,7 +33,7 @@ public struct LoopProgress: Codable, Sendable, Hashable {
         guard var data = try? TestRecord.makeEncoder(pretty: false).encode(self) else { return }
         data.append(0x0A)
         let path = ResultsLayout(URL(fileURLWithPath: directory, isDirectory: true)).progress.path
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, AtomicFile.mode)
         guard fd >= 0 else { return }
         // One write(2) per line: appends of one line do not interleave.
         _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

@@ -45,12 +45,11 @@ public struct ResultsLayout: Sendable, Hashable {
         "captures/\(caseName(record)).btsnoop"
     }
 
-    /// Creates the directory with `records/` and `captures/`.
+    /// Creates the directory with `records/`, `captures/` and `attachments/`, each directory it makes mode 0700
+    /// (`PrivateDirectory`); the files in them are written mode 0600 (`AtomicFile`, the captures' writer).
     public func create() throws(ResultsError) {
         for url in [directory, records, captures, attachments] {
-            do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-                throw ResultsError(url.path, "cannot create the directory: \(Self.reason(error))")
-            }
+            try PrivateDirectory.create(url)
         }
     }
 

@@ -60,9 +60,7 @@ extension TestRecord {
     public func write(toResultsDirectory directory: URL) throws(ResultsError) -> URL {
         let layout = ResultsLayout(directory)
         let url = layout.recordURL(for: self)
-        do { try FileManager.default.createDirectory(at: layout.records, withIntermediateDirectories: true) } catch {
-            throw ResultsError(layout.records.path, "cannot create the directory: \(ResultsLayout.reason(error))")
-        }
+        try PrivateDirectory.create(layout.records)
         let data: Data
         do { data = try Self.makeEncoder().encode(self) } catch {
             throw ResultsError(url.path, "cannot encode the record: \(error)")

@@ -40,7 +40,7 @@ enum ChildSupervisor {
         let logPath = log.path
         let header = Data("$ \(argv.joined(separator: " "))\n".utf8)
         let pump = Task {
-            let fd = open(logPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            let fd = open(logPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)  // as private as the results (AtomicFile.mode)
             func append(_ bytes: some DataProtocol) {
                 guard fd >= 0 else { return }
                 let data = Data(bytes)
