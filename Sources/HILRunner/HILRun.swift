@@ -63,8 +63,9 @@ public enum HILRun {
             output.err("hil run: \(message)\n")
             return RunReport(outcome: outcome, summary: nil, message: message, results: layout)
         }
-        let invocation = SwiftTestInvocation(suites: plan.suites, filter: options.filter, layout: layout, rig: plan.rigURL,
+        var invocation = SwiftTestInvocation(suites: plan.suites, filter: options.filter, layout: layout, rig: plan.rigURL,
                                              repeatCount: options.repeatCount, swift: options.swift, testBundle: options.testBundle)
+        invocation.captureKeys = options.captureKeys
         let context = RunContext(rig: plan.rigURL.path, rigName: plan.rig.name, gitCommit: await gitCommit(plan.suites.directory),
                                  package: plan.suites.directory.path, command: options.command, started: Date(), repeatCount: options.repeatCount,
                                  properties: properties)

@@ -27,6 +27,8 @@ public struct RunOptions: Sendable {
     public var pollInterval: Duration
     /// An already-built test bundle to run directly instead of `swift build` + `swift test` (`--test-bundle`).
     public var testBundle: URL?
+    /// Whether the cases' captures keep the keys that pass (`--capture-keys`); redacted by default.
+    public var captureKeys = false
 
     public init(rig: URL? = nil, package: URL? = nil, filter: String? = nil, out: URL, repeatCount: Int = 1,
                 timeout: Duration = .seconds(30 * 60), wait: Duration = .zero, command: String = "hil run",

@@ -41,6 +41,8 @@ public struct SwiftTestInvocation: Sendable, Hashable {
     /// An already-built test bundle (`.build/debug/BluetoothHILPackageTests.xctest`) to run directly; nil
     /// to build and run through SwiftPM.
     public var testBundle: URL?
+    /// Whether the cases' captures keep the keys (`HIL_CAPTURE_KEYS=1`, `hil run --capture-keys`).
+    public var captureKeys = false
 
     public init(suites: Suites, filter: String?, layout: ResultsLayout, rig: URL, repeatCount: Int = 1, swift: String = "swift",
                 testBundle: URL? = nil) {
@@ -79,10 +81,12 @@ public struct SwiftTestInvocation: Sendable, Hashable {
         return command
     }
 
-    /// What the tests read: `HIL_RIG`, `HIL_RESULTS`, `HIL_REPEAT`, and `HIL_RUNNER_PID` (this process: the
-    /// tests end themselves when it is gone, `RunnerWatchdog`).
+    /// What the tests read: `HIL_RIG`, `HIL_RESULTS`, `HIL_REPEAT`, `HIL_RUNNER_PID` (this process: the
+    /// tests end themselves when it is gone, `RunnerWatchdog`), and `HIL_CAPTURE_KEYS=1` with `captureKeys`.
     public var environment: [String: String] {
-        ["HIL_RIG": rig.path, "HIL_RESULTS": layout.directory.path, "HIL_REPEAT": String(repeatCount),
-         "HIL_RUNNER_PID": String(getpid())]
+        var environment = ["HIL_RIG": rig.path, "HIL_RESULTS": layout.directory.path, "HIL_REPEAT": String(repeatCount),
+                           "HIL_RUNNER_PID": String(getpid())]
+        if captureKeys { environment["HIL_CAPTURE_KEYS"] = "1" }
+        return environment
     }
 }

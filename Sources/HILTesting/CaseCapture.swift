@@ -1,4 +1,5 @@
 import BenchOperations
+import Foundation
 import HCI
 
 /// One test case's btsnoop capture in the Linux monitor format (`MonitorCapture`): the central adapter as
@@ -17,14 +18,21 @@ public final class CaseCapture: Sendable {
     public static let centralIndex: UInt16 = 0
     public static let accessoryIndex: UInt16 = 1
 
-    /// Creates (or truncates) the capture at `path`, stamped on the bench's clock.
-    public init(path: String, clock: LoopClock, accessoryName: String?) throws(HCITransportError) {
-        monitor = try MonitorCapture(path: path, clock: clock)
+    /// Creates the capture at `path` (mode 0600), stamped on the bench's clock; `keys` says whether the keys
+    /// that pass are redacted (the default) or kept (`hil run --capture-keys`, `HIL_CAPTURE_KEYS=1`).
+    public init(path: String, clock: LoopClock, accessoryName: String?, keys: CaptureKeys = .redacted) throws(HCITransportError) {
+        monitor = try MonitorCapture(path: path, clock: clock, keys: keys)
         central = monitor.controller(Self.centralIndex, name: "central")
         accessory = monitor.controller(Self.accessoryIndex, name: accessoryName ?? "peer")
     }
 
     public var path: String { monitor.path }
+
+    /// What the environment asks of a case's capture: the keys kept when `HIL_CAPTURE_KEYS` is `1` (set by
+    /// `hil run --capture-keys`, or by hand under plain `swift test`), else redacted.
+    public static func keys(environment: [String: String] = ProcessInfo.processInfo.environment) -> CaptureKeys {
+        environment["HIL_CAPTURE_KEYS"] == "1" ? .kept : .redacted
+    }
 
     /// How the central's host is opened into this capture.
     public var centralTarget: CaptureTarget { .controller(central) }

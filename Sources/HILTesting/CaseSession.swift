@@ -51,7 +51,7 @@ final class CaseSession: Sendable {
         var capture: CaseCapture?
         do {
             if let capturePath {
-                capture = try CaseCapture(path: capturePath, clock: clock, accessoryName: name)
+                capture = try CaseCapture(path: capturePath, clock: clock, accessoryName: name, keys: CaseCapture.keys())
                 capture?.note("test begin: \(CaseResult.displayName(record)) on rig \(rig.name)")
                 if let name { await bench.tapAccessory(name, into: capture?.accessory) }
             }

@@ -9,7 +9,7 @@ import RigFormat
 /// for a phone app, runs a fault plan against it and reports what the app did.
 enum AccessoryCommand {
     static let usage = """
-        usage: hil accessory MONIKER --profile PROFILE.json --plan PLAN.json [--out DIR] [--rig RIG.json] [--capture FILE]
+        usage: hil accessory MONIKER --profile PROFILE.json --plan PLAN.json [--out DIR] [--rig RIG.json] [--capture FILE] [--capture-keys]
         Plays the accessory PROFILE.json describes (name, advertising, GATT services: profiles/*.json) for a phone
         app, and runs the fault plan PLAN.json against the central that connects (docs/accessory-plans.md):
         disconnect with a reason, vanish, stay away then advertise again, stop answering ATT, change the
@@ -21,21 +21,22 @@ enum AccessoryCommand {
         decided; then it serves one more second) or Ctrl-C / SIGTERM, ends a link still up (0x13), and
         writes DIR (default results/accessory) either way: junit.xml, results.json and report.html (one
         test case per expectation, and the central's activity), central.json (every event) and
-        captures/accessory.btsnoop (the session; --capture FILE elsewhere).
+        captures/accessory.btsnoop (the session; --capture FILE elsewhere; its keys redacted unless --capture-keys).
+        DIR and its folders are created mode 0700, its files 0600.
         Exit 0 when every expectation passed, 1 when one failed, 130 when interrupted.
         """
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
         if arguments.flag("help") { print(usage); return .success }
-        let moniker: String, profilePath: String, planPath: String, out: String, rigPath: String?, capture: String?
+        let moniker: String, profilePath: String, planPath: String, out: String, rigPath: String?, capture: CaptureArguments
         do {
             guard let profile = try arguments.option("profile") else { throw UsageError("--profile PROFILE.json is required") }
             guard let plan = try arguments.option("plan") else { throw UsageError("--plan PLAN.json is required") }
             (profilePath, planPath) = (profile, plan)
             out = try arguments.option("out") ?? "results/accessory"
             rigPath = try arguments.option("rig")
-            capture = try arguments.option("capture")
+            capture = try CaptureArguments.parse(&arguments, alwaysCaptures: true)
             moniker = try arguments.required("a controller moniker")
             try arguments.finish()
         } catch {
@@ -82,10 +83,11 @@ enum AccessoryCommand {
         do { try AccessoryReport.prepare(directory) } catch {
             return Diagnostics.fail("accessory", error.description, .usageError)
         }
-        let capturePath = capture ?? ResultsLayout(directory).captures.appendingPathComponent("accessory.btsnoop").path
+        let capturePath = capture.path ?? ResultsLayout(directory).captures.appendingPathComponent("accessory.btsnoop").path
         let started = Date()
         let session: ControllerSession
-        switch await SessionOpening.open("accessory", moniker: moniker, rigPath: rigPath, capture: capturePath) {
+        switch await SessionOpening.open("accessory", moniker: moniker, rigPath: rigPath,
+                                         capture: CaptureArguments(path: capturePath, keys: capture.keys)) {
         case .success(let opened): session = opened
         case .failure(let status): return status
         }
@@ -121,7 +123,7 @@ enum AccessoryCommand {
         }
         let context = RunContext(rig: rigPath, command: (["hil"] + CommandLine.arguments.dropFirst()).joined(separator: " "), started: started,
                                  properties: ["adapter": moniker, "profile": profilePath, "plan": planPath])
-        let relativeCapture = capture == nil ? "captures/accessory.btsnoop" : nil
+        let relativeCapture = capture.path == nil ? "captures/accessory.btsnoop" : nil
         let records: [TestRecord]
         do {
             records = try AccessoryReport.write(result, plan: plan, profileName: profile.name, started: started, directory: directory,

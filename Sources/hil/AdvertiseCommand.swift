@@ -8,7 +8,7 @@ import Synchronization
 enum AdvertiseCommand {
     static let usage = """
         usage: hil advertise MONIKER --name NAME [--service UUID]... [--gatt PROFILE[,PROFILE...]] [--interval MS]
-                                     [--duration SECONDS] [--capture FILE] [--rig RIG.json]
+                                     [--duration SECONDS] [--capture FILE [--capture-keys]] [--rig RIG.json]
                                      [--security encrypted|authenticated [--passkey NNNNNN] [--legacy] [--bonds DIR]]
         Plays an accessory: advertises, accepts connections, serves a GATT database built from ready profiles
         (battery, heart-rate, health-thermometer, device-information) until Ctrl-C or --duration.
@@ -28,7 +28,7 @@ enum AdvertiseCommand {
         let interval: Double
         let duration: Double?
         let moniker: String
-        let capture: String?
+        let capture: CaptureArguments
         let rigPath: String?
         var protection: ProtectionLevel?
         var security: SecurityArguments?
@@ -57,7 +57,7 @@ enum AdvertiseCommand {
             }
             interval = try arguments.number("interval", in: 20...10_240) ?? 100
             duration = try arguments.number("duration", in: 0.1...86_400)
-            capture = try arguments.option("capture")
+            capture = try CaptureArguments.parse(&arguments)
             rigPath = try arguments.option("rig")
             moniker = try arguments.required("a controller moniker")
             try arguments.finish()

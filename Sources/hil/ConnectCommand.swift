@@ -8,7 +8,7 @@ import HCI
 enum ConnectCommand {
     static let usage = """
         usage: hil connect MONIKER [--name NAME | --address BD_ADDR | --service UUID | --manufacturer ID] [--gatt]
-                                   [--timeout SECONDS] [--scan-timeout SECONDS] [--capture FILE] [--rig RIG.json] [--bonds DIR]
+                                   [--timeout SECONDS] [--scan-timeout SECONDS] [--capture FILE [--capture-keys]] [--rig RIG.json] [--bonds DIR]
         Finds the first matching advertiser, connects, prints the link; with --gatt discovers and prints the
         service/characteristic/descriptor tree with properties and readable values; then disconnects.
         When `hil pair` stored a bond with the accessory on this adapter, the link is encrypted with its key first
@@ -21,7 +21,7 @@ enum ConnectCommand {
         let filter: ScanFilter
         let moniker: String
         let gatt: Bool
-        let capture: String?
+        let capture: CaptureArguments
         let rigPath: String?
         let timeout: Double
         let scanTimeout: Double
@@ -29,7 +29,7 @@ enum ConnectCommand {
         do {
             bondDirectory = BondDirectory.resolved(try arguments.option("bonds"))
             gatt = arguments.flag("gatt")
-            capture = try arguments.option("capture")
+            capture = try CaptureArguments.parse(&arguments)
             rigPath = try arguments.option("rig")
             filter = try FilterArguments.parse(&arguments)
             timeout = try arguments.number("timeout", in: 0.1...600) ?? 5

@@ -5,19 +5,19 @@ import HCI
 /// `hil info MONIKER [--json] [--capture FILE] [--timeout SECONDS]`: resets a controller and prints
 /// what it is.
 enum InfoCommand {
-    static let usage = "usage: hil info MONIKER [--json] [--capture FILE.btsnoop] [--timeout SECONDS] [--rig RIG.json]"
+    static let usage = "usage: hil info MONIKER [--json] [--capture FILE.btsnoop [--capture-keys]] [--timeout SECONDS] [--rig RIG.json]"
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
         if arguments.flag("help") { print(usage); return .success }
         let moniker: String
         let json: Bool
-        let capture: String?
+        let capture: CaptureArguments
         let rigPath: String?
         let timeout: Double
         do {
             json = arguments.flag("json")
-            capture = try arguments.option("capture")
+            capture = try CaptureArguments.parse(&arguments)
             rigPath = try arguments.option("rig")
             timeout = try arguments.number("timeout", in: 0.01...600) ?? 2
             moniker = try arguments.required("a controller moniker")

@@ -7,7 +7,7 @@ import HCI
 enum PairCommand {
     static let usage = """
         usage: hil pair MONIKER [--name NAME | --address BD_ADDR | --service UUID] [--method M] [--passkey N] [--confirm yes|no]
-                                [--legacy] [--bonds DIR] [--timeout SECONDS] [--scan-timeout SECONDS] [--capture FILE] [--rig RIG.json]
+                                [--legacy] [--bonds DIR] [--timeout SECONDS] [--scan-timeout SECONDS] [--capture FILE [--capture-keys]] [--rig RIG.json]
         Finds the accessory, connects, pairs (LE Secure Connections unless --legacy), stores the bond under the
         adapter's file in the bond store, and disconnects. Exit 1 when the pairing fails (the SMP reason is named);
         exit 2 when the bond store cannot keep the bond (the file and the failure are named).
@@ -20,12 +20,12 @@ enum PairCommand {
         let moniker: String
         let security: SecurityArguments
         let options: PairingOptions
-        let capture: String?
+        let capture: CaptureArguments
         let rigPath: String?
         let timeout: Double
         let scanTimeout: Double
         do {
-            capture = try arguments.option("capture")
+            capture = try CaptureArguments.parse(&arguments)
             rigPath = try arguments.option("rig")
             filter = try FilterArguments.parse(&arguments)
             security = try SecurityArguments.parse(&arguments)

@@ -7,11 +7,12 @@ import HILRunner
 enum RunCommand {
     static let usage = """
     usage: hil run [--rig RIG.json] [--package PATH] [--filter REGEX] [--out DIR] [--repeat N]
-                   [--timeout SECONDS] [--wait SECONDS] [--test-bundle PATH] [--quiet]
+                   [--timeout SECONDS] [--wait SECONDS] [--test-bundle PATH] [--capture-keys] [--quiet]
 
     Runs the standard transition suites (Tests/HILTests of BluetoothHIL), or with --package the suites of
     your own package, under Swift Testing on the rig, and writes into DIR: junit.xml, results.json,
-    report.html, records/*.json and captures/*.btsnoop (re-written after every finished test case).
+    report.html, records/*.json and captures/*.btsnoop (re-written after every finished test case); DIR and its
+    folders are created mode 0700, the files 0600.
       --rig RIG.json      the bench (default: rigs/simulated.json of BluetoothHIL); locked for the run
       --package PATH      run the tests of the Swift package at PATH instead of the built-in suites
       --filter REGEX      only tests whose ID matches (e.g. PowerOff)
@@ -23,6 +24,8 @@ enum RunCommand {
                           directly, as swift test runs it, without swift build or SwiftPM (a bench or a guest
                           with the Swift runtime and a tree built elsewhere); with --package, that package's
                           bundle and the filter as given
+      --capture-keys      keep the keys in the captures (LTK, IRK, CSRK, pairing values) for a Wireshark that
+                          decrypts the link; by default each is replaced by REDACTED… of the same length
       --quiet             one machine-readable line per test case (also when stdout is not a terminal)
 
     exit status: 0 all passed (skips allowed); 1 an accessory failed; 2 infrastructure error (the bench,
@@ -33,10 +36,12 @@ enum RunCommand {
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
         if arguments.flag("help") { print(usage); return .success }
-        let options: RunOptions
+        var options: RunOptions
         let quiet: Bool
+        let captureKeys: Bool
         do {
             quiet = arguments.flag("quiet")
+            captureKeys = arguments.flag("capture-keys")
             let rig = try arguments.option("rig")
             let package = try arguments.option("package")
             let filter = try arguments.option("filter")
@@ -61,7 +66,8 @@ enum RunCommand {
         } catch {
             return Diagnostics.usageError("run", error)
         }
-        let report = await withInterruptsCancelling {
+        options.captureKeys = captureKeys
+        let report = await withInterruptsCancelling { [options] in
             await HILRun.run(options, output: .standard(quiet: quiet))
         }
         return ExitStatus(rawValue: report.outcome.rawValue) ?? .infrastructureError

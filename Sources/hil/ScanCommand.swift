@@ -8,7 +8,7 @@ import Synchronization
 enum ScanCommand {
     static let usage = """
         usage: hil scan MONIKER [--timeout SECONDS] [--name NAME] [--address BD_ADDR] [--service UUID]
-                                [--manufacturer COMPANY_ID] [--min-rssi DBM] [--passive] [--all] [--json] [--capture FILE] [--rig RIG.json]
+                                [--manufacturer COMPANY_ID] [--min-rssi DBM] [--passive] [--all] [--json] [--capture FILE [--capture-keys]] [--rig RIG.json]
         A scan always has a time limit (default 10 s) and, with a filter, stops at the first match unless --all.
         Each advertiser is printed as it is found (on standard error with --json), then the table (or JSON) of all
         of them; Ctrl-C ends the scan early, prints what was found and exits 130.
@@ -20,11 +20,11 @@ enum ScanCommand {
         let options: ScanOptions
         let moniker: String
         let json: Bool
-        let capture: String?
+        let capture: CaptureArguments
         let rigPath: String?
         do {
             json = arguments.flag("json")
-            capture = try arguments.option("capture")
+            capture = try CaptureArguments.parse(&arguments)
             rigPath = try arguments.option("rig")
             let filter = try FilterArguments.parse(&arguments)
             let timeout = try arguments.number("timeout", in: 0.1...3600) ?? 10

@@ -7,7 +7,7 @@ import Foundation
 /// (exit 0); a controller that goes away stops it with exit 2.
 enum ServeCommand {
     static let usage = """
-    usage: hil serve ADAPTER --listen tcp:127.0.0.1:PORT|unix:PATH [--rig RIG.json] [--capture FILE.btsnoop]
+    usage: hil serve ADAPTER --listen tcp:127.0.0.1:PORT|unix:PATH [--rig RIG.json] [--capture FILE.btsnoop [--capture-keys]]
                      [--allow-remote] [--idle-timeout DURATION] [--wait SECONDS] [--timeout SECONDS]
 
     Serves one controller of this host (any moniker: usb:, hci-socket:, serial:, unix:, tcp-client:, sim: with
@@ -24,7 +24,8 @@ enum ServeCommand {
       --idle-timeout DURATION
                           close a host that sends and receives nothing this long, freeing the adapter for
                           the next one (default 5m; from 1s to 7d, e.g. 90s, 5m, 2h)
-      --capture FILE      write every packet of every host to an H4 btsnoop file
+      --capture FILE      write every packet of every host to an H4 btsnoop file (mode 0600), keys redacted
+      --capture-keys      keep the keys in it (LTK, IRK, CSRK, pairing values), for a Wireshark that decrypts
       --wait SECONDS      wait this long for the lock's holder (default: fail at once)
       --timeout SECONDS   how long the controller may take to answer at start (default 2)
 
@@ -38,7 +39,7 @@ enum ServeCommand {
         let moniker: String
         let listen: ServeAddress
         let rigPath: String?
-        let capture: String?
+        let capture: CaptureArguments
         let wait: Double
         let timeout: Double
         let idleTimeout: Duration
@@ -47,7 +48,7 @@ enum ServeCommand {
             guard let listenText = try arguments.option("listen") else { throw UsageError("--listen ADDRESS is required (unix:PATH or tcp:127.0.0.1:PORT)") }
             listen = try ServeAddress(parsing: listenText, allowingRemote: true)
             rigPath = try arguments.option("rig")
-            capture = try arguments.option("capture")
+            capture = try CaptureArguments.parse(&arguments)
             wait = try arguments.number("wait", in: 0...86_400) ?? 0
             timeout = try arguments.number("timeout", in: 0.01...600) ?? 2
             idleTimeout = try arguments.duration("idle-timeout", in: .seconds(1)...Self.longestIdleTimeout) ?? AdapterServer.defaultIdleTimeout
@@ -63,7 +64,7 @@ enum ServeCommand {
         }
         let served: ServedAdapter
         do {
-            served = try await ServedAdapter.open(moniker: moniker, rigPath: rigPath, capturePath: capture,
+            served = try await ServedAdapter.open(moniker: moniker, rigPath: rigPath, capturePath: capture.path, captureKeys: capture.keys,
                                                   command: (["hil"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
                                                   wait: .milliseconds(Int64(wait * 1000)), notice: { log("hil serve: \($0)") })
         } catch {

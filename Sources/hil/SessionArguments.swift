@@ -6,10 +6,11 @@ import RigFormat
 /// Opens the controller a command names, printing the one-line diagnostic and choosing the exit status
 /// when it cannot: a bad moniker or rig file is a usage error (3), anything else the bench's (2).
 enum SessionOpening {
-    static func open(_ command: String, moniker: String, rigPath: String?, capture: String?,
+    static func open(_ command: String, moniker: String, rigPath: String?, capture: CaptureArguments,
                      commandTimeout: Duration = .seconds(2)) async -> Result<ControllerSession, ExitStatus> {
         do {
-            return .success(try await ControllerSession.open(moniker: moniker, rigPath: rigPath, capturePath: capture, commandTimeout: commandTimeout))
+            return .success(try await ControllerSession.open(moniker: moniker, rigPath: rigPath, capturePath: capture.path,
+                                                             captureKeys: capture.keys, commandTimeout: commandTimeout))
         } catch {
             return .failure(fail(command, moniker: moniker, error))
         }

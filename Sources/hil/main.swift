@@ -8,7 +8,7 @@ let usage = """
 usage: hil <command> [arguments]        hil help COMMAND | hil COMMAND --help | hil --version
 
 commands:
-  info MONIKER [--json] [--capture FILE] [--timeout SECONDS]
+  info MONIKER [--json] [--capture FILE [--capture-keys]] [--timeout SECONDS]
                     reset a controller and print what it is
   scan MONIKER [--name N] [--service UUID] [--timeout S] [--json]
                     find advertisers (time-limited; stops at the first match of a filter)
@@ -32,7 +32,7 @@ commands:
                     check an adapter and climb the recovery ladder (HCI Reset, USB reset, reopen, power cycle)
   preflight ios|android FILE [options]
                     lint an app's Bluetooth declarations (see 'hil preflight --help')
-  run [--rig RIG.json] [--package PATH] [--filter REGEX] [--out DIR] [--repeat N] [--wait S] [--quiet]
+  run [--rig RIG.json] [--package PATH] [--filter REGEX] [--out DIR] [--repeat N] [--wait S] [--capture-keys] [--quiet]
                     the transition suites on a locked rig: junit.xml, results.json, report.html, captures
   report DIR        re-render report.html, junit.xml and results.json of a results directory
   report --history DIR [DIR...] [--out DIR]
@@ -51,6 +51,8 @@ commands:
 controller monikers: unix:PATH  tcp-client:HOST:PORT  serial:DEVICE[,BAUD][,rtscts]
                      usb:N  usb:VID:PID[/SERIAL]  usb:BUS-PORT.PORT (add ! for a vendor-class dongle)  hci-socket:N
 switch monikers:     usb-hub:LOCATION  ykush:[SERIAL]  relay:dcttech:[SERIAL]
+captures:            keys (LTK, IRK, CSRK, pairing values) are replaced by REDACTED… unless --capture-keys (run, info,
+                     scan, connect, pair, advertise, accessory, serve); captures and results are mode 0600 in 0700 folders
 """
 
 // Line-buffered standard output even into a pipe: long-running commands (advertise, pair, sim serve) are

@@ -62,9 +62,9 @@ public enum ControllerOpener {
     /// `transport` wrapped in a capture when `capture` is given (closed when the capture file cannot be made).
     public static func capturing(_ transport: any HCITransport, moniker: String, capture: CaptureTarget?) throws(HCITransportError) -> any HCITransport {
         switch capture {
-        case .file(let path):
+        case .file(let path, let keys):
             do {
-                return CapturingTransport(transport, writer: try BtsnoopWriter(path: path))
+                return CapturingTransport(transport, writer: try BtsnoopWriter(path: path, keys: keys))
             } catch {
                 transport.close()
                 throw error

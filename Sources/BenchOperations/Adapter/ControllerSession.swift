@@ -10,12 +10,14 @@ public struct ControllerSession: Sendable {
 
     /// Opens `moniker`. A `sim:` moniker resolves against `rigPath` (default: rigs/simulated.json), whose
     /// simulated accessories are powered on first. A rig that is given is read and checked first, whatever
-    /// the moniker (its errors are `RigError`s).
-    public static func open(moniker text: String, rigPath: String?, capturePath: String? = nil,
+    /// the moniker (its errors are `RigError`s). Packets go to an H4 capture at `capturePath` when given, its
+    /// keys redacted unless `captureKeys` is `.kept`.
+    public static func open(moniker text: String, rigPath: String?, capturePath: String? = nil, captureKeys: CaptureKeys = .redacted,
                             commandTimeout: Duration = .seconds(2)) async throws -> ControllerSession {
         let runtime = try await simulation(for: text, rigPath: rigPath)
         do {
-            let host = try await AdapterAccess(moniker: text, runtime: runtime).openHost(capture: capturePath.map(CaptureTarget.file), commandTimeout: commandTimeout)
+            let capture = capturePath.map { CaptureTarget.file($0, keys: captureKeys) }
+            let host = try await AdapterAccess(moniker: text, runtime: runtime).openHost(capture: capture, commandTimeout: commandTimeout)
             return ControllerSession(host: host, simulation: runtime)
         } catch {
             await runtime?.shutdown()

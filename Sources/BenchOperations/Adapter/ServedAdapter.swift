@@ -15,11 +15,12 @@ public struct ServedAdapter: Sendable {
     public let lock: RigLock
 
     /// Reads the rig, takes the lease (waiting up to `wait` for its holder), brings up a simulated bench
-    /// and opens the transport, capturing to `capturePath` (an H4 btsnoop file) when given. Errors: a bad
-    /// moniker is an `HCITransportError` of kind `.invalidMoniker`, a bad rig a `RigError`, a held lease a
-    /// `RigLockError`, an adapter that cannot be opened another `HCITransportError`. `notice` hears that
-    /// the lease is busy or was taken over, and a rig time scale that was ignored.
-    public static func open(moniker: String, rigPath: String?, capturePath: String?, command: String,
+    /// and opens the transport, capturing to `capturePath` (an H4 btsnoop file, its keys redacted unless
+    /// `captureKeys` is `.kept`) when given. Errors: a bad moniker is an `HCITransportError` of kind
+    /// `.invalidMoniker`, a bad rig a `RigError`, a held lease a `RigLockError`, an adapter that cannot be
+    /// opened another `HCITransportError`. `notice` hears that the lease is busy or was taken over, and a rig
+    /// time scale that was ignored.
+    public static func open(moniker: String, rigPath: String?, capturePath: String?, captureKeys: CaptureKeys = .redacted, command: String,
                             wait: Duration = .zero, notice: @escaping @Sendable (String) -> Void) async throws -> ServedAdapter {
         let rig = try ControllerSession.rig(for: moniker, rigPath: rigPath)
         let simulated: Bool
@@ -33,7 +34,7 @@ public struct ServedAdapter: Sendable {
                 })
             }
             let access = try AdapterAccess(moniker: moniker, runtime: runtime)
-            let transport = try await access.openTransport(capture: capturePath.map(CaptureTarget.file))
+            let transport = try await access.openTransport(capture: capturePath.map { CaptureTarget.file($0, keys: captureKeys) })
             return ServedAdapter(moniker: moniker, transport: transport, simulation: runtime, lock: lock)
         } catch {
             await runtime?.shutdown()
