@@ -2,6 +2,11 @@
 /// (Damerau–Levenshtein with adjacent transpositions), accepted when at most 1 edit, or 2 for keys of six
 /// characters or more (about a third of the length); failing that, the one known key that starts with
 /// what was written, when that is at least four characters (`dropsLink` → `dropsLinkAfterMilliseconds`).
+///
+/// The work is bounded by the known keys, not by what was written: a word more than two characters longer
+/// than every known key is within no limit and the prefix of none, so it is answered after reading its first
+/// characters, and a known key whose length differs by more than its limit is passed over without a table
+/// (the distance is at least the difference in length). A value of megabytes costs what a word does.
 public enum DidYouMean {
     /// The known key closest to `key`, if one is close enough; the first listed wins a tie.
     public static func closest(to key: String, among known: some Sequence<String>) -> String? {
@@ -11,13 +16,26 @@ public enum DidYouMean {
     /// Every known key equally close to `key` and close enough, in the order given
     /// (`econnectMilliseconds` is one edit from both `reconnectMilliseconds` and `connectMilliseconds`).
     public static func candidates(for key: String, among known: some Sequence<String>) -> [String] {
+        var cells = 0
+        return candidates(for: key, among: known, cells: &cells)
+    }
+
+    /// `candidates(for:among:)`, adding to `cells` the cells of the distance tables it filled: the work done.
+    static func candidates(for key: String, among known: some Sequence<String>, cells: inout Int) -> [String] {
+        let known = Array(known)
+        let longest = known.map(\.count).max() ?? 0
+        guard key.prefix(longest + 3).count <= longest + 2 else { return [] }
+        let keyCount = key.count
+        let lowered = Array(key.lowercased())
         var best: [String] = []
         var bestDistance = Int.max
         var prefixed: [String] = []
         for candidate in known where candidate != key {
-            if key.count >= 4, candidate.lowercased().hasPrefix(key.lowercased()) { prefixed.append(candidate) }
-            let distance = Self.distance(key.lowercased(), candidate.lowercased())
-            let limit = max(key.count, candidate.count) >= 6 ? 2 : 1
+            let candidateLowered = Array(candidate.lowercased())
+            if keyCount >= 4, candidateLowered.starts(with: lowered) { prefixed.append(candidate) }
+            let limit = max(keyCount, candidate.count) >= 6 ? 2 : 1
+            guard abs(lowered.count - candidateLowered.count) <= limit else { continue }
+            let distance = Self.distance(lowered, candidateLowered, cells: &cells)
             guard distance <= limit, distance <= bestDistance else { continue }
             if distance < bestDistance { best = [] }
             bestDistance = distance
@@ -36,7 +54,13 @@ public enum DidYouMean {
 
     /// The optimal-string-alignment distance between two strings, over their characters.
     public static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        var cells = 0
+        return distance(Array(a), Array(b), cells: &cells)
+    }
+
+    /// The distance over characters, three rows of the table at a time (reused, never copied), adding the
+    /// cells filled to `cells`.
+    static func distance(_ a: [Character], _ b: [Character], cells: inout Int) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previousPrevious = [Int](repeating: 0, count: b.count + 1)
@@ -51,8 +75,9 @@ public enum DidYouMean {
                     row[j] = min(row[j], previousPrevious[j - 2] + 1)
                 }
             }
-            previousPrevious = previous
-            previous = row
+            cells += b.count
+            swap(&previousPrevious, &previous)
+            swap(&previous, &row)
         }
         return previous[b.count]
     }
