@@ -38,6 +38,8 @@ extension FaultPlan {
     /// Reads `{"name", "description", "steps": [...]}`.
     public init(reading value: RigValue, fallbackName: String) throws(RigError) {
         self = try value.object(keys: ["$schema", "name", "description", "steps"], "a plan object") { fields throws(RigError) -> FaultPlan in
+            _ = try fields.value("$schema")?.string("a string naming the plan's JSON Schema", allowEmpty: true)
+            _ = try fields.value("description")?.string("a string (what the plan does)", allowEmpty: true)
             let name = try fields.optionalString("name", "the plan's name (a non-empty string)") ?? fallbackName
             let items = try fields.required("steps", "an array of steps").array("a non-empty array of steps", nonEmpty: true)
             var steps: [Step] = []
@@ -56,7 +58,7 @@ extension FaultPlan {
             let word = try actionValue.string("an action (\(actions.joined(separator: ", ")))")
             guard let allowed = actionKeys[word] else {
                 let hint = DidYouMean.question(for: word, among: actions).map { "; \($0)" } ?? " (known: \(actions.joined(separator: ", ")))"
-                throw actionValue.problem("unknown action '\(word)'\(hint)")
+                throw actionValue.problem("unknown action '\(JSONValue.excerpt(word))'\(hint)")
             }
             for key in stepKeys where !commonStepKeys.contains(key) && !allowed.contains(key) && fields.has(key) {
                 throw try fields.required(key, "").problem(Self.misplaced(key, action: word))

@@ -59,7 +59,7 @@ extension NotificationSource {
             let word = try shapeValue.string("a shape (\(shapes.joined(separator: ", ")))")
             guard let shape = Shape(rawValue: word) else {
                 let hint = DidYouMean.question(for: word, among: shapes).map { "; \($0)" } ?? " (known: \(shapes.joined(separator: ", ")))"
-                throw shapeValue.problem("unknown shape '\(word)'\(hint)")
+                throw shapeValue.problem("unknown shape '\(JSONValue.excerpt(word))'\(hint)")
             }
             let octets = try octets(fields)
             let largest = (1 << (8 * octets)) - 1
@@ -71,19 +71,21 @@ extension NotificationSource {
         }
     }
 
-    /// A file of values, one per line as hex octets; blank lines and lines starting with `#` are skipped.
+    /// A file of values, one per line as hex octets; blank lines and lines starting with `#` are skipped. It is
+    /// an input file like the profile: read no further than `InputLimits.fileBytes`.
     static func values(_ value: RigValue, directory: String) throws(RigError) -> [[UInt8]] {
         let name = try value.string("a file of values, one per line as hex octets")
         let path = name.hasPrefix("/") ? name : URL(fileURLWithPath: directory).appendingPathComponent(name).path
-        guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20 else {
-            throw value.problem("cannot read \(path) (a readable file of at most 1 MiB)")
+        let data: [UInt8]
+        do { data = try InputFile.contents(path, limit: InputLimits.standard.fileBytes) } catch {
+            throw value.problem("\(path): \(error.message)")
         }
         var values: [[UInt8]] = []
         for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty || text.hasPrefix("#") { continue }
             guard let octets = AccessoryProfile.hexBytes(text), !octets.isEmpty, octets.count <= 512 else {
-                throw value.problem("\(path) line \(number + 1): expected hex octets (1 to 512), found \"\(text.prefix(40))\"")
+                throw value.problem("\(path) line \(number + 1): expected hex octets (1 to 512), found '\(JSONValue.excerpt(text))'")
             }
             values.append(octets)
         }

@@ -32,6 +32,11 @@ extension JSONParser {
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { advance() }
             guard digits() > 0 else { throw fail("expected a digit in the exponent") }
         }
+        guard index - start <= limits.numberCharacters else {
+            let head = String(decoding: bytes[start..<(start + 24)], as: UTF8.self)
+            throw RigError(at: fieldPath, InputLimits.exceeded("a number of \(index - start) characters at \(startPosition)", limit: "numberCharacters",
+                                                              value: limits.numberCharacters) + ": \(head)…")
+        }
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
@@ -54,10 +59,14 @@ extension JSONParser {
         }
     }
 
-    mutating func string() throws(RigError) -> String {
+    /// A string (`what` is "a string" or "a key"), read no further than `InputLimits.stringBytes` past its quote.
+    mutating func string(what: String) throws(RigError) -> String {
+        let startPosition = position
         advance()  // "
+        let start = index
         var scalars = String.UnicodeScalarView()
         while true {
+            guard index - start <= limits.stringBytes else { throw tooLong(what, from: start, at: startPosition, read: scalars) }
             guard let byte = current else { throw fail("expected '\"' to close the string") }
             switch byte {
             case UInt8(ascii: "\""):
@@ -110,5 +119,21 @@ extension JSONParser {
                 for _ in 0..<String(scalar).utf8.count { advance() }
             }
         }
+    }
+
+    /// A string past `InputLimits.stringBytes`: its field path, its length as written (found by a scan for
+    /// its closing quote, decoding nothing), the limit, and its first characters.
+    private func tooLong(_ what: String, from start: Int, at position: JSONPosition, read scalars: String.UnicodeScalarView) -> RigError {
+        var end = start
+        var closed = false
+        while end < bytes.count {
+            if bytes[end] == UInt8(ascii: "\"") { closed = true; break }
+            end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        let length = min(end, bytes.count) - start
+        let head = String(String.UnicodeScalarView(scalars.prefix(32)))
+        let size = closed ? "\(what) of \(length) bytes" : "\(what) of \(length) bytes, never closed,"
+        return RigError(at: fieldPath, InputLimits.exceeded("\(size) at \(position)", limit: "stringBytes", value: limits.stringBytes)
+                        + ": " + JSONValue.quote(head + "…"))
     }
 }

@@ -1,33 +1,51 @@
 /// A strict RFC 8259 JSON parser that keeps the line and column of every value: recursive descent over
-/// the UTF-8 bytes, arrays and objects nested at most `maximumDepth` deep. Rejects everything the grammar
+/// the UTF-8 bytes, within `InputLimits` (nesting, string and number lengths). Rejects everything the grammar
 /// does not allow (comments, trailing commas, leading zeros, unescaped control characters, lone
 /// surrogates, invalid UTF-8) and repeated keys in one object, each with the line and column:
-/// `line 12, column 5: expected ',' or '}' after an object member, found '"'`.
+/// `line 12, column 5: expected ',' or '}' after an object member, found '"'`. A value past a limit is named
+/// by its field path too (`steps[0].do: a string of 70000 bytes at line 1, column 33, more than …`).
 public struct JSONParser {
-    /// The default nesting limit; a rig file nests four or five levels.
-    public static let defaultMaximumDepth = 64
+    /// One step of the field path to the value being read.
+    enum PathPart {
+        case key(String)
+        case index(Int)
+    }
 
     let bytes: [UInt8]
-    let maximumDepth: Int
+    let limits: InputLimits
     var index = 0
     var line = 1
     var column = 1
     var depth = 0
+    /// Where the parser is: the keys and indices of the containers open, outermost first.
+    var path: [PathPart] = []
 
     /// Parses one JSON text (optionally after a UTF-8 byte order mark).
-    public static func parse(_ bytes: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth) throws(RigError) -> JSONNode {
-        var parser = JSONParser(bytes: Array(bytes), maximumDepth: maximumDepth)
+    public static func parse(_ bytes: some Collection<UInt8>, limits: InputLimits = .standard) throws(RigError) -> JSONNode {
+        var parser = JSONParser(bytes: Array(bytes), limits: limits)
         return try parser.document()
     }
 
     /// Parses one JSON text given as a string.
-    public static func parse(_ text: String, maximumDepth: Int = defaultMaximumDepth) throws(RigError) -> JSONNode {
-        try parse(Array(text.utf8), maximumDepth: maximumDepth)
+    public static func parse(_ text: String, limits: InputLimits = .standard) throws(RigError) -> JSONNode {
+        try parse(Array(text.utf8), limits: limits)
     }
 
-    private init(bytes: [UInt8], maximumDepth: Int) {
+    private init(bytes: [UInt8], limits: InputLimits) {
         self.bytes = bytes
-        self.maximumDepth = maximumDepth
+        self.limits = limits
+    }
+
+    /// The field path being read, as `RigValue` writes it (`steps[0].do`); empty at the top level.
+    var fieldPath: String {
+        var text = ""
+        for part in path {
+            switch part {
+            case .key(let key): text += text.isEmpty ? key : "." + key
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        return text
     }
 
     var position: JSONPosition { JSONPosition(line: line, column: column) }
@@ -99,7 +117,7 @@ public struct JSONParser {
         switch byte {
         case UInt8(ascii: "{"): return JSONNode(try object(), at: start)
         case UInt8(ascii: "["): return JSONNode(try array(), at: start)
-        case UInt8(ascii: "\""): return JSONNode(.string(try string()), at: start)
+        case UInt8(ascii: "\""): return JSONNode(.string(try string(what: "a string")), at: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(.number(try number()), at: start)
         case UInt8(ascii: "t"): try literal("true"); return JSONNode(.bool(true), at: start)
         case UInt8(ascii: "f"): try literal("false"); return JSONNode(.bool(false), at: start)
@@ -129,8 +147,8 @@ public struct JSONParser {
 
     private mutating func enter() throws(RigError) {
         depth += 1
-        guard depth <= maximumDepth else {
-            throw RigError(at: position, "arrays and objects nest deeper than \(maximumDepth) levels")
+        guard depth <= limits.nestingDepth else {
+            throw RigError(at: position, InputLimits.exceeded("arrays and objects nested \(depth) deep", limit: "nestingDepth", value: limits.nestingDepth))
         }
     }
 
@@ -151,7 +169,7 @@ public struct JSONParser {
             guard current == UInt8(ascii: "\"") else {
                 throw fail(members.isEmpty ? "expected a string key or '}' in an object" : "expected a string key after ',' (no trailing commas in JSON)")
             }
-            let key = try string()
+            let key = try string(what: "a key")
             if let first = seen[key] {
                 throw RigError(at: keyPosition, "the key \(JSONValue.quote(key)) appears twice in one object (first at \(first))")
             }
@@ -160,7 +178,9 @@ public struct JSONParser {
             guard current == UInt8(ascii: ":") else { throw fail("expected ':' after the object key \(JSONValue.quote(key))") }
             advance()
             skipWhitespace()
+            path.append(.key(key))
             members.append(JSONMember(key: key, keyPosition: keyPosition, value: try value()))
+            path.removeLast()
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): advance()
@@ -186,7 +206,9 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             if current == UInt8(ascii: "]") { throw fail("expected a JSON value after ',' (no trailing commas in JSON)") }
+            path.append(.index(items.count))
             items.append(try value())
+            path.removeLast()
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): advance()

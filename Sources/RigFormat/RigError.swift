@@ -9,8 +9,12 @@ public struct RigError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The rig file it was read from, when it was read from a file.
     public let file: String?
 
+    /// An error saying `message`; a control character in it (from a value of the file) is written as `\uXXXX`, so
+    /// the message stays one line and cannot drive a terminal.
     public init(_ message: String) {
-        self.message = message
+        self.message = message.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+            ? message.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? JSONValue.excerpt(String($0)) : String($0) }.joined()
+            : message
         self.file = nil
     }
 

@@ -12,7 +12,7 @@ extension AccessorySecurity {
             let methodValue = try fields.required("pairing", "a pairing method (just-works, passkey, numeric-comparison)")
             let method = try methodValue.string("a pairing method (\(methods.joined(separator: ", ")))")
             guard methods.contains(method) else {
-                throw methodValue.problem("unknown pairing method '\(method)' (\(methods.joined(separator: ", ")))")
+                throw methodValue.problem("unknown pairing method '\(JSONValue.excerpt(method))' (\(methods.joined(separator: ", ")))")
             }
             let passkey = try fields.value("passkey").map { (value: RigValue) throws(RigError) -> UInt32 in UInt32(try value.integer(in: 0...999_999, "a six-digit passkey")) }
             if method == "passkey" && passkey == nil { throw methodValue.problem("passkey pairing needs \"passkey\": the six digits the accessory displays") }
@@ -21,7 +21,7 @@ extension AccessorySecurity {
             if let level = fields.value("protection") {
                 let text = try level.string("a protection level (\(levels.joined(separator: ", ")))")
                 guard levels.contains(text), let parsed = ProtectionLevel(rawValue: text) else {
-                    throw level.problem("unknown protection '\(text)' (\(levels.joined(separator: ", ")))")
+                    throw level.problem("unknown protection '\(JSONValue.excerpt(text))' (\(levels.joined(separator: ", ")))")
                 }
                 protection = parsed
             }

@@ -17,7 +17,7 @@ extension SimulatedAccessoryDescription {
                     let text = try item.string("a profile name (\(known.joined(separator: ", ")))")
                     guard let profile = StandardProfile(name: text) else {
                         let hint = DidYouMean.closest(to: text, among: known).map { "; did you mean \($0)?" } ?? " (known: \(known.joined(separator: ", ")))"
-                        throw item.problem("unknown service '\(text)'\(hint)")
+                        throw item.problem("unknown service '\(JSONValue.excerpt(text))'\(hint)")
                     }
                     guard !services.contains(profile) else { throw item.fail("each service once") }
                     services.append(profile)
@@ -58,7 +58,7 @@ extension SimulatedAccessoryFaults {
                     let text = try item.string("one of \(known.joined(separator: ", "))")
                     guard let behaviour = SimulatedMaliciousATT(rawValue: text) else {
                         let hint = DidYouMean.closest(to: text, among: known).map { "; did you mean \($0)?" } ?? " (known: \(known.joined(separator: ", ")))"
-                        throw item.problem("unknown malicious ATT behaviour '\(text)'\(hint)")
+                        throw item.problem("unknown malicious ATT behaviour '\(JSONValue.excerpt(text))'\(hint)")
                     }
                     return behaviour
                 })

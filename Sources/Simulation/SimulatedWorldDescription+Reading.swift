@@ -68,7 +68,7 @@ extension SimulatedWorldDescription.Controller {
                 for item in try list.array("an array of fault names (\(known.joined(separator: ", ")))") {
                     let text = try item.string("a fault name (\(known.joined(separator: ", ")))")
                     guard let fault = SimulatedFault(rawValue: text) else {
-                        if let near = DidYouMean.closest(to: text, among: known) { throw item.problem("unknown fault \"\(text)\"; did you mean \(near)?") }
+                        if let near = DidYouMean.closest(to: text, among: known) { throw item.problem("unknown fault \"\(JSONValue.excerpt(text))\"; did you mean \(near)?") }
                         throw item.fail("a fault name (\(known.joined(separator: ", ")))")
                     }
                     guard faults.insert(fault).inserted else { throw item.fail("each fault once") }
@@ -117,7 +117,7 @@ extension SimulatedWorldDescription.PowerSwitch {
                     let controllerValue = try portFields.required("controller", "the name of the controller it feeds")
                     let controller = try controllerValue.string("the name of the controller it feeds")
                     guard controllers.contains(controller) else {
-                        throw controllerValue.problem("no simulated controller named '\(controller)' (simulation.controllers has: \(controllers.joined(separator: ", ")))")
+                        throw controllerValue.problem("no simulated controller named '\(JSONValue.excerpt(controller))' (simulation.controllers has: \(controllers.joined(separator: ", ")))")
                     }
                     return Port(number: number, controller: controller)
                 }
@@ -141,7 +141,7 @@ extension SimulationTiming {
             let d = Self.rigDefault
             let clock = try fields.optionalString("clock", "\"virtual\" or \"real\"") ?? d.clock.rawValue
             guard let kind = Clock(rawValue: clock) else {
-                throw RigError(at: fields.path("clock"), "must be \"virtual\" or \"real\", not \"\(clock)\"")
+                throw RigError(at: fields.path("clock"), "must be \"virtual\" or \"real\", not \"\(JSONValue.excerpt(clock))\"")
             }
             return Self(
                 timeScale: try fields.number("timeScale", in: 0.001...1000, default: d.timeScale),

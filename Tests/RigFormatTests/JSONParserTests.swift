@@ -90,9 +90,9 @@ import RigFormat
         let deep = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
         #expect(throws: Never.self) { try JSONParser.parse(deep) }
         let deeper = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
-        #expect(Self.message(deeper) == "line 1, column 65: arrays and objects nest deeper than 64 levels")
+        #expect(Self.message(deeper) == "line 1, column 65: arrays and objects nested 65 deep, more than InputLimits.nestingDepth = 64")
         // Far deeper than the stack would allow without the limit.
-        #expect(Self.message(String(repeating: "[", count: 100_000)).hasSuffix("arrays and objects nest deeper than 64 levels"))
+        #expect(Self.message(String(repeating: "[", count: 100_000)).hasSuffix("arrays and objects nested 65 deep, more than InputLimits.nestingDepth = 64"))
     }
 
     @Test func positionsMatchAHandWrittenFile() throws {
