@@ -19,6 +19,8 @@ extension AccessoryProfile {
     /// characteristics that notify on their own (`NotificationSource`; a file's path is relative to `directory`).
     public init(reading value: RigValue, directory: String = ".") throws(RigError) {
         self = try value.object(keys: Self.keys, "a profile object") { fields throws(RigError) -> AccessoryProfile in
+            _ = try fields.value("$schema")?.string("a string naming the profile's JSON Schema", allowEmpty: true)
+            _ = try fields.value("description")?.string("a string (what the accessory is)", allowEmpty: true)
             let name = try fields.string("name", "the accessory's name (what it advertises)")
             guard name.utf8.count <= 248 else { throw try fields.required("name", "").problem("longer than 248 octets (the GAP Device Name limit)") }
             var services: [GATTService] = []
@@ -64,7 +66,7 @@ extension AccessoryProfile {
             let word = try typeValue.string("an address type (\(kinds.joined(separator: ", ")))")
             guard let kind = AddressKind(rawValue: word) else {
                 let hint = DidYouMean.question(for: word, among: kinds).map { "; \($0)" } ?? " (known: \(kinds.joined(separator: ", ")))"
-                throw typeValue.problem("unknown address type '\(word)'\(hint)")
+                throw typeValue.problem("unknown address type '\(JSONValue.excerpt(word))'\(hint)")
             }
             if kind == .publicAddress {
                 for key in ["identity", "irk_hex"] where fields.has(key) {
@@ -73,9 +75,13 @@ extension AccessoryProfile {
                 return (kind, nil)
             }
             guard fields.has("identity") || fields.has("irk_hex") else { return (kind, nil) }
-            let expectedAddress = "a random static address (the two top bits 11), like \"C3:11:22:33:44:55\""
+            // Core v5.4 Vol 6 Part B §1.3.2.1: the two most significant bits 1, and of the other 46 (the random part) at
+            // least one 0 and at least one 1.
+            let expectedAddress = "a random static address (the two top bits 11, the other 46 bits neither all 0 nor all 1), like \"C3:11:22:33:44:55\""
             let identityValue = try fields.required("identity", expectedAddress + ", with irk_hex")
-            guard let address = BDAddress(try identityValue.string(expectedAddress)), address.isStaticRandom else { throw identityValue.fail(expectedAddress) }
+            guard let address = BDAddress(try identityValue.string(expectedAddress)), address.isStaticRandom, address.hasValidRandomPart else {
+                throw identityValue.fail(expectedAddress)
+            }
             let irkValue = try fields.required("irk_hex", "the IRK as 32 hex digits, with identity")
             guard let irk = hexBytes(try irkValue.string("the IRK as 32 hex digits")), irk.count == 16 else { throw irkValue.fail("the IRK as 32 hex digits") }
             return (kind, LocalIdentity(address: address, addressType: .random, identityResolvingKey: irk.reversed()))
@@ -91,7 +97,7 @@ extension AccessoryProfile {
             let method = try methodValue.string("a pairing method (\(methods.joined(separator: ", ")))")
             guard methods.contains(method) else {
                 let hint = DidYouMean.question(for: method, among: methods).map { "; \($0)" } ?? " (known: \(methods.joined(separator: ", ")))"
-                throw methodValue.problem("unknown pairing method '\(method)'\(hint)")
+                throw methodValue.problem("unknown pairing method '\(JSONValue.excerpt(method))'\(hint)")
             }
             let passkey = try fields.value("passkey").map { (value: RigValue) throws(RigError) -> UInt32 in UInt32(try value.integer(in: 0...999_999, "a six-digit passkey")) }
             if method == "passkey" && passkey == nil { throw methodValue.problem("passkey pairing needs \"passkey\": the six digits the accessory displays") }
@@ -114,11 +120,13 @@ extension AccessoryProfile {
                 let text = try profile.string("a ready profile (\(known.joined(separator: ", ")))")
                 guard let standard = StandardProfile(name: text) else {
                     let hint = DidYouMean.question(for: text, among: known).map { "; \($0)" } ?? " (known: \(known.joined(separator: ", ")))"
-                    throw profile.problem("unknown profile '\(text)'\(hint)")
+                    throw profile.problem("unknown profile '\(JSONValue.excerpt(text))'\(hint)")
                 }
                 return standard.service
             }
-            let uuid = try uuid(try fields.required("uuid", "a service UUID (or \"profile\": a ready profile)"))
+            let uuidValue = try fields.required("uuid", "a service UUID (or \"profile\": a ready profile)")
+            let uuid = try uuid(uuidValue)
+            if let problem = ReservedAttributeTypes.serviceProblem(uuid) { throw uuidValue.problem(problem) }
             var characteristics: [GATTCharacteristic] = []
             for item in try fields.value("characteristics")?.array("an array of characteristics") ?? [] {
                 characteristics.append(try characteristic(item))
@@ -140,7 +148,9 @@ extension AccessoryProfile {
     static func characteristic(_ value: RigValue) throws(RigError) -> GATTCharacteristic {
         let keys = ["uuid", "properties", "permissions", "value_hex", "value_text", "description"]
         return try value.object(keys: keys, "a characteristic object") { fields throws(RigError) -> GATTCharacteristic in
-            let uuid = try uuid(try fields.required("uuid", "a characteristic UUID"))
+            let uuidValue = try fields.required("uuid", "a characteristic UUID")
+            let uuid = try uuid(uuidValue)
+            if let problem = ReservedAttributeTypes.characteristicProblem(uuid) { throw uuidValue.problem(problem) }
             let properties = try names(try fields.required("properties", "an array of properties"), Self.propertyNames, what: "property")
             let permissions = try fields.value("permissions").map { (list: RigValue) throws(RigError) -> GATTPermissions in
                 try names(list, Self.permissionNames, what: "permission")
@@ -153,12 +163,27 @@ extension AccessoryProfile {
                 let expected = "hex octets like \"4801\" (at most 512)"
                 guard let parsed = Self.hexBytes(try hex.string(expected, allowEmpty: true)), parsed.count <= 512 else { throw hex.fail(expected) }
                 bytes = parsed
-            } else if let text = try fields.value("value_text")?.string("a string", allowEmpty: true) {
+            } else if let textValue = fields.value("value_text") {
+                let text = try textValue.string("a string", allowEmpty: true)
+                guard text.utf8.count <= Self.attributeValueOctets else { throw textValue.problem(Self.longerThanAnAttribute(text)) }
                 bytes = Array(text.utf8)
             }
-            let descriptors = try fields.optionalString("description", "a user description (a non-empty string)").map { [GATTDescriptor.userDescription($0)] } ?? []
+            var descriptors: [GATTDescriptor] = []
+            if let descriptionValue = fields.value("description") {
+                let text = try descriptionValue.string("a user description (a non-empty string)")
+                guard text.utf8.count <= Self.attributeValueOctets else { throw descriptionValue.problem(Self.longerThanAnAttribute(text)) }
+                descriptors = [GATTDescriptor.userDescription(text)]
+            }
             return GATTCharacteristic(uuid: uuid, properties: properties, permissions: permissions, value: .bytes(bytes), descriptors: descriptors)
         }
+    }
+
+    /// The longest value an attribute has (Core v5.4 Vol 3 Part F §3.2.9).
+    static let attributeValueOctets = 512
+
+    /// "`N` octets, longer than an attribute value can be (512, Core v5.4 Vol 3 Part F §3.2.9)".
+    static func longerThanAnAttribute(_ text: String) -> String {
+        "\(text.utf8.count) octets, longer than an attribute value can be (\(attributeValueOctets), Core v5.4 Vol 3 Part F §3.2.9)"
     }
 
     /// An array of names, each from `table`, as the union of their options.
@@ -169,7 +194,7 @@ extension AccessoryProfile {
             let text = try item.string("a \(what) name (\(known.joined(separator: ", ")))")
             guard let option = table.first(where: { $0.0 == text })?.1 else {
                 let hint = DidYouMean.question(for: text, among: known).map { "; \($0)" } ?? " (known: \(known.joined(separator: ", ")))"
-                throw item.problem("unknown \(what) '\(text)'\(hint)")
+                throw item.problem("unknown \(what) '\(JSONValue.excerpt(text))'\(hint)")
             }
             result.formUnion(option)
         }
