@@ -5,9 +5,11 @@ import Foundation
 /// every string from a run or a record escaped, and well-formed as XML too (void elements are closed).
 /// Flaky tests come first with why, then each failing test with the run and commit where it started
 /// failing, the runs × tests matrix of pass rates, the p95 trend lines of connect and discovery, the p95 of
-/// every other measurement per run, and the runs.
+/// every other measurement per run, and the runs — within `HistoryLimits` (`HistoryPage`): the latest runs and
+/// the first tests, saying what is left out.
 public enum HistoryHTML {
-    public static func render(_ history: RunHistory) -> String {
+    public static func render(_ history: RunHistory, limits: HistoryLimits = .standard) -> String {
+        let page = HistoryPage(history, limits: limits)
         let runs = history.runs
         let span = [runs.first, runs.last].compactMap { $0.map { ISO8601.string($0.started) } }
         var html = """
@@ -28,36 +30,39 @@ public enum HistoryHTML {
         var facts = ["\(history.tests.count) test\(history.tests.count == 1 ? "" : "s")",
                      "\(history.flakyTests.count) flaky", "\(history.failingTests.count) failing"]
         if let first = span.first, let last = span.last { facts.append("\(Markup.escape(first)) to \(Markup.escape(last))") }
-        html += "<p class=\"context\">\(facts.joined(separator: " · "))</p>\n</header>\n"
-        html += flakySection(history)
-        html += failingSection(history)
-        html += HistoryMatrixHTML.render(history)
-        html += trendSection(history)
-        html += otherMeasurementsSection(history)
-        html += runsSection(history)
+        html += "<p class=\"context\">\(facts.joined(separator: " · "))</p>\n"
+        if let leftOut = page.leftOut { html += "<p class=\"left-out\">\(Markup.escape(leftOut))</p>\n" }
+        html += "</header>\n"
+        html += flakySection(page)
+        html += failingSection(page)
+        html += HistoryMatrixHTML.render(page)
+        html += trendSection(page)
+        html += otherMeasurementsSection(page)
+        html += runsSection(page)
         html += "<footer>Written by hil report --history at \(Markup.escape(ISO8601.string(Date()))).</footer>\n"
         html += "</body>\n</html>\n"
         return html
     }
 
-    static func flakySection(_ history: RunHistory) -> String {
+    static func flakySection(_ page: HistoryPage) -> String {
         var html = "<section id=\"flaky\"><h2>Flaky tests</h2>\n"
-        let flaky = history.flakyTests
+        let flaky = page.flaky
         guard !flaky.isEmpty else { return html + "<p class=\"none\">No test both passed and failed on one commit.</p>\n</section>\n" }
         html += "<ul class=\"flaky\">\n"
         for test in flaky {
             html += "<li><span class=\"name\">\(testName(test.displayName))</span>: "
-            html += test.flips.map { flip in
-                "on commit <code>\(Markup.escape(String(flip.commit.prefix(12))))</code> passed in \(runList(flip.passedRuns)) and failed in \(runList(flip.failedRuns))"
-            }.joined(separator: "; ")
+            html += page.list(test.flips.map { flip in
+                "on commit <code>\(Markup.escape(String(flip.commit.prefix(12))))</code> passed in \(runList(flip.passedRuns, page)) and failed in \(runList(flip.failedRuns, page))"
+            }, separator: "; ")
             html += "</li>\n"
         }
         return html + "</ul>\n</section>\n"
     }
 
-    static func failingSection(_ history: RunHistory) -> String {
+    static func failingSection(_ page: HistoryPage) -> String {
+        let history = page.history
         var html = "<section id=\"failing\"><h2>Failing tests</h2>\n"
-        let failing = history.failingTests
+        let failing = page.failing
         guard !failing.isEmpty else { return html + "<p class=\"none\">No test failed in its latest run that passed or failed.</p>\n</section>\n" }
         html += "<table class=\"failing\">\n<thead><tr><th>test</th><th>failing since</th><th>commit</th><th>started</th></tr></thead>\n<tbody>\n"
         for test in failing {
@@ -70,27 +75,27 @@ public enum HistoryHTML {
         return html + "</tbody></table>\n</section>\n"
     }
 
-    static func trendSection(_ history: RunHistory) -> String {
+    static func trendSection(_ page: HistoryPage) -> String {
         var html = "<section id=\"trends\"><h2>Connect and discovery p95 per run</h2>\n"
         for name in MeasurementSeries.trended {
-            let series = history.measurements.filter { $0.name == name }
+            let series = page.history.measurements.filter { $0.name == name }
             if series.isEmpty { html += "<p class=\"none\">No run measured \(Markup.escape(name)).</p>\n" }
             for one in series {
-                guard let svg = TrendSVG.render(one, runs: history.runs) else { continue }
+                guard let svg = TrendSVG.render(page.shown(one), runs: page.runs) else { continue }
                 html += "<figure class=\"trend\"><figcaption>\(Markup.escape(one.name)) p95 (\(Markup.escape(one.unit)))</figcaption>\(svg)</figure>\n"
             }
         }
         return html + "</section>\n"
     }
 
-    static func otherMeasurementsSection(_ history: RunHistory) -> String {
-        let others = history.measurements.filter { !MeasurementSeries.trended.contains($0.name) }
+    static func otherMeasurementsSection(_ page: HistoryPage) -> String {
+        let others = page.otherMeasurements
         guard !others.isEmpty else { return "" }
         var html = "<section id=\"measurements\"><h2>Other measurements: p95 per run</h2>\n<div class=\"scroll\"><table class=\"measurements\">\n"
-        html += "<thead><tr><th>measurement</th>" + history.runs.map { "<th class=\"num\">#\($0.index + 1)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+        html += "<thead><tr><th>measurement</th>" + page.runs.map { "<th class=\"num\">#\($0.index + 1)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
         for series in others {
             html += "<tr><td class=\"name\">\(Markup.escape(series.name)) (\(Markup.escape(series.unit)))</td>"
-            for point in series.points {
+            for point in page.shown(series).points {
                 html += "<td class=\"num\">\(point.map { Markup.escape(Markup.number($0.p95, digits: 4)) } ?? "")</td>"
             }
             html += "</tr>\n"
@@ -98,10 +103,10 @@ public enum HistoryHTML {
         return html + "</tbody></table></div>\n</section>\n"
     }
 
-    static func runsSection(_ history: RunHistory) -> String {
+    static func runsSection(_ page: HistoryPage) -> String {
         var html = "<section id=\"runs\"><h2>Runs</h2>\n<table class=\"runs\">\n"
         html += "<thead><tr><th>run</th><th>started</th><th>directory</th><th>commit</th><th>rig</th><th>host</th><th>cases</th><th>outcome</th></tr></thead>\n<tbody>\n"
-        for run in history.runs {
+        for run in page.runs {
             let outcome = run.summary.outcome
             html += "<tr><td>#\(run.index + 1)</td><td class=\"nowrap\">\(Markup.escape(ISO8601.string(run.started)))</td>"
             html += "<td class=\"dir\">\(Markup.escape(run.directory))</td><td>\(commitCode(run.commit))</td>"
@@ -118,9 +123,9 @@ public enum HistoryHTML {
         Markup.escape(name).replacingOccurrences(of: "/", with: "/<wbr/>")
     }
 
-    /// "run #2", "runs #1, #3".
-    static func runList(_ indices: [Int]) -> String {
-        (indices.count == 1 ? "run " : "runs ") + indices.map { "#\($0 + 1)" }.joined(separator: ", ")
+    /// "run #2", "runs #1, #3", "runs #1, #3, … and 12 more" (at most `HistoryLimits.pageListItems`).
+    static func runList(_ indices: [Int], _ page: HistoryPage) -> String {
+        (indices.count == 1 ? "run " : "runs ") + page.list(indices.map { "#\($0 + 1)" })
     }
 
     static func commitCode(_ commit: String?) -> String {

@@ -16,7 +16,8 @@ public enum HistoryInputs {
         public var warnings: [String]
     }
 
-    public static func load(_ arguments: [URL]) -> Loaded {
+    /// Reads the runs `arguments` name, each within `limits`, keeping of each only what the history uses.
+    public static func load(_ arguments: [URL], limits: HistoryLimits = .standard) -> Loaded {
         var warnings: [String] = []
         var seen = Set<String>()
         var runs: [RunResults] = []
@@ -25,8 +26,8 @@ public enum HistoryInputs {
             if let warning = found.warning { warnings.append(warning) }
             for directory in found.directories where seen.insert(directory.resolvingSymlinksInPath().path).inserted {
                 do {
-                    let run = try RunResults.load(directory)
-                    runs.append(run)
+                    let run = try RunResults.load(directory, limits: limits)
+                    runs.append(run.keepingWhatHistoryUses())
                     warnings += run.warnings
                 } catch {
                     warnings.append("skipping \(directory.path): \(error)")

@@ -1,31 +1,25 @@
-/// history.html's matrix: a row per test (flaky ones first, then failing ones, then the rest by name), a
-/// column per run (oldest first), each cell the test's pass rate in that run as a colour and a number —
+/// history.html's matrix: a row per test the page shows (flaky ones first, then failing ones, then the rest by
+/// name), a column per run it shows (oldest first), each cell the test's pass rate in that run as a colour and a number —
 /// or `infra` / `skip` when no case passed or failed, empty when the test did not run.
 enum HistoryMatrixHTML {
-    static func render(_ history: RunHistory) -> String {
+    static func render(_ page: HistoryPage) -> String {
         var html = "<section id=\"matrix\"><h2>Pass rate per test and run</h2>\n<div class=\"scroll\"><table class=\"matrix\">\n<thead><tr><th class=\"name\">test</th>"
-        for run in history.runs {
+        for run in page.runs {
             let title = "run #\(run.index + 1): \(run.directory), \(ISO8601.string(run.started))" + (run.commit.map { ", commit \($0)" } ?? "")
             let monthDay = ISO8601.string(run.started).dropFirst(5).prefix(5)
             html += "<th class=\"run\" title=\"\(Markup.escape(title))\">#\(run.index + 1)<br/>\(Markup.escape(String(monthDay)))"
             html += "<br/><code>\(Markup.escape(String((run.commit ?? "").prefix(7))))</code></th>"
         }
         html += "</tr></thead>\n<tbody>\n"
-        for test in ordered(history.tests) {
+        for test in page.tests {
             html += "<tr><td class=\"name\">\(HistoryHTML.testName(test.displayName))"
             if test.isFlaky { html += " <span class=\"tag flaky\">flaky</span>" }
             if let first = test.firstFailingRun { html += " <span class=\"tag failing\">failing since #\(first + 1)</span>" }
             html += "</td>"
-            for (index, cell) in test.cells.enumerated() { html += self.cell(cell, run: index) }
+            for (run, cell) in page.cells(test) { html += self.cell(cell, run: run.index) }
             html += "</tr>\n"
         }
         return html + "</tbody></table></div>\n</section>\n"
-    }
-
-    /// Flaky tests, then failing ones, then the others; by display name within each.
-    static func ordered(_ tests: [TestHistory]) -> [TestHistory] {
-        func rank(_ test: TestHistory) -> Int { test.isFlaky ? 0 : (test.firstFailingRun != nil ? 1 : 2) }
-        return tests.sorted { (rank($0), $0.displayName, $0.key.id) < (rank($1), $1.displayName, $1.key.id) }
     }
 
     static func cell(_ cell: TestHistory.Cell?, run: Int) -> String {

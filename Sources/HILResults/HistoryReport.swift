@@ -8,15 +8,16 @@ public enum HistoryReport {
         (out.appendingPathComponent("history.json"), out.appendingPathComponent("history.html"))
     }
 
-    /// Creates `out` if needed and writes both files; the error names what could not be written.
+    /// Creates `out` if needed and writes both files, history.html within `limits`; the error names what could
+    /// not be written.
     @discardableResult
-    public static func write(_ history: RunHistory, to out: URL) throws(ResultsError) -> (json: URL, html: URL) {
+    public static func write(_ history: RunHistory, to out: URL, limits: HistoryLimits = .standard) throws(ResultsError) -> (json: URL, html: URL) {
         do { try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true) } catch {
             throw ResultsError(out.path, "cannot create the directory: \(ResultsLayout.reason(error))")
         }
         let files = files(in: out)
         try AtomicFile.write(HistoryJSON.render(history), to: files.json)
-        try AtomicFile.write(HistoryHTML.render(history), to: files.html)
+        try AtomicFile.write(HistoryHTML.render(history, limits: limits), to: files.html)
         return files
     }
 }

@@ -4,7 +4,7 @@ enum HistoryStyle {
     static let css = """
     body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1240px;padding:0 16px 40px;color:#1d1d1f;background:#fff}
     header{border-bottom:4px solid #999;margin-bottom:12px}h1{font-size:22px;margin:16px 0 4px}h2{font-size:17px;margin:24px 0 8px}
-    .context{color:#555;margin:2px 0}.none{color:#777}code{font-family:ui-monospace,Menlo,monospace;font-size:12px}
+    .context{color:#555;margin:2px 0}.left-out{color:#8a4b00;margin:2px 0}.none{color:#777}code{font-family:ui-monospace,Menlo,monospace;font-size:12px}
     table{border-collapse:collapse}td,th{padding:3px 8px;text-align:left;vertical-align:top}th{font-weight:600}
     .name,.dir{overflow-wrap:anywhere}.dir{color:#555;font-size:12px}.nowrap{white-space:nowrap}
     .scroll{overflow-x:auto;max-width:100%}table.failing,table.runs{width:100%}

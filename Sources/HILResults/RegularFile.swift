@@ -9,8 +9,9 @@ import Foundation
 /// it is — never opened for a blocking read, never described in Foundation's error-domain words — and a
 /// file that cannot be opened is named with the system's reason ("Permission denied").
 enum RegularFile {
-    /// The bytes of the regular file at `url`, or an error naming the file and what is wrong with it.
-    static func contents(of url: URL) throws(ResultsError) -> Data {
+    /// The bytes of the regular file at `url`, or an error naming the file and what is wrong with it; with a
+    /// `limit`, a file larger than it is refused by its size (`limitName` says which limit) and read no further.
+    static func contents(of url: URL, limit: Int? = nil, limitName: String = "") throws(ResultsError) -> Data {
         // O_NONBLOCK: opening a FIFO without a writer must not wait for one.
         let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw ResultsError(url.path, "cannot read: \(String(cString: strerror(errno)))") }
@@ -18,6 +19,7 @@ enum RegularFile {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw ResultsError(url.path, "cannot read: \(String(cString: strerror(errno)))") }
         if let kind = kind(status.st_mode) { throw ResultsError(url.path, "\(kind), not a regular file") }
+        if let limit, status.st_size > limit { throw ResultsError(url.path, "\(status.st_size) bytes, more than \(limitName) = \(limit)") }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -26,6 +28,7 @@ enum RegularFile {
             guard count >= 0 else { throw ResultsError(url.path, "cannot read: \(String(cString: strerror(errno)))") }
             if count == 0 { return data }
             data.append(contentsOf: buffer.prefix(count))
+            if let limit, data.count > limit { throw ResultsError(url.path, "more than \(limitName) = \(limit) bytes (it grew while read)") }
         }
     }
 

@@ -32,10 +32,12 @@ public struct RunResults: Sendable {
         self.warnings = warnings
     }
 
-    /// Reads one results directory. The error names the file that cannot be used and why.
-    public static func load(_ directory: URL) throws(ResultsError) -> RunResults {
+    /// Reads one results directory, none of whose files may be larger than `limits.inputFileBytes`. The error
+    /// names the file that cannot be used and why.
+    public static func load(_ directory: URL, limits: HistoryLimits = .standard) throws(ResultsError) -> RunResults {
         let layout = ResultsLayout(directory)
-        if FileManager.default.fileExists(atPath: layout.resultsJSON.path) { return try loadResultsJSON(layout) }
+        try checkSizes(layout, limits: limits)
+        if FileManager.default.fileExists(atPath: layout.resultsJSON.path) { return try loadResultsJSON(layout, limits: limits) }
         let rendering = try ResultsRenderer.assemble(layout.directory)
         if let first = rendering.errors.first {
             let more = rendering.errors.count - 1
@@ -54,10 +56,9 @@ public struct RunResults: Sendable {
         var cases: [CaseResult]
     }
 
-    static func loadResultsJSON(_ layout: ResultsLayout) throws(ResultsError) -> RunResults {
+    static func loadResultsJSON(_ layout: ResultsLayout, limits: HistoryLimits) throws(ResultsError) -> RunResults {
         let url = layout.resultsJSON
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw ResultsError(url.path, "cannot read: \(ResultsLayout.reason(error))") }
+        let data = try RegularFile.contents(of: url, limit: limits.inputFileBytes, limitName: "HistoryLimits.inputFileBytes")
         if data.isEmpty { throw ResultsError(url.path, "is empty") }
         let stored: Stored
         do { stored = try TestRecord.makeDecoder().decode(Stored.self, from: data) } catch let error as DecodingError {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The SVG trend line of one measurement's p95 over the runs of a history: a point per run that measured
-/// it, runs evenly spaced left to right (oldest first, labelled by run number), lines joining neighbouring
+/// The SVG trend line of one measurement's p95 over runs of a history (`points` and `runs` in step, `runs` any
+/// consecutive ones, each labelled by its number in the history): a point per run that measured it, runs evenly spaced left to right (oldest first, labelled by run number), lines joining neighbouring
 /// points (a run without a point breaks the line), the value axis from zero. Each point has a `<title>`
 /// (the browser's tooltip) with the run, its start, its commit and the p95.
 enum TrendSVG {
@@ -37,8 +37,8 @@ enum TrendSVG {
             svg += "<text class=\"tick\" x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\">\(Markup.escape(Markup.number(tick, digits: 4))) \(unit)</text>\n"
         }
         let labelEvery = Swift.max(1, Int((Double(runs.count) / 20).rounded(.up)))
-        for run in runs where run.index % labelEvery == 0 || run.index == runs.count - 1 {
-            svg += "<text class=\"tick\" x=\"\(n(x(run.index)))\" y=\"\(n(height - bottom + 16))\" text-anchor=\"middle\">#\(run.index + 1)</text>"
+        for (position, run) in runs.enumerated() where position % labelEvery == 0 || position == runs.count - 1 {
+            svg += "<text class=\"tick\" x=\"\(n(x(position)))\" y=\"\(n(height - bottom + 16))\" text-anchor=\"middle\">#\(run.index + 1)</text>"
         }
         svg += "\n"
         for segment in segments(series.points) where segment.count > 1 {
@@ -48,7 +48,7 @@ enum TrendSVG {
         for (index, point) in series.points.enumerated() {
             guard let point, point.p95.isFinite, runs.indices.contains(index) else { continue }
             let run = runs[index]
-            var title = "run #\(index + 1), \(ISO8601.string(run.started))"
+            var title = "run #\(run.index + 1), \(ISO8601.string(run.started))"
             if let commit = run.commit { title += ", commit \(commit.prefix(12))" }
             title += ": p95 \(Markup.number(point.p95, digits: 4)) \(series.unit) over \(point.count) \(point.fromSamples ? "sample" : "value")\(point.count == 1 ? "" : "s")"
             svg += "<circle class=\"point\" cx=\"\(n(x(index)))\" cy=\"\(n(y(point.p95)))\" r=\"4\"><title>\(Markup.escape(title))</title></circle>\n"
