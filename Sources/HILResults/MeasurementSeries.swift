@@ -23,30 +23,43 @@ public struct MeasurementSeries: Sendable, Hashable {
     /// One per run of the history; nil where the run measured nothing finite of this name and unit.
     public var points: [Point?]
 
+    /// A series' name and unit: what one series is of.
+    struct Key: Hashable, Sendable {
+        var name: String
+        var unit: String
+    }
+
+    /// One run's points: the p95 of each name and unit its cases measured (see the type's comment), computed
+    /// once, so a run read for a history need not keep its samples.
+    static func points(_ cases: [CaseResult]) -> [Key: Point] {
+        struct Pool { var samples: [Double] = []; var values: [Double] = [] }
+        var pools: [Key: Pool] = [:]
+        for measurement in cases.lazy.flatMap(\.record.measurements) {
+            let key = Key(name: measurement.name, unit: measurement.unit)
+            pools[key, default: Pool()].samples += (measurement.samples ?? []).filter(\.isFinite)
+            if measurement.value.isFinite { pools[key, default: Pool()].values.append(measurement.value) }
+        }
+        return pools.compactMapValues { pool -> Point? in
+            let fromSamples = !pool.samples.isEmpty
+            let numbers = fromSamples ? pool.samples : pool.values
+            guard !numbers.isEmpty else { return nil }
+            return Point(p95: SampleStatistics.percentiles(numbers).p95, count: numbers.count, fromSamples: fromSamples)
+        }
+    }
+
     /// A series per name and unit seen in any run: `trended` first, then by name and unit.
     static func all(casesPerRun: [[CaseResult]]) -> [MeasurementSeries] {
-        struct Key: Hashable { var name: String; var unit: String }
-        struct Pool { var samples: [Double] = []; var values: [Double] = [] }
-        var pools: [Key: [Pool]] = [:]
-        for (index, cases) in casesPerRun.enumerated() {
-            for measurement in cases.flatMap(\.record.measurements) {
-                let key = Key(name: measurement.name, unit: measurement.unit)
-                var row = pools[key] ?? Array(repeating: Pool(), count: casesPerRun.count)
-                row[index].samples += (measurement.samples ?? []).filter(\.isFinite)
-                if measurement.value.isFinite { row[index].values.append(measurement.value) }
-                pools[key] = row
-            }
+        all(pointsPerRun: casesPerRun.map(points))
+    }
+
+    /// A series per name and unit of any run's points: `trended` first, then by name and unit.
+    static func all(pointsPerRun: [[Key: Point]]) -> [MeasurementSeries] {
+        var rows: [Key: [Point?]] = [:]
+        for (index, points) in pointsPerRun.enumerated() {
+            for (key, point) in points { rows[key, default: Array(repeating: nil, count: pointsPerRun.count)][index] = point }
         }
-        let series = pools.map { key, row in
-            MeasurementSeries(name: key.name, unit: key.unit, points: row.map { pool -> Point? in
-                let fromSamples = !pool.samples.isEmpty
-                let numbers = fromSamples ? pool.samples : pool.values
-                guard !numbers.isEmpty else { return nil }
-                return Point(p95: SampleStatistics.percentiles(numbers).p95, count: numbers.count, fromSamples: fromSamples)
-            })
-        }
+        let series = rows.map { key, points in MeasurementSeries(name: key.name, unit: key.unit, points: points) }
         func rank(_ series: MeasurementSeries) -> Int { trended.firstIndex(of: series.name) ?? trended.count }
-        return series.filter { $0.points.contains { $0 != nil } }
-            .sorted { (rank($0), $0.name, $0.unit) < (rank($1), $1.name, $1.unit) }
+        return series.sorted { (rank($0), $0.name, $0.unit) < (rank($1), $1.name, $1.unit) }
     }
 }

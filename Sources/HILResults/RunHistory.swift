@@ -35,9 +35,8 @@ public struct RunHistory: Sendable {
             Run(index: index, directory: run.layout.directory.path, started: run.context.started, commit: run.context.gitCommit,
                 rig: run.context.rigName, host: run.context.host, summary: run.summary, source: run.source)
         }
-        let casesPerRun = ordered.map(\.cases)
-        tests = TestHistory.all(casesPerRun: casesPerRun, runs: runs)
-        measurements = MeasurementSeries.all(casesPerRun: casesPerRun)
+        tests = TestHistory.all(casesPerRun: ordered.map(\.cases), runs: runs)
+        measurements = MeasurementSeries.all(pointsPerRun: ordered.map { $0.measurementPoints ?? MeasurementSeries.points($0.cases) })
     }
 
     /// Tests whose verdict flipped between passed and failed within the runs of one commit.

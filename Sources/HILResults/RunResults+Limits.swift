@@ -26,17 +26,18 @@ extension RunResults {
         }
     }
 
-    /// The run with only what a history uses of its cases: each record's identity (test ID, name, suite,
-    /// accessory, arguments), verdict and measurements. Messages, timelines, properties, issues and attachments —
-    /// most of a run's bytes — are dropped as soon as the run is read, so a history of many runs holds tests ×
-    /// runs of verdicts, not the runs.
+    /// The run with only what a history uses of it: each record's identity (test ID, name, suite, accessory,
+    /// arguments, repetition) and verdict, and the p95 of each measurement over the run (`measurementPoints`).
+    /// Messages, timelines, properties, issues, attachments and samples — most of a run's bytes — are dropped
+    /// as soon as the run is read, so a history of many runs holds tests × runs of verdicts and series × runs of
+    /// points, not the runs.
     func keepingWhatHistoryUses() -> RunResults {
         var kept = self
+        kept.measurementPoints = measurementPoints ?? MeasurementSeries.points(cases)
         kept.cases = cases.map { result in
             let full = result.record
             let record = TestRecord(testID: full.testID, name: full.name, suite: full.suite, accessory: full.accessory, arguments: full.arguments,
-                                    started: full.started, duration: full.duration, verdict: full.verdict, measurements: full.measurements,
-                                    repetition: full.repetition)
+                                    started: full.started, duration: full.duration, verdict: full.verdict, repetition: full.repetition)
             return CaseResult(record: record, caseName: result.caseName, displayName: result.displayName, source: result.source)
         }
         return kept

@@ -22,6 +22,9 @@ public struct RunResults: Sendable {
     public var source: Source
     /// Worth saying, without making the run unusable: `.run.json` missing (no commit), a run cut off.
     public var warnings: [String]
+    /// The run's measurement points, computed when its cases' measurements were dropped
+    /// (`keepingWhatHistoryUses`); nil while the cases hold them.
+    var measurementPoints: [MeasurementSeries.Key: MeasurementSeries.Point]?
 
     public init(layout: ResultsLayout, context: RunContext, cases: [CaseResult], summary: RunSummary, source: Source, warnings: [String] = []) {
         self.layout = layout
