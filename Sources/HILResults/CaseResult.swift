@@ -124,6 +124,8 @@ public struct Assembly: Sendable {
     public var isComplete: Bool
     /// When the last case ended (or the run ended), for the summary's duration.
     public var ended: Date?
+    /// The signal that cut the run short, if one did: the run's outcome is then `.interrupted`.
+    public var interruption: RunInterruption?
 
     public struct Problem: Codable, Sendable, Hashable {
         public var message: String
@@ -134,12 +136,20 @@ public struct Assembly: Sendable {
         }
     }
 
-    public init(context: RunContext, cases: [CaseResult], problems: [Problem] = [], isComplete: Bool = true, ended: Date? = nil) {
+    public init(context: RunContext, cases: [CaseResult], problems: [Problem] = [], isComplete: Bool = true, ended: Date? = nil,
+                interruption: RunInterruption? = nil) {
         self.context = context
         self.cases = cases
         self.problems = problems
         self.isComplete = isComplete
         self.ended = ended
+        self.interruption = interruption
+    }
+
+    /// The problems the run's files list — the interruption first (outcome `.interrupted`), then `problems`:
+    /// junit.xml's run-level errors, report.html's list and the summary's.
+    public var allProblems: [Problem] {
+        (interruption.map { [Problem($0.message, outcome: .interrupted)] } ?? []) + problems
     }
 
     public var summary: RunSummary { RunSummary(self) }
@@ -156,9 +166,13 @@ public struct RunSummary: Codable, Sendable, Hashable {
     /// Seconds from the run's start to the end of its last case.
     public var duration: Double
     public var outcome: RunOutcome
+    /// The outcome's status, or 128 + the signal for an interrupted run (130 SIGINT, 143 SIGTERM).
     public var exitStatus: Int32
     public var isComplete: Bool
+    /// The interruption's message first, then the other problems'.
     public var problems: [String]
+    /// The signal that cut the run short, if one did.
+    public var interruption: RunInterruption?
 
     /// Counts test cases only: a suite note (`CaseResult.isSuiteNote`) is not one.
     public init(_ assembly: Assembly) {
@@ -172,10 +186,12 @@ public struct RunSummary: Codable, Sendable, Hashable {
         let lastEnd = assembly.cases.map { $0.record.started.addingTimeInterval($0.record.duration) }.max()
         let end = [assembly.ended, lastEnd].compactMap { $0 }.max() ?? started
         duration = max(0, end.timeIntervalSince(started))
-        outcome = ([RunOutcome.of(verdicts)] + assembly.problems.map(\.outcome)).max() ?? .passed
-        exitStatus = outcome.rawValue
-        isComplete = assembly.isComplete
-        problems = assembly.problems.map(\.message)
+        let problems = assembly.allProblems
+        outcome = ([RunOutcome.of(verdicts)] + problems.map(\.outcome)).max() ?? .passed
+        exitStatus = assembly.interruption?.exitStatus ?? outcome.rawValue
+        isComplete = assembly.isComplete && assembly.interruption == nil
+        self.problems = problems.map(\.message)
+        interruption = assembly.interruption
     }
 
     /// "12 passed, 1 failed, 1 infrastructure error, 2 skipped".

@@ -50,9 +50,9 @@ public enum HTMLReport {
             html += "<td class=\"\(cls)\"><span class=\"count\">\(count)</span><br>\(label)</td>"
         }
         html += "</tr></table>\n"
-        if !assembly.problems.isEmpty {
+        if !assembly.allProblems.isEmpty {
             html += "<ul class=\"problems\">\n"
-            for problem in assembly.problems {
+            for problem in assembly.allProblems {
                 html += "<li class=\"\(outcomeClass(problem.outcome))\">\(Markup.escape(problem.message))</li>\n"
             }
             html += "</ul>\n"
@@ -215,7 +215,7 @@ public enum HTMLReport {
         switch outcome {
         case .passed: return "passed"
         case .productFailure: return "failed"
-        case .infrastructureError, .usageError: return "infrastructureError"
+        case .infrastructureError, .usageError, .interrupted: return "infrastructureError"
         }
     }
 

@@ -172,13 +172,14 @@ public enum HistoryJSON {
         }
     }
 
-    /// `RunOutcome` as a word: passed, productFailure, infrastructureError, usageError.
+    /// `RunOutcome` as a word: passed, productFailure, infrastructureError, usageError, interrupted.
     static func outcomeName(_ outcome: RunOutcome) -> String {
         switch outcome {
         case .passed: return "passed"
         case .productFailure: return "productFailure"
         case .infrastructureError: return "infrastructureError"
         case .usageError: return "usageError"
+        case .interrupted: return "interrupted"
         }
     }
 }

@@ -49,9 +49,9 @@ public enum JUnitReport {
             if !out.isEmpty { body += "    <system-out>\(Markup.escape(out))</system-out>\n" }
             body += "  </testsuite>\n"
         }
-        if !assembly.problems.isEmpty {
-            body += problemsSuite(assembly.problems)
-            let problems = assembly.problems
+        if !assembly.allProblems.isEmpty {
+            let problems = assembly.allProblems
+            body += problemsSuite(problems)
             totals = (totals.tests + problems.count, totals.failures + problems.filter { $0.outcome == .productFailure }.count,
                       totals.errors + problems.filter { $0.outcome >= .infrastructureError }.count)
         }
@@ -71,7 +71,9 @@ public enum JUnitReport {
         return list
     }
 
-    /// Problems apart from the cases still show in a CI's JUnit view: a testcase each in a suite "hil".
+    /// Problems apart from the cases still show in a CI's JUnit view: a testcase each in a suite "hil" — an
+    /// interruption as `<error type="interrupted">` in the testcase "run interrupted", which CI counts as an
+    /// error like any other.
     static func problemsSuite(_ problems: [Assembly.Problem]) -> String {
         let errors = problems.filter { $0.outcome >= .infrastructureError }.count
         let failures = problems.filter { $0.outcome == .productFailure }.count
@@ -79,8 +81,10 @@ public enum JUnitReport {
         for (index, problem) in problems.enumerated() {
             let text = Markup.escape(problem.message)
             let message = Markup.escape(firstLine(problem.message))
-            xml += "    <testcase classname=\"hil\" name=\"run problem \(index + 1)\" time=\"0\">\n"
+            let name = problem.outcome == .interrupted ? "run interrupted" : "run problem \(index + 1)"
+            xml += "    <testcase classname=\"hil\" name=\"\(name)\" time=\"0\">\n"
             switch problem.outcome {
+            case .interrupted: xml += "      <error message=\"\(message)\" type=\"interrupted\">\(text)</error>\n"
             case .usageError: xml += "      <error message=\"\(message)\" type=\"input\">\(text)</error>\n"
             case .infrastructureError: xml += "      <error message=\"\(message)\" type=\"infrastructure\">\(text)</error>\n"
             case .productFailure: xml += "      <failure message=\"\(message)\" type=\"product\">\(text)</failure>\n"

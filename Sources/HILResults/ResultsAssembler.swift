@@ -12,14 +12,25 @@ import Foundation
 /// alone; a record with no case (no events) stands alone.
 public enum ResultsAssembler {
     /// Why the run stopped early, so that cases caught in the middle and tests never reached get a verdict.
+    /// The run itself gets one too, whether or not a case was caught: a run cut short is never a pass. An
+    /// interruption (a signal) is the assembly's `interruption`; anything else (a deadline, a test process
+    /// that died, an event stream without its end) a problem with the reason, an infrastructure error.
     public struct Abort: Sendable, Hashable {
         /// "swift test did not finish within 30 min (killed PID 4242)".
         public var reason: String
         /// When the run was cut off: the end of the cases caught running.
         public var time: Date
+        /// The signal that cut the run short, when one did.
+        public var interruption: RunInterruption?
         public init(_ reason: String, at time: Date = Date()) {
             self.reason = reason
             self.time = time
+        }
+
+        /// A run a signal cut short: the reason is the interruption's message.
+        public init(_ interruption: RunInterruption, at time: Date = Date()) {
+            self.init(interruption.message, at: time)
+            self.interruption = interruption
         }
     }
 
@@ -68,7 +79,10 @@ public enum ResultsAssembler {
         }
         results.sort { ($0.record.started, $0.caseName) < ($1.record.started, $1.caseName) }
         let ended = run?.runEnded ?? abort?.time ?? run?.orderedCases.compactMap(\.ended).max()
-        return Assembly(context: context, cases: results, problems: problems, isComplete: isComplete && abort == nil, ended: ended)
+        var problems = problems
+        if let abort, abort.interruption == nil { problems.insert(.init(abort.reason, outcome: .infrastructureError), at: 0) }
+        return Assembly(context: context, cases: results, problems: problems, isComplete: isComplete && abort == nil, ended: ended,
+                        interruption: abort?.interruption)
     }
 
     /// Which records belong to which case of one test.

@@ -11,6 +11,7 @@ import Foundation
 /// DIR/.progress.jsonl                                  loop progress lines (`LoopProgress`)
 /// DIR/.run.json                                        the run's context: rig, host, git commit, command
 /// DIR/.swift-test.log                                  the output of `swift build` and `swift test`
+/// DIR/.space-reserve                                   space for the last write (`ResultsReserve`), while a run goes on
 /// ```
 public struct ResultsLayout: Sendable, Hashable {
     public let directory: URL
@@ -28,6 +29,8 @@ public struct ResultsLayout: Sendable, Hashable {
     public var progress: URL { directory.appendingPathComponent(".progress.jsonl") }
     public var runContext: URL { directory.appendingPathComponent(".run.json") }
     public var log: URL { directory.appendingPathComponent(".swift-test.log") }
+    /// Space set aside for the run's last write (`ResultsReserve`), there while a run goes on.
+    public var reserve: URL { directory.appendingPathComponent(".space-reserve") }
 
     /// The record file of one test case.
     public func recordURL(for record: TestRecord) -> URL {
@@ -57,7 +60,7 @@ public struct ResultsLayout: Sendable, Hashable {
     /// that its records are not mixed into this run's results.
     public func removePreviousRun() throws(ResultsError) {
         let manager = FileManager.default
-        for url in [junit, resultsJSON, report, events, progress, runContext, log] where manager.fileExists(atPath: url.path) {
+        for url in [junit, resultsJSON, report, events, progress, runContext, log, reserve] where manager.fileExists(atPath: url.path) {
             do { try manager.removeItem(at: url) } catch { throw ResultsError(url.path, "cannot remove the previous run's file: \(Self.reason(error))") }
         }
         for (folder, suffix) in [(records, ".json"), (captures, ".btsnoop"), (attachments, "")] {

@@ -43,6 +43,18 @@ import TestSupport
         #expect(result.status == 0, "xmllint: \(result.stderr)")
     }
 
+    /// An interrupted run's junit.xml (its `<error type="interrupted">`, with and without cases) is valid too.
+    @Test(arguments: [false, true])
+    func anInterruptedRunValidatesToo(withCases: Bool) async throws {
+        var assembly = withCases ? Self.representative() : ResultsAssembler.assemble(records: [], run: nil, context: SampleRecords.context)
+        assembly.interruption = RunInterruption(signal: 15, phase: .duringCase("PowerOffTests/powerOff [thermometer]"),
+                                                time: SampleRecords.start, action: "stopped swift test (PID 4242)")
+        let xml = JUnitReport.render(assembly)
+        #expect(xml.contains("type=\"interrupted\""))
+        let result = try await Self.validate(xml)
+        #expect(result.status == 0, "xmllint: \(result.stderr)")
+    }
+
     /// The check can fail: the schema rejects what junit.xml used to hold (testcase `<properties>`, `file`/`line`).
     @Test(arguments: ["<testcase name=\"t\"><properties/></testcase>", "<testcase name=\"t\" file=\"/a.swift\" line=\"1\"/>"])
     func theSchemaRejectsWhatWeNoLongerWrite(testcase: String) async throws {
