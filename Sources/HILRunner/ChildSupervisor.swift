@@ -15,6 +15,12 @@ enum ChildSupervisor {
         case timedOut
         case cancelled
         case couldNotStart(String)
+
+        /// Stopped because its task was cancelled (an interrupt).
+        var wasCancelled: Bool {
+            if case .cancelled = self { return true }
+            return false
+        }
     }
 
     struct Supervised: Sendable {
@@ -28,14 +34,17 @@ enum ChildSupervisor {
     /// `deadline` (an instant of `clock`; checked at a tick, and the last tick comes exactly at it) or on
     /// cancellation it stops the child and everything it started (SIGINT, so that `swift test` stops its test
     /// process; then SIGKILL to what is left), waiting at most 10 s for that. The child's end ends the wait for
-    /// the next tick at once.
+    /// the next tick at once. While it runs the child is in `children`, for a stop that cannot wait.
     static func supervise<C: Clock<Duration>>(_ argv: [String], environment: [String: String], log: URL, deadline: C.Instant, clock: C,
-                                              pollInterval: Duration, tick: (Double) -> Void) async -> Supervised {
+                                              pollInterval: Duration, children: RunningChildren? = nil,
+                                              tick: (Double) -> Void) async -> Supervised {
         let tail = OutputTail()
         let child: ChildProcess
         do { child = try ChildProcess.spawn(argv, environment: environment) } catch {
             return Supervised(end: .couldNotStart("\(error)"), pid: 0, tail: tail)
         }
+        children?.add(child.pid)
+        defer { children?.remove(child.pid) }
         let ended = Completion<Termination>()
         let logPath = log.path
         let header = Data("$ \(argv.joined(separator: " "))\n".utf8)
@@ -68,7 +77,7 @@ enum ChildSupervisor {
             _ = await ended.wait(until: min(clock.now.advanced(by: pollInterval), deadline), clock: clock)
         }
         if let reason {
-            await stop(child, ended: ended, clock: clock)
+            await stop(child, ended: ended, clock: clock, children: children)
             pump.cancel()
             return Supervised(end: reason, pid: child.pid, tail: tail)
         }
@@ -79,9 +88,11 @@ enum ChildSupervisor {
     /// SIGINT to the child (SwiftPM then stops its test process), up to 5 s; then SIGKILL to the child's
     /// group and to every descendant seen before, up to 5 s more. Never touches other processes. Its waits
     /// are on `clock` and hold in a cancelled task (stopping a child after an interrupt still needs its grace
-    /// period); the child's end ends them at once.
-    static func stop<C: Clock<Duration>>(_ child: ChildProcess, ended: Completion<Termination>, clock: C) async {
+    /// period); the child's end ends them at once. The descendants it saw go into `children`.
+    static func stop<C: Clock<Duration>>(_ child: ChildProcess, ended: Completion<Termination>, clock: C,
+                                         children: RunningChildren? = nil) async {
         let tree = ProcessTree.descendants(of: child.pid)
+        children?.note(tree, of: child.pid)
         _ = kill(child.pid, SIGINT)
         if await waitForEnd(ended, seconds: 5, clock: clock) == false {
             child.signalGroup(SIGKILL)

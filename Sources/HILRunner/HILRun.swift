@@ -7,7 +7,15 @@ import HILResults
 /// records and the loop progress as they grow, print progress, re-write junit.xml, results.json and
 /// report.html after every finished case, stop `swift test` at the deadline, and decide the exit status.
 public enum HILRun {
+    /// Runs as asked; a cancellation of the calling task stops the run like a signal without a name would.
+    /// `hil run` itself calls `runHandlingSignals`.
     public static func run(_ options: RunOptions, output: RunOutput) async -> RunReport {
+        await run(options, output: output, control: RunControl())
+    }
+
+    /// The run, sharing with the signal handling around it what `control` holds: the signals received and
+    /// the phase, the children running, the one way the results are written.
+    static func run(_ options: RunOptions, output: RunOutput, control: RunControl) async -> RunReport {
         var printer = ProgressPrinter(output)
         func fail(_ outcome: RunOutcome, _ message: String, _ layout: ResultsLayout? = nil) -> RunReport {
             printer.clearStatus()
@@ -19,10 +27,21 @@ public enum HILRun {
         let plan: RunPlan
         switch RunPlan.make(options) {
         case .success(let made): plan = made
-        case .failure(let problem): return fail(.usageError, problem.message)
+        case .failure(let problem): return finish(fail(.usageError, problem.message), control: control, printer: &printer)
         }
         let layout = plan.layout
         printer.packageRoot = plan.suites.directory.path
+        // The commit and the start are taken once the bench is held (runHeld); this is for an interruption before.
+        var context = RunContext(rig: plan.rigURL.path, rigName: plan.rig.name, package: plan.suites.directory.path,
+                                 command: options.command, started: Date(), repeatCount: options.repeatCount)
+        control.gate.prepare(layout, context: context)
+        /// A failure to take the bench, unless a signal is why.
+        func failToTakeTheBench(_ message: String) -> RunReport {
+            if let interruption = control.interrupts.interruption() {
+                return interrupted(interruption, context: context, layout: layout, control: control, printer: &printer)
+            }
+            return fail(.infrastructureError, message, layout)
+        }
 
         // The bench: one run at a time.
         let notice: @Sendable (String) -> Void = { text in
@@ -34,29 +53,33 @@ public enum HILRun {
             do {
                 lease = try await LabgridPlaceLease.acquire(place, wait: options.wait, notice: notice)
             } catch {
-                return fail(.infrastructureError, error.description, layout)
+                return finish(failToTakeTheBench(error.description), control: control, printer: &printer)
             }
-            var properties = ["labgrid.place": "\(place.place) (coordinator \(place.coordinator))"]
-            if let holder = lease.holder { properties["labgrid.holder"] = holder }
-            let report = await runHeld(options, plan: plan, properties: properties, printer: &printer)
+            context.properties = ["labgrid.place": "\(place.place) (coordinator \(place.coordinator))"]
+            if let holder = lease.holder { context.properties["labgrid.holder"] = holder }
+            let report = await runHeld(options, plan: plan, context: context, control: control, printer: &printer)
             if let error = await lease.release() { output.err("hil run: \(place) was not released: \(error)\n") }
-            return report
+            return finish(report, control: control, printer: &printer)
         }
         let lock: RigLock
         do {
             lock = try await RigLock.acquire(rigName: plan.rig.name, command: options.command, wait: options.wait,
                                              directory: options.lockDirectory, notice: notice)
         } catch {
-            return fail(.infrastructureError, error.description, layout)
+            return finish(failToTakeTheBench(error.description), control: control, printer: &printer)
         }
-        defer { lock.release() }
-        return await runHeld(options, plan: plan, properties: [:], printer: &printer)
+        let report = await runHeld(options, plan: plan, context: context, control: control, printer: &printer)
+        lock.release()
+        return finish(report, control: control, printer: &printer)
     }
 
-    /// The run on a bench it holds: build, test, follow, conclude. `properties` go into the run's context.
-    private static func runHeld(_ options: RunOptions, plan: RunPlan, properties: [String: String],
+    /// The run on a bench it holds: build, test, follow, conclude.
+    private static func runHeld(_ options: RunOptions, plan: RunPlan, context: RunContext, control: RunControl,
                                 printer: inout ProgressPrinter) async -> RunReport {
         let layout = plan.layout
+        var context = context
+        context.gitCommit = await gitCommit(plan.suites.directory)
+        context.started = Date()
         let output = printer.output
         func fail(_ outcome: RunOutcome, _ message: String, _ layout: ResultsLayout? = nil) -> RunReport {
             printer.clearStatus()
@@ -66,84 +89,72 @@ public enum HILRun {
         var invocation = SwiftTestInvocation(suites: plan.suites, filter: options.filter, layout: layout, rig: plan.rigURL,
                                              repeatCount: options.repeatCount, swift: options.swift, testBundle: options.testBundle)
         invocation.captureKeys = options.captureKeys
-        let context = RunContext(rig: plan.rigURL.path, rigName: plan.rig.name, gitCommit: await gitCommit(plan.suites.directory),
-                                 package: plan.suites.directory.path, command: options.command, started: Date(), repeatCount: options.repeatCount,
-                                 properties: properties)
         do { try context.write(to: layout) } catch { return fail(.usageError, "results directory: \(error)", layout) }
+        control.gate.prepare(layout, context: context)
+        if let interruption = control.interrupts.interruption() {
+            return interrupted(interruption, context: context, layout: layout, control: control, printer: &printer)
+        }
+        // Space for the last write, should the disk fill up meanwhile.
+        var reserve: ResultsReserve?
+        do { reserve = try ResultsReserve.make(in: layout) } catch { printer.note("no space set aside for the results: \(error)") }
+        defer { reserve?.release() }
 
         let clock = ContinuousClock()
         let deadline = clock.now + options.timeout
         let timeoutText = ProgressText.duration(options.timeout / .seconds(1))
 
         // Build first, so a compile error is told apart from a test failure (nothing to build with --test-bundle).
-        if let problem = await build(invocation, plan: plan, deadline: deadline, clock: clock, timeoutText: timeoutText,
-                                     pollInterval: options.pollInterval, printer: &printer) {
-            return fail(.infrastructureError, problem, layout)
+        if invocation.buildCommand != nil { control.interrupts.enter(.building) }
+        if let build = await runBuild(invocation, plan: plan, deadline: deadline, clock: clock, pollInterval: options.pollInterval,
+                                      children: control.children, printer: &printer) {
+            if case .cancelled = build.end, let interruption = control.interrupts.interruption(action: "stopped the build (PID \(build.pid))") {
+                return interrupted(interruption, context: context, layout: layout, control: control, printer: &printer)
+            }
+            if let problem = buildProblem(build, invocation: invocation, plan: plan, timeoutText: timeoutText) {
+                return fail(.infrastructureError, problem, layout)
+            }
         }
 
         // Run, following the event stream.
-        var follower = RunFollower(layout: layout, context: context, printer: printer)
+        control.interrupts.enter(.beforeFirstCase)
+        var follower = RunFollower(layout: layout, context: context, printer: printer, gate: control.gate, interrupts: control.interrupts)
         let test = await ChildSupervisor.supervise(invocation.testCommand, environment: invocation.environment, log: layout.log,
-                                                   deadline: deadline, clock: clock, pollInterval: options.pollInterval) { elapsed in
+                                                   deadline: deadline, clock: clock, pollInterval: options.pollInterval,
+                                                   children: control.children) { elapsed in
             follower.poll(elapsed: elapsed)
         }
         follower.poll(elapsed: 0, final: true)
+        control.interrupts.enter(.writingResults)
         printer = follower.printer
         if case .couldNotStart(let reason) = test.end {
+            if let interruption = control.interrupts.interruption() {
+                return interrupted(interruption, context: context, layout: layout, control: control, printer: &printer)
+            }
             return fail(.infrastructureError, "cannot start `\(invocation.testCommand.joined(separator: " "))`: \(reason)", layout)
         }
 
         // How it ended.
-        var assembly = conclude(test, follower: &follower, invocation: invocation, plan: plan, timeoutText: timeoutText)
-        do { try ResultsWriter.write(assembly, to: layout) } catch {
-            assembly.problems.append(.init("cannot write the results: \(error)", outcome: .infrastructureError))
+        let stopped = "stopped \(invocation.testBundle == nil ? "swift test" : "the test bundle") (PID \(test.pid))"
+        let interruption = control.interrupts.interruption(refinedBy: follower.run, action: stopped)
+        var assembly = conclude(test, follower: &follower, invocation: invocation, plan: plan, timeoutText: timeoutText,
+                                interruption: test.end.wasCancelled ? interruption : nil)
+        assembly = writeFinal(assembly, to: layout, gate: control.gate, reserve: reserve)
+        // A signal while the results were written (or just before): they are written again, saying so.
+        if assembly.interruption == nil, let interruption = control.interrupts.interruption() {
+            assembly = rewrite(assembly, interruption: interruption, layout: layout, control: control)
         }
         // Cases that finished with this final pass (a run cut off) are printed too.
         for result in assembly.cases where !follower.printedCases.contains(result.caseName) { printer.caseFinished(result) }
         let summary = assembly.summary
         printer.summary(summary, layout: layout)
-        return RunReport(outcome: summary.outcome, summary: summary, message: nil, results: layout)
-    }
-
-    /// Builds the suites' tests, showing the seconds spent (on `clock`, which `deadline` is an instant of);
-    /// nil when the build succeeded (or there is nothing to build), else why it did not.
-    static func build<C: Clock<Duration>>(_ invocation: SwiftTestInvocation, plan: RunPlan, deadline: C.Instant, clock: C, timeoutText: String,
-                                          pollInterval: Duration, printer: inout ProgressPrinter, noteEverySeconds: Int = 10) async -> String? {
-        guard let buildCommand = invocation.buildCommand else { return nil }
-        let layout = plan.layout
-        let directory = plan.suites.directory
-        var shownSecond = -1
-        var notedTen = 0 // notes given so far, one per `noteEverySeconds`
-        let build = await ChildSupervisor.supervise(buildCommand, environment: [:], log: layout.log, deadline: deadline, clock: clock,
-                                                    pollInterval: pollInterval) { elapsed in
-            guard Int(elapsed) != shownSecond else { return }
-            shownSecond = Int(elapsed)
-            printer.status("building the tests of \(directory.lastPathComponent)… \(shownSecond) s")
-            // Without a terminal the status line is not shown: a note every 10 s says the build goes on.
-            if !printer.output.isInteractive, shownSecond / noteEverySeconds > notedTen {
-                notedTen = shownSecond / noteEverySeconds
-                printer.note("building the tests of \(directory.lastPathComponent)… \(notedTen * noteEverySeconds) s (log: \(layout.log.path))")
-            }
-        }
-        switch build.end {
-        case .exited(.exited(0)):
-            return nil
-        case .couldNotStart(let reason):
-            return "cannot start `\(buildCommand.joined(separator: " "))`: \(reason)"
-        case .exited(let termination):
-            let lines = build.tail.lines(12).map { "    \($0)" }.joined(separator: "\n")
-            return "building the tests of \(directory.path) failed (\(termination)); full log: \(layout.log.path)\n\(lines)"
-        case .timedOut:
-            return "building the tests of \(directory.path) did not finish within \(timeoutText) (--timeout); stopped it (PID \(build.pid)); log: \(layout.log.path)"
-        case .cancelled:
-            return "interrupted while building the tests; stopped the build (PID \(build.pid))"
-        }
+        return RunReport(outcome: summary.outcome, summary: summary, message: nil, results: layout, interruption: summary.interruption)
     }
 
     /// The run's cases and problems once `swift test` has ended: an abort when it was stopped or ended before
-    /// the run did, a problem when the stream is cut or disagrees with the exit status, or when nothing ran.
+    /// the run did (`interruption` when a signal stopped it), a problem when the stream is cut or disagrees with
+    /// the exit status, or when nothing ran.
     static func conclude(_ test: ChildSupervisor.Supervised, follower: inout RunFollower, invocation: SwiftTestInvocation,
-                         plan: RunPlan, timeoutText: String) -> Assembly {
+                         plan: RunPlan, timeoutText: String, interruption: RunInterruption? = nil) -> Assembly {
         let layout = plan.layout
         var abort: ResultsAssembler.Abort?
         var problems = follower.problems()
@@ -155,7 +166,7 @@ public enum HILRun {
         case .timedOut:
             abort = .init("swift test did not finish within \(timeoutText) (--timeout)\(runningText); stopped it (PID \(test.pid))")
         case .cancelled:
-            abort = .init("interrupted\(runningText); stopped swift test (PID \(test.pid))")
+            abort = interruption.map { .init($0, at: $0.time) } ?? .init("interrupted\(runningText); stopped swift test (PID \(test.pid))")
         case .exited(let termination):
             if follower.run.runStarted == nil {
                 let lines = test.tail.lines(8).map { "    \($0)" }.joined(separator: "\n")

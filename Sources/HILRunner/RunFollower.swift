@@ -4,12 +4,16 @@ import HILResults
 /// Follows a run while `swift test` goes on: tails `.events.jsonl` and `.progress.jsonl`, re-reads changed
 /// records, and after each finished case re-assembles the results, re-writes the three result files and
 /// prints the case. The status line is redrawn at most every 0.25 s of `now`, the time of day (events carry
-/// it too: a running case's time is `now` since its start); a test gives a clock it steps.
+/// it too: a running case's time is `now` since its start); a test gives a clock it steps. The files it
+/// writes while the run goes on say so (`unfinished`): a run that ends before its final write is never a pass.
+/// It writes through `gate`, and tells `interrupts` which case runs.
 struct RunFollower {
     let layout: ResultsLayout
     let context: RunContext
     var printer: ProgressPrinter
     let now: @Sendable () -> Date
+    let gate: ResultsGate
+    let interrupts: RunInterrupts?
     private(set) var run = SwiftTestingRun()
     private(set) var printedCases = Set<String>()
     private(set) var latest: Assembly?
@@ -23,11 +27,14 @@ struct RunFollower {
     private var writeError: ResultsError?
     private var lastStatus = Date.distantPast
 
-    init(layout: ResultsLayout, context: RunContext, printer: ProgressPrinter, now: @escaping @Sendable () -> Date = { Date() }) {
+    init(layout: ResultsLayout, context: RunContext, printer: ProgressPrinter, now: @escaping @Sendable () -> Date = { Date() },
+         gate: ResultsGate = ResultsGate(), interrupts: RunInterrupts? = nil) {
         self.layout = layout
         self.context = context
         self.printer = printer
         self.now = now
+        self.gate = gate
+        self.interrupts = interrupts
         events = FileTail(path: layout.events.path)
         progressTail = FileTail(path: layout.progress.path)
     }
@@ -52,9 +59,10 @@ struct RunFollower {
                 loops[key] = (progress, progress)
             }
         }
+        interrupts?.enter(RunInterruption.testingPhase(run))
         if !finished.isEmpty && !final {
             let assembly = assemble(abort: nil, problems: problems(), isComplete: false)
-            do { try ResultsWriter.write(assembly, to: layout) } catch { writeError = error }
+            do { try gate.write(assembly, to: layout, unfinished: Self.unfinished(assembly)) } catch { writeError = error }
             let keys = Set(finished)
             for result in assembly.cases where !printedCases.contains(result.caseName) {
                 guard let key = result.swiftTestingCase, keys.contains(key) else { continue }
@@ -72,6 +80,14 @@ struct RunFollower {
                                                  run: run, context: context, abort: abort, problems: problems, isComplete: isComplete)
         latest = assembly
         return assembly
+    }
+
+    /// The mark of the files written while the run goes on: if it is still there when someone reads them,
+    /// `hil run` ended before its final write (a SIGKILL, a crash, a power cut), and the run is not a pass.
+    static func unfinished(_ assembly: Assembly) -> Assembly.Problem {
+        let count = assembly.cases.filter { !$0.isSuiteNote }.count
+        return .init("hil run had not finished when it wrote this (after \(count) test case\(count == 1 ? "" : "s")): if it is no longer "
+                     + "running, it ended before it could write its results (killed, a crash, a power cut)", outcome: .infrastructureError)
     }
 
     /// Unusable inputs so far: event lines, records, a results file that could not be written.

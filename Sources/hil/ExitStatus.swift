@@ -8,6 +8,11 @@ enum ExitStatus: Int32, Error {
     case infrastructureError = 2
     /// The command line, a rig file or an input file is wrong.
     case usageError = 3
-    /// Interrupted by SIGINT or SIGTERM (128 + SIGINT, as a shell reports it), after saying what it had.
+    /// Interrupted by SIGINT or SIGTERM (128 + SIGINT, as a shell reports it), after saying what it had
+    /// (`hil run` tells SIGTERM apart: `terminated`).
     case interrupted = 130
+    /// `hil run` stopped by SIGTERM (128 + SIGTERM), its results saying so.
+    case terminated = 143
+    /// `hil run` stopped by SIGHUP (128 + SIGHUP), its results saying so.
+    case hungUp = 129
 }

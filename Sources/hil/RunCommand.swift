@@ -29,7 +29,8 @@ enum RunCommand {
       --quiet             one machine-readable line per test case (also when stdout is not a terminal)
 
     exit status: 0 all passed (skips allowed); 1 an accessory failed; 2 infrastructure error (the bench,
-                 the lock, the build, a hang); 3 bad command line, rig file or package
+                 the lock, the build, a hang, a run cut short); 3 bad command line, rig file or package;
+                 130 SIGINT, 143 SIGTERM (the results say the run was interrupted; a second signal stops at once)
     environment: HIL_LOCK_DIR (default /tmp/hil-locks), HIL_PACKAGE_DIR, HIL_SWIFT (default swift)
     """
 
@@ -67,10 +68,8 @@ enum RunCommand {
             return Diagnostics.usageError("run", error)
         }
         options.captureKeys = captureKeys
-        let report = await withInterruptsCancelling { [options] in
-            await HILRun.run(options, output: .standard(quiet: quiet))
-        }
-        return ExitStatus(rawValue: report.outcome.rawValue) ?? .infrastructureError
+        let report = await HILRun.runHandlingSignals(options, output: .standard(quiet: quiet))
+        return ExitStatus(rawValue: report.exitStatus) ?? .infrastructureError
     }
 
     /// `results/<rig>-YYYYMMDD-HHMMSS`.
@@ -86,25 +85,5 @@ enum RunCommand {
     static func expandTilde(_ path: String) -> String {
         guard path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] else { return path }
         return home + path.dropFirst()
-    }
-
-    /// Runs `body` in a task that SIGINT, SIGTERM or SIGHUP cancel, so a run stops its tests, writes what
-    /// finished and releases the rig instead of dying half-way.
-    static func withInterruptsCancelling<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
-        let task = Task { await body() }
-        signal(SIGPIPE, SIG_IGN)  // a closed reader of our output must not kill us and orphan the tests
-        let signals = [SIGINT, SIGTERM, SIGHUP]
-        var sources: [any DispatchSourceSignal] = []
-        for number in signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { task.cancel() }
-            source.resume()
-            sources.append(source)
-        }
-        let value = await task.value
-        for source in sources { source.cancel() }
-        for number in signals { signal(number, SIG_DFL) }
-        return value
     }
 }
