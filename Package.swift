@@ -7,7 +7,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "hil", targets: ["hil"]),
-        .library(name: "HCI", targets: ["HCI"]),
+        .library(name: "HCIPackets", targets: ["HCIPackets"]),
+        .library(name: "EventLoops", targets: ["EventLoops"]),
+        .library(name: "HCITransports", targets: ["HCITransports"]),
+        .library(name: "HostCore", targets: ["HostCore"]),
+        .library(name: "GATT", targets: ["GATT"]),
+        .library(name: "SMP", targets: ["SMP"]),
+        .library(name: "Roles", targets: ["Roles"]),
         .library(name: "BluetoothCrypto", targets: ["BluetoothCrypto"]),
         .library(name: "RigFormat", targets: ["RigFormat"]),
         .library(name: "DeviceControl", targets: ["DeviceControl"]),
@@ -51,9 +57,22 @@ let package = Package(
         // The Bluetooth LE security toolbox (Core v5.4 Vol 3 Part H §2.2) over libcrypto: AES-128, AES-CMAC,
         // P-256 key pairs and DHKeys, c1, s1, f4, f5, f6, g2, h6, h7, ah; values held as bytes, no C handles kept.
         .target(name: "BluetoothCrypto", dependencies: ["CCrypto"]),
-        // Host stack: packets, transports, host actor, btsnoop.
-        .target(name: "HCI", dependencies: ["BluetoothCrypto",
-                                            .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
+        // The host stack, a module per layer (as Bumble has), each depending only on those below it:
+        // HCI packets: status and error codes, addresses, commands, events, ACL data, H4 framing, advertising
+        // data and UUIDs, L2CAP channel IDs and LE signaling (Core v5.4 Vol 4 Part E, Vol 3 Parts A and C §11).
+        .target(name: "HCIPackets"),
+        // The event loop the host runs on and its clocks: the real one and the simulated bench's virtual time.
+        .target(name: "EventLoops", dependencies: [.target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
+        // HCI transports (H4 over a file descriptor, UART, TCP, Unix sockets) and btsnoop captures of them.
+        .target(name: "HCITransports", dependencies: ["HCIPackets", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
+        // The HCI host: the host actor, commands and events, ACL flow control and reassembly, protocol violations.
+        .target(name: "HostCore", dependencies: ["HCIPackets", "EventLoops", "HCITransports"]),
+        // ATT (client and server bearer, Vol 3 Part F) and GATT (database, client, server; Vol 3 Part G).
+        .target(name: "GATT", dependencies: ["HCIPackets", "EventLoops", "HostCore", "BluetoothCrypto"]),
+        // The Security Manager Protocol (pairing, key distribution; Vol 3 Part H) and the bond store.
+        .target(name: "SMP", dependencies: ["HCIPackets", "EventLoops", "HostCore", "GATT", "BluetoothCrypto"]),
+        // The LE roles a device plays on the host: central and peripheral, scanning, advertising, connections.
+        .target(name: "Roles", dependencies: ["HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP"]),
         // The Swift wrapper over libusb that DeviceControl and HCIUSB share: context, error names, device
         // list, descriptors.
         .target(name: "LibUSB", dependencies: ["CLibUSB"]),
@@ -61,60 +80,66 @@ let package = Package(
         .target(name: "DeviceControl", dependencies: ["CLibUSB", "LibUSB", "RigFormat",
                                                   .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // Simulated controllers, air and power: the embedded default bench.
-        .target(name: "Simulation", dependencies: ["HCI", "BluetoothCrypto", "RigFormat", "SeededRandom"]),
+        .target(name: "Simulation", dependencies: ["BluetoothCrypto", "RigFormat", "SeededRandom", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
         .target(name: "Preflight"),
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
-        .target(name: "HCIUSB", dependencies: ["HCI", "CLibUSB", "LibUSB"]),
-        .target(name: "HCILinux", dependencies: ["HCI", "CBlueZ"]),
+        .target(name: "HCIUSB", dependencies: ["CLibUSB", "LibUSB", "HCIPackets", "EventLoops", "HCITransports", "HostCore"]),
+        .target(name: "HCILinux", dependencies: ["CBlueZ", "HCITransports", "Roles", "EventLoops"]),
         // Results of a run: test records, the Swift Testing event stream, JUnit, JSON, HTML, SVG.
         // Imports no Bluetooth or device module, so it could serve any harness.
         .target(name: "HILResults"),
         // The rig model: a bench's adapter, accessories, switches and budgets, read through RigFormat.
-        .target(name: "Rigs", dependencies: ["HCI", "DeviceControl", "Simulation", "RigFormat"]),
+        .target(name: "Rigs", dependencies: ["DeviceControl", "Simulation", "RigFormat", "HCIPackets", "HCITransports", "GATT", "SMP", "Roles"]),
         // Operations on a bench: leasing it (the rig lock), opening its adapter, the recovery ladder, doctor.
-        .target(name: "BenchOperations", dependencies: ["HCI", "HCIUSB", "HCILinux", "LibUSB", "DeviceControl", "Rigs", "HILResults", "RigFormat"]),
+        .target(name: "BenchOperations", dependencies: ["HCIUSB", "HCILinux", "LibUSB", "DeviceControl", "Rigs", "HILResults", "RigFormat", "EventLoops", "HCITransports", "HostCore", "Roles"]),
         // The simulated air served as H4 controllers (`hil sim serve`).
-        .target(name: "AirServer", dependencies: ["HCI", "Simulation", "DeviceControl", "Rigs"]),
+        .target(name: "AirServer", dependencies: ["Simulation", "DeviceControl", "Rigs", "HCIPackets", "EventLoops", "HCITransports", "Roles"]),
         // The runner: `swift test` supervision, the event stream followed live, progress, results written.
         .target(name: "HILRunner", dependencies: ["HILResults", "Rigs", "BenchOperations", "DeviceControl"]),
         // Swift Testing traits that lease a bench.
-        .target(name: "HILTesting", dependencies: ["Rigs", "BenchOperations", "HILResults", "DeviceControl", "HCI"]),
+        .target(name: "HILTesting", dependencies: ["Rigs", "BenchOperations", "HILResults", "DeviceControl", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
         // The bench as a scriptable accessory for a phone app (`hil accessory`): profiles, fault plans, the report.
-        .target(name: "AccessoryPlay", dependencies: ["HCI", "RigFormat", "HILResults"]),
+        .target(name: "AccessoryPlay", dependencies: ["RigFormat", "HILResults", "HCIPackets", "EventLoops", "HostCore", "GATT", "SMP", "Roles"]),
         // The command-line tool: arguments, presenters of its answers, exit codes.
-        .executableTarget(name: "hil", dependencies: ["HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "HCI", "Preflight", "RigFormat", "AccessoryPlay",
-                                                     .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
+        .executableTarget(name: "hil", dependencies: ["HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "RigFormat", "AccessoryPlay", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // Benchmarks run by scripts/bench-*: each measures ours beside a baseline in the same run.
-        .executableTarget(name: "hil-benchmark", dependencies: ["BenchOperations", "HCI", "Simulation"]),
+        .executableTarget(name: "hil-benchmark", dependencies: ["BenchOperations", "Simulation", "HCIPackets", "HostCore", "GATT", "Roles"]),
         // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz` builds it with
         // `--sanitize fuzzer` (libFuzzer); a plain build makes a replay tool (see Sources/hci-fuzz).
-        .executableTarget(name: "hci-fuzz", dependencies: ["HCI", "SeededRandom"]),
+        .executableTarget(name: "hci-fuzz", dependencies: ["SeededRandom", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
         // Fuzz targets for the preflight readers (XML and binary plists, AXML, zip and inflate, manifest XML):
         // `scripts/fuzz-preflight` builds it with `--sanitize fuzzer`; a plain build makes a replay tool.
         .executableTarget(name: "preflight-fuzz", dependencies: ["Preflight"]),
 
         // Peers and helpers shared by the test targets (btvirt with its cross-process lock, child processes).
-        .target(name: "TestSupport", dependencies: ["HCI", "DeviceControl", "HILResults"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["DeviceControl", "HILResults", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "SMP"], path: "Tests/TestSupport"),
         .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto"]),
-        .testTarget(name: "HCITests", dependencies: ["HCI", "TestSupport", "SeededRandom", "DeviceControl"]),
+        .testTarget(name: "HCIPacketsTests", dependencies: ["HCIPackets", "SeededRandom", "TestSupport"]),
+        .testTarget(name: "EventLoopsTests", dependencies: ["EventLoops", "TestSupport", "SeededRandom"]),
+        .testTarget(name: "HCITransportsTests", dependencies: ["HCITransports", "TestSupport", "HCIPackets", "EventLoops", "HostCore", "Roles"]),
+        .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "TestSupport", "HCIPackets", "EventLoops", "Roles"]),
+        .testTarget(name: "GATTTests", dependencies: ["GATT", "TestSupport", "SeededRandom", "HCIPackets", "EventLoops", "HostCore"]),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "TestSupport", "SeededRandom", "HCIPackets", "EventLoops"]),
+        .testTarget(name: "RolesTests", dependencies: ["Roles", "TestSupport", "DeviceControl", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP"]),
+        .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
         .testTarget(name: "RigFormatTests", dependencies: ["RigFormat"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl", "RigFormat", "TestSupport", "HCI"]),
+        .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl", "RigFormat", "TestSupport", "EventLoops", "Roles"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILResultsTests", dependencies: ["HILResults", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "RigsTests", dependencies: ["Rigs", "RigFormat", "DeviceControl", "HCI", "Simulation", "TestSupport"]),
-        .testTarget(name: "BenchOperationsTests", dependencies: ["BenchOperations", "Rigs", "HILResults", "DeviceControl", "HCI", "TestSupport"]),
-        .testTarget(name: "AirServerTests", dependencies: ["AirServer", "Rigs", "DeviceControl", "HCI", "Simulation", "TestSupport"]),
-        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "HILResults", "BenchOperations", "DeviceControl", "Rigs", "TestSupport", "HCI"]),
+        .testTarget(name: "RigsTests", dependencies: ["Rigs", "RigFormat", "DeviceControl", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
+        .testTarget(name: "BenchOperationsTests", dependencies: ["BenchOperations", "Rigs", "HILResults", "DeviceControl", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
+        .testTarget(name: "AirServerTests", dependencies: ["AirServer", "Rigs", "DeviceControl", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
+        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "HILResults", "BenchOperations", "DeviceControl", "Rigs", "TestSupport", "EventLoops"]),
         .testTarget(name: "LibUSBTests", dependencies: ["LibUSB", "CLibUSB"]),
-        .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "HCI", "LibUSB"]),
-        .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI", "CBlueZ"]),
-        .testTarget(name: "hilTests", dependencies: ["hil", "HCI", "DeviceControl", "AirServer", "TestSupport"]),
+        .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "LibUSB", "HCIPackets", "HostCore"]),
+        .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "CBlueZ", "Roles"]),
+        .testTarget(name: "hilTests", dependencies: ["hil", "DeviceControl", "AirServer", "TestSupport", "HCIPackets", "HCITransports", "HostCore", "SMP"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
-        .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCI"]),
+        .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HostCore", "GATT", "Roles"]),
         // HILTesting's own parts, apart from a bench.
-        .testTarget(name: "HILTestingTests", dependencies: ["HILTesting", "HCI"]),
-        .testTarget(name: "AccessoryPlayTests", dependencies: ["AccessoryPlay", "RigFormat", "HCI", "Simulation", "TestSupport"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "RigFormat", "HCI"]),
+        .testTarget(name: "HILTestingTests", dependencies: ["HILTesting", "HCITransports", "SMP"]),
+        .testTarget(name: "AccessoryPlayTests", dependencies: ["AccessoryPlay", "RigFormat", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HostCore", "SMP", "Roles"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "RigFormat", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
     ]
 )

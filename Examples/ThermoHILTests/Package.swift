@@ -9,6 +9,6 @@ let package = Package(
     dependencies: [.package(name: "BluetoothHIL", path: "../..")],
     targets: [
         .testTarget(name: "ThermoTests", dependencies: [.product(name: "HILTesting", package: "BluetoothHIL"),
-                                                        .product(name: "HCI", package: "BluetoothHIL")]),
+                                                        .product(name: "HCIPackets", package: "BluetoothHIL")]),
     ]
 )

@@ -1,4 +1,5 @@
-import HCI
+import HCIPackets
+import GATT
 
 /// Names what a central's ATT request is for, in an app developer's words: discovery, a read or write of a
 /// characteristic (by UUID), a subscription.

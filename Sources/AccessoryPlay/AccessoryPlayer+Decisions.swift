@@ -1,4 +1,4 @@
-import HCI
+import HostCore
 
 extension AccessoryPlayer {
     /// Decides what can be decided of step `index`'s checks; `final` words the undecided ones for the report.

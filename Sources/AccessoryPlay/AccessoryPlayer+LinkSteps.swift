@@ -1,4 +1,6 @@
-import HCI
+import HCIPackets
+import HostCore
+import Roles
 
 /// The steps that act on the link and keep it: a notification flood, a connection parameter update.
 extension AccessoryPlayer {

@@ -1,4 +1,6 @@
-import HCI
+import HCIPackets
+import SMP
+import Roles
 
 /// The steps about pairing and bonds, and what the player sees of a link's encryption.
 extension AccessoryPlayer {

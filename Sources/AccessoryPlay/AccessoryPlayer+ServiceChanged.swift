@@ -1,4 +1,5 @@
-import HCI
+import GATT
+import Roles
 
 extension AccessoryPlayer {
     /// A `service_changed` step: serves the profile with (or again without) its added service and indicates

@@ -1,4 +1,4 @@
-import HCI
+import Roles
 
 /// The profile's notification sources, played while the plan runs.
 extension AccessoryPlayer {

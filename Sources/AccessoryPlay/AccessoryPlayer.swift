@@ -1,4 +1,7 @@
-import HCI
+import HCIPackets
+import EventLoops
+import GATT
+import Roles
 
 /// Plays a profile's accessory on a device and runs a fault plan against whichever central connects:
 /// advertises, accepts connections, records what the central does (`ActivityLog`), runs each step when

@@ -1,5 +1,7 @@
 import Foundation
-import HCI
+import HCIPackets
+import GATT
+import SMP
 import RigFormat
 
 extension AccessoryProfile {

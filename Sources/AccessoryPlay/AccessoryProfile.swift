@@ -1,4 +1,7 @@
-import HCI
+import HCIPackets
+import GATT
+import SMP
+import Roles
 
 /// An accessory as an app team describes it in a profile file (`profiles/*.json`): the name it advertises,
 /// how it advertises, and the GATT services it serves — what `hil accessory` plays for a phone.

@@ -1,4 +1,6 @@
-import HCI
+import HCIPackets
+import EventLoops
+import GATT
 import Synchronization
 
 /// The run's record of what the central did, shared with the ATT interceptor of every link (which runs on

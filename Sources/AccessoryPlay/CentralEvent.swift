@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// One thing the central (the app under test) or the accessory did, at a time from the start of the run.
 public struct CentralEvent: Sendable, Hashable, Codable {

@@ -1,4 +1,5 @@
-import HCI
+import HCIPackets
+import HostCore
 import RigFormat
 
 extension FaultPlan {

@@ -1,4 +1,5 @@
-import HCI
+import HCIPackets
+import HostCore
 
 /// What `hil accessory` does to the phone, step by step: each step waits for its trigger, does its action,
 /// and may state what the app is expected to do next (`docs/accessory-plans.md`).

@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import Roles
 import RigFormat
 
 extension NotificationSource {

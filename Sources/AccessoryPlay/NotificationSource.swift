@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import HCIPackets
 
 /// A characteristic whose value the accessory changes on its own and notifies (a profile's `notify` entry):
 /// every `intervalMilliseconds` the next value of a counter, a waveform or a file's lines is written to the

@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// The UUIDs a profile may not give its own services or characteristics, because the GATT server's own
 /// structure uses them:

@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// One active scan by one scanner, as the accessory saw it: the scan requests (SCAN_REQ, Core v5.4 Vol 6
 /// Part B §2.3.2.1) that scanner sent, from the first to the last. A passive scan sends none, so it leaves

@@ -1,4 +1,6 @@
-import HCI
+import HCIPackets
+import EventLoops
+import HCITransports
 import Synchronization
 
 /// One served host's view of the shared adapter transport, as the `HCITransport` its `SocketBridge`

@@ -1,4 +1,4 @@
-import HCI
+import HCITransports
 
 /// The hosts of a served adapter: one at a time, each bridged to the adapter through an `AdapterAttachment`.
 extension AdapterServer {

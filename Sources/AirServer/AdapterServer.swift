@@ -1,4 +1,6 @@
-import HCI
+import HCIPackets
+import EventLoops
+import HCITransports
 import Synchronization
 
 /// `hil serve`: one opened controller served as H4 on a listening socket to one host at a time, the way

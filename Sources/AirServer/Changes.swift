@@ -1,4 +1,4 @@
-import HCI
+import EventLoops
 import Synchronization
 
 /// A count of changes that a task can wait for, bounded by a deadline on a clock: bumped from anywhere,

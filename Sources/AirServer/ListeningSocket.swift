@@ -1,4 +1,5 @@
-import HCI
+import EventLoops
+import HCITransports
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import HCI
+import HCITransports
 /// Where the served air listens: a Unix stream socket or a loopback TCP port, written as the monikers a
 /// client then uses (`unix:PATH` is also the client's moniker; `tcp:127.0.0.1:PORT` is reached with
 /// `tcp-client:127.0.0.1:PORT`). Only loopback TCP addresses are accepted unless the caller allows remote

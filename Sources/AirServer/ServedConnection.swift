@@ -1,4 +1,4 @@
-import HCI
+import HCITransports
 import Simulation
 #if canImport(Glibc)
 import Glibc

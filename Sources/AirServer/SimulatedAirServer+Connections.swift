@@ -1,6 +1,7 @@
 import DeviceControl
 import Foundation
-import HCI
+import HCIPackets
+import HCITransports
 import Simulation
 
 /// H4 connections: a fresh controller on the air for each, or a claimed rig controller; the controller

@@ -1,6 +1,6 @@
 import DeviceControl
 import Foundation
-import HCI
+import Roles
 import Rigs
 import Simulation
 

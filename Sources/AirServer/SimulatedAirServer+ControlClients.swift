@@ -1,4 +1,4 @@
-import HCI
+import Roles
 
 /// Who asks the control protocol: standard input, and the clients of the control socket — at most
 /// `ControlLimits.maximumClients` of them at once, each on a `LineChannel` whose limits keep any one of

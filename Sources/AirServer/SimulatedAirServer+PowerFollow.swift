@@ -1,6 +1,6 @@
 import DeviceControl
 import Foundation
-import HCI
+import Roles
 import Simulation
 
 /// `--power-follows`: an accessory's power follows a USB device's presence in sysfs.

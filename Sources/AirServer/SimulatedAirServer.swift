@@ -1,6 +1,6 @@
 import DeviceControl
 import Foundation
-import HCI
+import EventLoops
 import Rigs
 import Simulation
 import Synchronization

@@ -1,4 +1,5 @@
-import HCI
+import EventLoops
+import HCITransports
 import Synchronization
 
 /// A host on a connected socket bridged to a controller's transport, on an `EventLoop` of its own: the

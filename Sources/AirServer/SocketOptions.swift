@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import HCITransports
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

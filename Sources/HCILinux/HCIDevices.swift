@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import HCITransports
 
 /// The adapters the kernel's Bluetooth stack knows (hci0, hci1, …), with their state and, for USB
 /// adapters, the USB device behind them.

@@ -1,5 +1,5 @@
 import CBlueZ
-import HCI
+import Roles
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import HCI
+import HCITransports
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
-import HCI
+import HCITransports
+import EventLoops
 #if canImport(Glibc)
 import Glibc
 #endif

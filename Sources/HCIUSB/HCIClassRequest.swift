@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// How an HCI command travels to a USB controller: a class request on endpoint 0 whose data stage is
 /// the command (Core v5.4 Vol 4 Part B §2.2): bmRequestType 0x20 (host-to-device, class, device

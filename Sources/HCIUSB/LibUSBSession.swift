@@ -1,6 +1,6 @@
 import CLibUSB
 import Foundation
-import HCI
+import HCITransports
 import LibUSB
 
 /// One libusb context and, once opened, one device handle.

@@ -1,6 +1,8 @@
 import CLibUSB
 import Foundation
-import HCI
+import EventLoops
+import HCITransports
+import HostCore
 import LibUSB
 
 /// One USB device that is (or is forced to be) a Bluetooth controller, as `hil adapters` lists it.

@@ -1,4 +1,4 @@
-import HCI
+import HCITransports
 import LibUSB
 
 /// Messages for what fails when opening a USB adapter: each names the device and what to do.

@@ -1,6 +1,8 @@
 import CLibUSB
 import Foundation
-import HCI
+import HCIPackets
+import EventLoops
+import HCITransports
 import LibUSB
 import Synchronization
 

@@ -1,7 +1,10 @@
 import BenchOperations
 import DeviceControl
 import Foundation
-import HCI
+import EventLoops
+import HCITransports
+import HostCore
+import SMP
 import Rigs
 
 /// The bench the suites run on: the rig named by `HIL_RIG` (default `rigs/simulated.json`), its

@@ -1,6 +1,7 @@
 import BenchOperations
 import Foundation
-import HCI
+import EventLoops
+import HCITransports
 
 /// One test case's btsnoop capture in the Linux monitor format (`MonitorCapture`): the central adapter as
 /// controller 0 (`central`), across every reopen after a USB reset or power cycle; a simulated accessory's

@@ -1,7 +1,9 @@
 import BenchOperations
 import DeviceControl
 import Foundation
-import HCI
+import EventLoops
+import HostCore
+import Roles
 import HILResults
 import Rigs
 import Testing

@@ -1,4 +1,4 @@
-import HCI
+import EventLoops
 import Rigs
 
 extension HILCase {

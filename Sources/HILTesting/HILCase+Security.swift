@@ -1,4 +1,6 @@
-import HCI
+import GATT
+import SMP
+import Roles
 import Rigs
 import Testing
 

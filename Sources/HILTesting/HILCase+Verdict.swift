@@ -1,5 +1,7 @@
 import DeviceControl
-import HCI
+import HostCore
+import SMP
+import Roles
 
 /// How a thrown error is classified: a failure of the product under test, or of the bench.
 extension HILCase {

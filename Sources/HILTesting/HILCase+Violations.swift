@@ -1,4 +1,5 @@
-import HCI
+import HostCore
+import Roles
 import Testing
 
 extension HILCase {

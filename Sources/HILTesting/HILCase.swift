@@ -1,7 +1,10 @@
 import BenchOperations
 import DeviceControl
 import Foundation
-import HCI
+import EventLoops
+import GATT
+import SMP
+import Roles
 import HILResults
 import Rigs
 import Synchronization

@@ -1,4 +1,4 @@
-import HCI
+import HostCore
 import HILResults
 
 /// How a case in which the accessory broke the protocol is recorded: a product failure whose message

@@ -1,3 +1,5 @@
+import HCIPackets
+import EventLoops
 /// LE ACL buffer accounting (Core v5.4 Vol 4 Part E §4.1.1): the controller has
 /// `Total_Num_LE_ACL_Data_Packets` buffers; each packet sent takes one, each Number Of Completed
 /// Packets entry gives them back.

@@ -1,3 +1,4 @@
+import HCIPackets
 /// Joins ACL fragments into whole L2CAP PDUs, one stream per connection handle, using the basic
 /// L2CAP header's length (Core v5.4 Vol 3 Part A §3.1).
 package struct ACLReassembler {

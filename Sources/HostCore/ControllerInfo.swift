@@ -1,3 +1,4 @@
+import HCIPackets
 /// What a controller says about itself after a Reset: the answer `hil info` prints.
 public struct ControllerInfo: Sendable, Hashable, Codable {
     public var address: BDAddress

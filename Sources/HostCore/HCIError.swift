@@ -1,3 +1,6 @@
+import HCIPackets
+import EventLoops
+import HCITransports
 /// Why a host operation failed. Every case names what was awaited and what came instead.
 public enum HCIError: Error, Sendable, CustomStringConvertible {
     /// No Command Complete/Status arrived for `opcode` within `timeout`; `sent` is false when the command
@@ -54,27 +57,5 @@ public enum HCIError: Error, Sendable, CustomStringConvertible {
         case .cancelled(let awaited, let waited):
             "cancelled after \(formatDuration(waited)) while awaiting \(awaited)"
         }
-    }
-}
-
-/// "2.00 s", "150 ms", "42 µs".
-public func formatDuration(_ duration: Duration) -> String {
-    let seconds = duration / .seconds(1)
-    if seconds >= 1 { return String(format2: seconds, suffix: " s") }
-    if seconds >= 0.001 { return String(format2: seconds * 1000, suffix: " ms", digits: 1) }
-    return String(format2: seconds * 1_000_000, suffix: " µs", digits: 0)
-}
-
-extension String {
-    init(format2 value: Double, suffix: String, digits: Int = 2) {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        var text = digits == 0 ? String(Int(rounded)) : String(rounded)
-        if digits > 0, let dot = text.firstIndex(of: ".") {
-            let decimals = text.distance(from: dot, to: text.endIndex) - 1
-            if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
-        }
-        self = text + suffix
     }
 }

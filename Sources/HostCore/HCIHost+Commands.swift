@@ -1,3 +1,4 @@
+import HCIPackets
 /// A command waiting for its Command Complete or Command Status.
 struct PendingCommand {
     let id: UInt64

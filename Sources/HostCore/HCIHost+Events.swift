@@ -1,3 +1,5 @@
+import HCIPackets
+import HCITransports
 /// An event a caller expects: registered before the action that causes it, awaited after.
 public struct Expectation<Value: Sendable>: Sendable {
     let id: UInt64

@@ -1,3 +1,4 @@
+import HCIPackets
 extension HCIHost {
     /// Resets the controller and brings it to `poweredOn`: Reset, then the reads that describe it, the
     /// event masks, and the LE buffer sizes. State goes `resetting` → `poweredOn` (or `unsupported` when

@@ -1,3 +1,4 @@
+import HCIPackets
 // What a host still holds: read by the stateful fuzz target (hci-fuzz `host`, `host-events`) to check
 // that nothing leaks once every wait has ended and every link has dropped.
 

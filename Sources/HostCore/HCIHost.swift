@@ -1,3 +1,6 @@
+import HCIPackets
+import EventLoops
+import HCITransports
 /// Hears host events synchronously on the host's loop; `nil` when the transport has ended.
 public typealias HostListener = @Sendable (HostEvent?) -> Void
 

@@ -1,3 +1,4 @@
+import HCIPackets
 /// What a host subscriber sees: controller events plus what the host itself concludes.
 public enum HostEvent: Sendable {
     /// An event from the controller, decoded.

@@ -1,3 +1,4 @@
+import HCIPackets
 // A peer that broke the protocol, with the bytes that broke it.
 
 /// Something a peer sent that the specification does not allow — a truncated or oversized PDU, a

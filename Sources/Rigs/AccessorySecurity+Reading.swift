@@ -1,4 +1,6 @@
-import HCI
+import HCIPackets
+import GATT
+import SMP
 import RigFormat
 
 extension AccessorySecurity {

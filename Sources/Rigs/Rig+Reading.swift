@@ -1,5 +1,8 @@
 import DeviceControl
-import HCI
+import HCIPackets
+import HCITransports
+import SMP
+import Roles
 import RigFormat
 import Simulation
 

@@ -1,6 +1,8 @@
 import DeviceControl
 import Foundation
-import HCI
+import HCIPackets
+import SMP
+import Roles
 import Simulation
 
 /// A bench description (a "rig file"): the adapter, the power switches, the accessories and how to

@@ -1,5 +1,5 @@
 import DeviceControl
-import HCI
+import HCITransports
 import RigFormat
 import Simulation
 

@@ -1,3 +1,5 @@
+import HCIPackets
+import HostCore
 /// What a peripheral advertises (Core v5.4 Vol 3 Part C §11 data, Vol 6 Part B §4.4.2 events).
 public struct Advertisement: Sendable, Hashable {
     public var name: String?

@@ -1,3 +1,7 @@
+import HCIPackets
+import EventLoops
+import HostCore
+import GATT
 extension LEConnection {
     /// Routes a PDU on the ATT channel (CID 0x0004): requests, commands and confirmations from the peer
     /// go to this link's ATT server (the device's GATT database); responses, notifications and

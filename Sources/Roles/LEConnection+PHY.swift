@@ -1,3 +1,4 @@
+import HCIPackets
 /// The PHYs of a link, each direction from our side (Core v5.4 Vol 4 Part E §7.7.65.12: 1 LE 1M, 2 LE 2M,
 /// 3 LE Coded).
 public struct LinkPHY: Sendable, Hashable, CustomStringConvertible {

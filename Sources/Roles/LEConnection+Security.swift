@@ -1,3 +1,8 @@
+import HCIPackets
+import EventLoops
+import HostCore
+import GATT
+import SMP
 // Pairing and encryption on one link.
 
 extension LEConnection {

@@ -1,3 +1,5 @@
+import HCIPackets
+import HostCore
 extension LEConnection {
     /// Handles the LE signaling channel (CID 0x0005, Core v5.4 Vol 3 Part A §4): connection parameter
     /// update requests from a peripheral (accepted when valid, then applied with LE Connection Update),

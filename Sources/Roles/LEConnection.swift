@@ -1,3 +1,8 @@
+import HCIPackets
+import EventLoops
+import HostCore
+import GATT
+import SMP
 
 /// One LE link (Core v5.4 Vol 6 Part B): its handle, role, peer and parameters; its L2CAP fixed
 /// channels (ATT, LE signaling, SMP); and how it ended.

@@ -1,3 +1,6 @@
+import HCIPackets
+import EventLoops
+import HostCore
 /// A connection attempt waiting for its LE Connection Complete.
 struct PendingConnect {
     let address: BDAddress

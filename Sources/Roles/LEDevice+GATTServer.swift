@@ -1,3 +1,4 @@
+import GATT
 /// A value a peer wrote into this device's GATT database (a characteristic value, or a client
 /// characteristic configuration, reported against the value handle it configures).
 public struct AttributeWrite: Sendable, Hashable {

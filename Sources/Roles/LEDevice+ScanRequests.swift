@@ -1,3 +1,4 @@
+import HCIPackets
 // An advertiser's view of active scanning: the scan requests its controller reports.
 
 /// One SCAN_REQ an active scanner sent to our advertising set, as LE Scan Request Received reported it

@@ -1,3 +1,6 @@
+import HCIPackets
+import EventLoops
+import HostCore
 /// A scan under way: results so far and the caller waiting for the end.
 struct ScanSession {
     let options: ScanOptions

@@ -1,3 +1,6 @@
+import HCIPackets
+import HostCore
+import SMP
 // The device's side of security: its pairing options, identity, bonds and pairing events.
 
 /// What happens in pairings on a device's links, for a command or a test to report.

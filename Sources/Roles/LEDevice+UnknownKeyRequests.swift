@@ -1,3 +1,4 @@
+import HCIPackets
 extension LEDevice {
     /// The controller asks for the LTK of a handle with no link here (HCI_LE_Long_Term_Key_Request, Core v5.4
     /// Vol 4 Part E §7.7.65.5): answered HCI_LE_Long_Term_Key_Request_Negative_Reply (§7.8.26), as BlueZ does,

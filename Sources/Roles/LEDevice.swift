@@ -1,4 +1,10 @@
 import Synchronization
+import HCIPackets
+import EventLoops
+import HCITransports
+import HostCore
+import GATT
+import SMP
 
 /// The top of the stack for one controller, in the shape of Bumble's `Device`: scanning and connecting
 /// (central), advertising and accepting connections with a GATT server (peripheral), and one

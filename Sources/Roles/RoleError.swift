@@ -1,3 +1,6 @@
+import HCIPackets
+import EventLoops
+import HostCore
 /// Why a central or peripheral operation failed, with what was awaited and what came instead.
 public enum RoleError: Error, Sendable, CustomStringConvertible {
     /// The host or controller failed underneath.

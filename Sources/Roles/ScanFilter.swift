@@ -1,3 +1,5 @@
+import HCIPackets
+import SMP
 /// Which advertisers a scan is looking for. Every criterion set must hold; an empty filter matches all.
 public struct ScanFilter: Sendable, Hashable, CustomStringConvertible {
     public var address: BDAddress?

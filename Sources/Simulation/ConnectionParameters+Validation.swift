@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 extension ConnectionParameters {
     /// Whether the parameters are within the ranges of Core v5.4 Vol 4 Part E §7.8.12/§7.8.18:

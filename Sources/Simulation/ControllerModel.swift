@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// The state of one powered simulated controller: what an HCI Reset clears. Owned by its air and touched
 /// only on the air's loop.

@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 extension LEConnectionComplete.Role {
     /// The other side.

@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 extension LEMetaEvent {
     /// The subevent code this event encodes with.

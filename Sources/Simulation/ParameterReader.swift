@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// Reads little-endian command parameters whose length was checked first; a read past the end gives
 /// zeros rather than trapping, so a wrong length check can never crash the air.

@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// Builds little-endian Command Complete return parameters.
 struct ReturnParameterWriter {

@@ -1,4 +1,4 @@
-import HCI
+import GATT
 
 /// A fault a simulated accessory injects into its ATT server (Core v5.4 Vol 3 Part F)
 /// through the server's `interceptor`: answering a request late, not at all, or with an error.

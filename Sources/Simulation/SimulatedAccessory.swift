@@ -1,4 +1,7 @@
-import HCI
+import HostCore
+import GATT
+import SMP
+import Roles
 import SeededRandom
 
 /// The firmware of a simulated accessory: on every power-on it boots (after its boot delay), opens its

@@ -1,4 +1,5 @@
-import HCI
+import GATT
+import SMP
 
 /// A simulated accessory: our peripheral role running on one simulated controller, as a rig declares it.
 public struct SimulatedAccessoryDescription: Sendable, Hashable {

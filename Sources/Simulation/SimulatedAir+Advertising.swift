@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// Legacy advertising: the commands that configure it, and advertising events at the configured interval
 /// plus advDelay (Core v5.4 Vol 6 Part B §4.4.2.2.1), each heard by every scanning controller and answered

@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// Extended advertising with legacy PDUs (Core v5.4 Vol 4 Part E §7.8.52-§7.8.61), for a controller whose
 /// LE_Features has LE Extended Advertising: one advertising set whose events are the legacy ones of

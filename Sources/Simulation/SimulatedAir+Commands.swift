@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// The HCI commands a simulated controller implements (the subset `HCIHost` and the roles use), with
 /// the status codes the Core spec gives for wrong states and bad parameters. Anything else gets Command

@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// Connection events: ACL data, LL_TERMINATE_IND, connection updates, remote-information procedures and
 /// encryption ride the next event of their link (at `anchor + n × interval`), central first, then peripheral.

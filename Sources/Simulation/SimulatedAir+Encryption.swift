@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// The LE encryption commands (Core v5.4 Vol 4 Part E §7.8.24–§7.8.26): the central's host starts the
 /// procedure, the peripheral's host answers its LE Long Term Key Request. The procedure itself rides the

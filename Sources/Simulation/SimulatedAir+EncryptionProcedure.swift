@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// The LE encryption start procedure on connection events (Core v5.4 Vol 6 Part B §5.1.3.1; on an
 /// encrypted link wrapped in the pause procedure, §5.1.3.2), as the hosts see it (Vol 4 Part E):

@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// Initiating: LE Create Connection stays pending until the target's next connectable advertising event
 /// (then both sides get LE Connection Complete and the advertiser stops advertising), or until LE Create

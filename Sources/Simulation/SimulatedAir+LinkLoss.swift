@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// How links end: a side's host is told (Disconnection Complete), a side's controller forgets silently
 /// (power-off, Reset), and the survivor of a vanished peer times out after the link's supervision timeout

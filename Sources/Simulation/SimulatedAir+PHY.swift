@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// LE Set PHY (Core v5.4 Vol 4 Part E §7.8.49; LE Set Default PHY is accepted and changes nothing): a link's
 /// PHYs change one connection event after it, and both hosts hear LE PHY Update Complete. Every controller of the air supports LE 2M and LE

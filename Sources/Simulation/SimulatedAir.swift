@@ -1,4 +1,5 @@
-import HCI
+import HCIPackets
+import EventLoops
 import SeededRandom
 import Synchronization
 

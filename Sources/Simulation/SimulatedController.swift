@@ -1,4 +1,5 @@
-import HCI
+import HCIPackets
+import HCITransports
 import Synchronization
 
 /// One simulated LE controller on a `SimulatedAir`: it consumes and produces H4 bytes like btvirt or a USB

@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// One LE connection on the air, shared by its two controllers. Owned by the air; touched only on its loop.
 ///

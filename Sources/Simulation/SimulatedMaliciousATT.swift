@@ -1,4 +1,4 @@
-import HCI
+import GATT
 
 /// A simulated accessory whose ATT server misbehaves on purpose (rig key `faults.maliciousATT`): each
 /// case breaks one rule of Core v5.4 Vol 3 Part F in its answer to the request that GATT discovery sends,

@@ -1,4 +1,6 @@
-import HCI
+import HCIPackets
+import EventLoops
+import HCITransports
 import Synchronization
 
 /// The HCI transport between a host and a `SimulatedController`, in memory, carrying H4 bytes both ways:

@@ -1,4 +1,4 @@
-import HCI
+import HCITransports
 
 /// Named simulated controllers on one air, an optional power switch, and the transports hosts open to
 /// them (`sim:NAME`): the world the embedded default bench (rigs/simulated.json) runs on.

@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 import RigFormat
 
 extension SimulatedWorldDescription {

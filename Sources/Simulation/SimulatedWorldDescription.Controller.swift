@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 extension SimulatedWorldDescription {
     /// One simulated controller: its identity, where it sits on the air (RSSI), its buffers and its faults.

@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// A simulated world in plain data: its controllers on one air, an optional power switch, and timings.
 ///

@@ -1,4 +1,4 @@
-import HCI
+import HCIPackets
 
 /// The Supported_Commands bit mask of Read Local Supported Commands (Core v5.4 Vol 4 Part E §6.27): the
 /// commands a simulated controller implements, as (octet, bit), checked against btmon's decoding.

@@ -1,4 +1,5 @@
-import HCI
+import HCIPackets
+import SMP
 
 /// The bond store of an accessory with the wrong-LTK fault: it holds the real bonds, but hands out each
 /// bond's key with its octets inverted, so a reconnecting central's encryption ends in a MIC failure.

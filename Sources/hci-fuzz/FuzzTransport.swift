@@ -1,5 +1,7 @@
 // A controller in memory: the fuzz harness decides what it says.
-import HCI
+import HCIPackets
+import EventLoops
+import HCITransports
 import Synchronization
 
 /// An `HCITransport` on the harness's virtual-time loop: what the host sends is recorded (and each

@@ -1,5 +1,8 @@
 // The one fuzz callback, shared by libFuzzer (`LLVMFuzzerTestOneInput`) and the replay mode.
-import HCI
+import HCIPackets
+import EventLoops
+import HostCore
+import SMP
 
 /// Runs one input through the H4 framer, the event, ACL, advertising and SMP decoders, and every
 /// summary and description of what decodes.

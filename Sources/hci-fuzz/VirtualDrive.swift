@@ -1,6 +1,6 @@
 // Running a target's async work to the end from libFuzzer's synchronous callback, on virtual time.
 import Dispatch
-import HCI
+import EventLoops
 
 /// One event loop on one virtual clock for every input of the process: a host, its transport and the
 /// harness's operations all run on it, and when they all wait, time jumps to the next deadline, so a

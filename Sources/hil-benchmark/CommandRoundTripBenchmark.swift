@@ -1,5 +1,6 @@
 import Foundation
-import HCI
+import HCIPackets
+import HostCore
 #if canImport(Glibc)
 import Glibc
 #endif

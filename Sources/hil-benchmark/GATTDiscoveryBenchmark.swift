@@ -1,6 +1,7 @@
 import BenchOperations
 import Foundation
-import HCI
+import GATT
+import Roles
 
 /// The GATT workload of scripts/bench-gatt through our central, N times. scripts/peers/bumble-gatt-workload.py
 /// does exactly the same through Bumble's central over the same accessory in the same run:

@@ -1,5 +1,6 @@
 import Foundation
-import HCI
+import HCIPackets
+import HostCore
 import Simulation
 
 /// Connect / ACL exchange / disconnect cycles on the simulated bench through two `HCIHost`s: cycles per

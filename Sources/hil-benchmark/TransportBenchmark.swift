@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import Roles
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,9 @@
 import AccessoryPlay
 import BenchOperations
 import Foundation
-import HCI
+import GATT
+import SMP
+import Roles
 import HILResults
 import RigFormat
 

@@ -1,6 +1,9 @@
 import BenchOperations
 import Foundation
-import HCI
+import HCIPackets
+import GATT
+import SMP
+import Roles
 import Synchronization
 
 /// `hil advertise MONIKER --name N [--service UUID]… [--gatt battery,heart-rate,…] [--interval MS]`:

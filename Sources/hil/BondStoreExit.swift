@@ -1,4 +1,4 @@
-import HCI
+import SMP
 
 /// How a bond store failure ends a command: a file that does not parse is the user's to repair (exit 3,
 /// as a bad input file is); a change that did not reach the disk, or a lock not had in time, is the

@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import SMP
 
 /// `hil bonds export` and `hil bonds import`: an adapter's bonds moved to another store (a new bench host,
 /// a store shared by several runners), merged there by peer under the store's lock.

@@ -1,5 +1,6 @@
 import Foundation
-import HCI
+import HCIPackets
+import SMP
 
 /// `hil bonds list|forget|export|import`: the bond store.
 enum BondsCommand {

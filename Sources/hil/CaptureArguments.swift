@@ -1,4 +1,4 @@
-import HCI
+import HCITransports
 
 /// `--capture FILE` and `--capture-keys`: where a command writes its btsnoop capture, and whether the keys
 /// that pass are kept in it. By default they are redacted (`CaptureKeys`): a capture is shared and attached

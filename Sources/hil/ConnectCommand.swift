@@ -1,6 +1,9 @@
 import BenchOperations
 import Foundation
-import HCI
+import EventLoops
+import GATT
+import SMP
+import Roles
 
 /// `hil connect MONIKER (--name N | --address A | --service UUID …) [--gatt] [--read] [--timeout S]
 /// [--disconnect-reason HEX] [--json] [--capture FILE]`: find, connect, optionally discover the GATT

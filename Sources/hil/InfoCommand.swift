@@ -1,6 +1,6 @@
 import BenchOperations
 import Foundation
-import HCI
+import Roles
 
 /// `hil info MONIKER [--json] [--capture FILE] [--timeout SECONDS]`: resets a controller and prints
 /// what it is.

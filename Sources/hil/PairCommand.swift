@@ -1,6 +1,8 @@
 import BenchOperations
 import Foundation
-import HCI
+import EventLoops
+import SMP
+import Roles
 
 /// `hil pair MONIKER (--name N | --address A | …) [security options] [--json]`: find, connect, pair,
 /// store the bond, disconnect.

@@ -1,7 +1,7 @@
 import BenchOperations
 import DeviceControl
 import Foundation
-import HCI
+import HCITransports
 import RigFormat
 import Rigs
 

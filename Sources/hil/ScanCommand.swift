@@ -1,6 +1,8 @@
 import BenchOperations
 import Foundation
-import HCI
+import EventLoops
+import HCIPackets
+import Roles
 import Synchronization
 
 /// `hil scan MONIKER [--timeout S] [--name N] [--address A] [--service UUID] [--manufacturer ID]

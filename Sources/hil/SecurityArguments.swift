@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import SMP
 
 /// The security options `pair`, `connect` and `advertise` share: `--method`, `--passkey`, `--confirm`,
 /// `--legacy`, `--bonds DIR`.

@@ -1,6 +1,6 @@
 import BenchOperations
 import Foundation
-import HCI
+import HCITransports
 import RigFormat
 
 /// Opens the controller a command names, printing the one-line diagnostic and choosing the exit status

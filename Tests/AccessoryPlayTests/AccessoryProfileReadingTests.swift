@@ -1,6 +1,7 @@
 import AccessoryPlay
 import Foundation
-import HCI
+import HCIPackets
+import SMP
 import RigFormat
 import Testing
 

@@ -1,5 +1,5 @@
 import AccessoryPlay
-import HCI
+import HCIPackets
 import RigFormat
 import TestSupport
 import Testing

@@ -1,5 +1,8 @@
 import AccessoryPlay
-import HCI
+import HCIPackets
+import EventLoops
+import HostCore
+import Roles
 import RigFormat
 import Simulation
 import Testing

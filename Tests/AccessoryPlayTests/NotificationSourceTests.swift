@@ -1,6 +1,6 @@
 import AccessoryPlay
 import Foundation
-import HCI
+import HCIPackets
 import RigFormat
 import TestSupport
 import Testing

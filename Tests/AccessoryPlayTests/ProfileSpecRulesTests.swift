@@ -1,5 +1,5 @@
 import AccessoryPlay
-import HCI
+import Roles
 import RigFormat
 import Testing
 

@@ -1,6 +1,6 @@
 @testable import AirServer
 import Foundation
-@testable import HCI
+@testable import EventLoops
 import Testing
 import TestSupport
 

@@ -1,4 +1,6 @@
-@testable import HCI
+@testable import HCIPackets
+@testable import EventLoops
+@testable import HCITransports
 import Synchronization
 
 /// A controller in the test's own process for `AdapterServer`: it answers every HCI command with a

@@ -1,6 +1,7 @@
+@testable import HCITransports
 @testable import AirServer
 import Foundation
-import HCI
+import EventLoops
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 @testable import AirServer
 import Foundation
-import HCI
+import EventLoops
 import Testing
 import TestSupport
 #if canImport(Glibc)

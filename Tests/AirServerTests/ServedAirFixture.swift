@@ -1,7 +1,11 @@
 @testable import AirServer
 import DeviceControl
 import Foundation
-@testable import HCI
+@testable import HCIPackets
+@testable import EventLoops
+@testable import HCITransports
+@testable import HostCore
+@testable import Roles
 @testable import Rigs
 import Synchronization
 import TestSupport

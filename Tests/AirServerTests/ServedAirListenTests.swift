@@ -1,6 +1,10 @@
 @testable import AirServer
 import Foundation
-@testable import HCI
+@testable import HCIPackets
+@testable import EventLoops
+@testable import HCITransports
+@testable import HostCore
+@testable import Roles
 @testable import Rigs
 import Testing
 import TestSupport

@@ -1,6 +1,7 @@
 @testable import AirServer
 import Foundation
-@testable import HCI
+@testable import HCIPackets
+@testable import Roles
 @testable import Simulation
 import Testing
 import TestSupport

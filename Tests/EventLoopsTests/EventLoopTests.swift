@@ -1,5 +1,5 @@
 import Foundation
-@testable import HCI
+@testable import EventLoops
 import Synchronization
 import Testing
 import TestSupport

@@ -1,4 +1,4 @@
-@testable import HCI
+@testable import EventLoops
 import SeededRandom
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import HCI
+@testable import EventLoops
 import SeededRandom
 import Synchronization
 import Testing

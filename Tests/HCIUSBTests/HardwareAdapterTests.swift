@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import HostCore
 import Testing
 @testable import HCIUSB
 

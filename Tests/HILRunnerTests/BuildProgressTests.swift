@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import EventLoops
 @testable import HILResults
 @testable import HILRunner
 import Rigs

@@ -1,4 +1,4 @@
-import HCI
+import SMP
 @testable import HILTesting
 import Testing
 

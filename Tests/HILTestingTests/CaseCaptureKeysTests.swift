@@ -1,4 +1,4 @@
-import HCI
+import HCITransports
 import HILTesting
 import Testing
 

@@ -1,4 +1,4 @@
-import HCI
+import HostCore
 import HILTesting
 import Testing
 

@@ -1,4 +1,4 @@
-import HCI
+import Roles
 import HILTesting
 import Testing
 

@@ -1,4 +1,4 @@
-import HCI
+import GATT
 import HILTesting
 import Testing
 

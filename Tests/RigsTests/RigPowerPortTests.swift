@@ -1,6 +1,6 @@
 @testable import DeviceControl
 import Foundation
-import HCI
+import EventLoops
 import RigFormat
 @testable import Rigs
 import Synchronization

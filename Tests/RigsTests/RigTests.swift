@@ -1,6 +1,6 @@
 import DeviceControl
 import Foundation
-@testable import HCI
+@testable import Roles
 import RigFormat
 @testable import Rigs
 import Testing

@@ -1,5 +1,7 @@
 import Foundation
-@testable import HCI
+@testable import HCITransports
+@testable import HostCore
+@testable import Roles
 @testable import Rigs
 import Simulation
 import Testing

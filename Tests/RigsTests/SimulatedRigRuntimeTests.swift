@@ -1,6 +1,8 @@
 @testable import DeviceControl
 import Foundation
-@testable import HCI
+@testable import HCIPackets
+@testable import HostCore
+@testable import Roles
 @testable import Rigs
 import Testing
 

@@ -1,7 +1,10 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import HCI
+@testable import HCIPackets
+@testable import HostCore
+@testable import GATT
+@testable import Roles
 
 /// Our central against a Bumble accessory, and a Bumble central against our peripheral, on btvirt.
 ///

@@ -1,7 +1,8 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import HCI
+@testable import HCIPackets
+@testable import Roles
 
 /// Central and peripheral roles on btvirt: scan discipline, connect, disconnect, re-advertising,
 /// parameter updates through L2CAP signaling.

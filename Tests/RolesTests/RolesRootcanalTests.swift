@@ -1,7 +1,9 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import HCI
+@testable import HCIPackets
+@testable import GATT
+@testable import Roles
 
 /// The roles on Rootcanal: extended advertising and scanning, periodic reports, the spec's disconnect
 /// reasons (initiator 0x16, peer 0x13) and a vanished peer seen as 0x15.

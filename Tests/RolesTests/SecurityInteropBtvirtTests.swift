@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import HCI
+@testable import Roles
 
 /// Our SMP against Google's Bumble on btvirt (BlueZ 5.66's emulated controllers): our central pairs with
 /// a Bumble accessory that requires security, by every method, keeps and reuses the bond, names a bond

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import HCI
+@testable import Roles
 
 /// A subset of SecurityInteropBtvirtTests on Rootcanal (Android's emulated 5.3 controller, slower: ~2 s
 /// per Secure Connections passkey pairing, whose 20 rounds follow the connection events): passkey SC (and

@@ -1,4 +1,4 @@
-import HCI
+import Roles
 import Simulation
 import Testing
 import TestSupport

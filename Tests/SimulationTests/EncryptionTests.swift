@@ -1,4 +1,5 @@
-import HCI
+import HCIPackets
+import HostCore
 @testable import Simulation
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
     static let ediv: UInt16 = 0x1234
 
     /// Expects the peripheral's LE Long Term Key Request.
-    static func expectKeyRequest(_ pair: ConnectedPair, timeout: Duration = .seconds(2)) async throws -> HCI.Expectation<LEMetaEvent> {
+    static func expectKeyRequest(_ pair: ConnectedPair, timeout: Duration = .seconds(2)) async throws -> HostCore.Expectation<LEMetaEvent> {
         let handle = pair.peripheralHandle
         return try await pair.peripheral.expect("LE Long Term Key Request for handle \(handle)", timeout: timeout) { event -> LEMetaEvent? in
             if case .hci(.le(let le)) = event, case .longTermKeyRequest(handle, _, _) = le { return le }
@@ -23,7 +24,7 @@ import Testing
 
     /// Expects Encryption Change or Encryption Key Refresh Complete for `handle` on `host`.
     static func expectOutcome(_ host: HCIHost, handle: UInt16, _ what: String,
-                              timeout: Duration = .seconds(2)) async throws -> HCI.Expectation<HCIEvent> {
+                              timeout: Duration = .seconds(2)) async throws -> HostCore.Expectation<HCIEvent> {
         try await host.expect("Encryption Change or Key Refresh Complete for handle \(handle) on \(what)", timeout: timeout) { event -> HCIEvent? in
             guard case .hci(let hci) = event else { return nil }
             switch hci {

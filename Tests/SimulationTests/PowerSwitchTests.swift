@@ -1,4 +1,6 @@
-import HCI
+import HCIPackets
+import HCITransports
+import HostCore
 import Simulation
 import Testing
 

@@ -1,4 +1,7 @@
-import HCI
+import HCIPackets
+import HostCore
+import GATT
+import Roles
 import Simulation
 import Testing
 import TestSupport

@@ -1,4 +1,8 @@
-import HCI
+import HCIPackets
+import HostCore
+import GATT
+import SMP
+import Roles
 import Simulation
 import Testing
 import TestSupport

@@ -1,4 +1,4 @@
-import HCI
+import GATT
 import Simulation
 import Testing
 

@@ -1,4 +1,5 @@
-import HCI
+import HCIPackets
+import HCITransports
 import Simulation
 import Testing
 

@@ -1,4 +1,5 @@
-import HCI
+import HCITransports
+import HostCore
 import Simulation
 import Testing
 

@@ -1,5 +1,9 @@
 import Foundation
-import HCI
+import EventLoops
+import HostCore
+import GATT
+import SMP
+import Roles
 import Simulation
 import Testing
 import TestSupport

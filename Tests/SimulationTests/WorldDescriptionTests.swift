@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import HCIPackets
 import RigFormat
 import Simulation
 import Testing

@@ -1,6 +1,7 @@
 // Test kind: peer — BlueZ's btvirt, a real controller on real time.
 import Foundation
-import HCI
+import HCITransports
+import HostCore
 
 /// BlueZ's btvirt, started through scripts/peers/btvirt (which builds the AF_ALG shim it needs on this
 /// kernel). Its sockets sit at fixed /tmp paths and all its controllers share one air, so every test that

@@ -1,4 +1,5 @@
-import HCI
+import HCITransports
+import HostCore
 
 /// Runs `body` with `count` hosts on the transports `open` gives for indices 0..<count, opened and
 /// initialized (`HCIHost.initialize()`: HCI_Reset and the LE setup) one after another, as the emulated

@@ -1,6 +1,9 @@
 import Foundation
 import Synchronization
-@testable import HCI
+@testable import HCIPackets
+@testable import EventLoops
+@testable import HCITransports
+@testable import HostCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,12 +14,12 @@ import Glibc
 /// It answers from a thread of its own, which no loop of a virtual clock runs: a host on it keeps its
 /// deadlines on the test's stepped clock (`makeHost(clock:)`), which moves only when the test advances it.
 /// A test awaits what the host sent with `packets(until:)` or `command(_:)`, never by polling.
-final class ScriptedController: Sendable {
+public final class ScriptedController: Sendable {
     /// What the script does with one command: bytes to write back (H4, indicator included).
-    typealias Script = @Sendable (HCICommandPacket, ScriptedController) -> [UInt8]
+    public typealias Script = @Sendable (HCICommandPacket, ScriptedController) -> [UInt8]
 
-    let hostFD: Int32
-    let controllerFD: Int32
+    public let hostFD: Int32
+    public let controllerFD: Int32
     private let script: Script
     private let received = Mutex(Received())
     private let closed = Mutex(false)
@@ -29,7 +32,7 @@ final class ScriptedController: Sendable {
         var ended = false
     }
 
-    init(script: @escaping Script) throws {
+    public init(script: @escaping Script) throws {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
             throw TestFailure("socketpair failed: \(errno)")
@@ -42,27 +45,27 @@ final class ScriptedController: Sendable {
     }
 
     /// A host on this controller's socket, its deadlines on `clock` (a test's stepped clock).
-    func makeHost(commandTimeout: Duration = .seconds(2), clock: LoopClock) throws -> HCIHost {
+    public func makeHost(commandTimeout: Duration = .seconds(2), clock: LoopClock) throws -> HCIHost {
         try HCIHost(transport: FileDescriptorTransport(moniker: "scripted", fd: hostFD, clock: clock), commandTimeout: commandTimeout)
     }
 
     /// Every packet the host sent, in order.
-    var packets: [HCIPacket] { received.withLock { $0.packets } }
-    var commands: [HCICommandPacket] { Self.commands(packets) }
+    public var packets: [HCIPacket] { received.withLock { $0.packets } }
+    public var commands: [HCICommandPacket] { Self.commands(packets) }
     /// The ACL data packets the host sent, in order.
-    var aclPackets: [ACLDataPacket] { Self.acl(packets) }
+    public var aclPackets: [ACLDataPacket] { Self.acl(packets) }
 
-    static func commands(_ packets: [HCIPacket]) -> [HCICommandPacket] {
+    public static func commands(_ packets: [HCIPacket]) -> [HCICommandPacket] {
         packets.compactMap { if case .command(let command) = $0 { command } else { nil } }
     }
 
-    static func acl(_ packets: [HCIPacket]) -> [ACLDataPacket] {
+    public static func acl(_ packets: [HCIPacket]) -> [ACLDataPacket] {
         packets.compactMap { if case .aclData(let packet) = $0 { packet } else { nil } }
     }
 
     /// Waits until the packets the host sent so far satisfy `condition` (checked now and as each arrives)
     /// and returns them; returns them as they are once the host's end has closed, satisfied or not.
-    func packets(until condition: @escaping @Sendable ([HCIPacket]) -> Bool) async -> [HCIPacket] {
+    public func packets(until condition: @escaping @Sendable ([HCIPacket]) -> Bool) async -> [HCIPacket] {
         await withCheckedContinuation { (continuation: CheckedContinuation<[HCIPacket], Never>) in
             let now = received.withLock { state -> [HCIPacket]? in
                 if state.ended || condition(state.packets) { return state.packets }
@@ -75,22 +78,22 @@ final class ScriptedController: Sendable {
 
     /// Waits until the host's first command matching `match` reached the controller (nil: the host's end
     /// closed first).
-    func command(where match: @escaping @Sendable (HCICommandPacket) -> Bool) async -> HCICommandPacket? {
+    public func command(where match: @escaping @Sendable (HCICommandPacket) -> Bool) async -> HCICommandPacket? {
         Self.commands(await packets { Self.commands($0).contains(where: match) }).first(where: match)
     }
 
     /// Waits until the host's first `opcode` command reached the controller (nil: the host's end closed first).
-    func command(_ opcode: HCIOpcode) async -> HCICommandPacket? {
+    public func command(_ opcode: HCIOpcode) async -> HCICommandPacket? {
         await command { $0.opcode == opcode }
     }
 
     /// Writes raw bytes to the host.
-    func write(_ bytes: [UInt8]) {
+    public func write(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.write(controllerFD, $0.baseAddress, $0.count) }
     }
 
     /// Closes the controller's end: the host sees its peer close.
-    func close() {
+    public func close() {
         let wasOpen = closed.withLock { state in
             defer { state = true }
             return !state
@@ -137,21 +140,21 @@ final class ScriptedController: Sendable {
     // MARK: Replies
 
     /// H4 Command Complete: status 0 then `returnParameters`.
-    static func commandComplete(_ opcode: HCIOpcode, credits: UInt8 = 1, status: UInt8 = 0, _ returnParameters: [UInt8] = []) -> [UInt8] {
+    public static func commandComplete(_ opcode: HCIOpcode, credits: UInt8 = 1, status: UInt8 = 0, _ returnParameters: [UInt8] = []) -> [UInt8] {
         let parameters = [credits, UInt8(opcode.rawValue & 0xFF), UInt8(opcode.rawValue >> 8), status] + returnParameters
         return [0x04, 0x0E, UInt8(parameters.count)] + parameters
     }
 
-    static func commandStatus(_ opcode: HCIOpcode, status: UInt8 = 0, credits: UInt8 = 1) -> [UInt8] {
+    public static func commandStatus(_ opcode: HCIOpcode, status: UInt8 = 0, credits: UInt8 = 1) -> [UInt8] {
         [0x04, 0x0F, 0x04, status, credits, UInt8(opcode.rawValue & 0xFF), UInt8(opcode.rawValue >> 8)]
     }
 
-    static func event(_ code: UInt8, _ parameters: [UInt8]) -> [UInt8] {
+    public static func event(_ code: UInt8, _ parameters: [UInt8]) -> [UInt8] {
         [0x04, code, UInt8(parameters.count)] + parameters
     }
 
     /// Answers the initialization sequence like a small LE-only 5.0 controller with 27-byte × 2 LE buffers.
-    static func healthy(_ command: HCICommandPacket) -> [UInt8]? {
+    public static func healthy(_ command: HCICommandPacket) -> [UInt8]? {
         switch command.opcode {
         case .reset, .setEventMask, .leSetEventMask:
             return commandComplete(command.opcode)
@@ -175,12 +178,12 @@ final class ScriptedController: Sendable {
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Parses "01 03 0c 00" into bytes.
-func hexBytes(_ text: String) -> [UInt8] {
+public func hexBytes(_ text: String) -> [UInt8] {
     text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { UInt8($0, radix: 16) }
 }

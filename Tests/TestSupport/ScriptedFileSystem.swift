@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import SMP
 import Synchronization
 
 /// The system's calls, except that the one the test names fails with its errno (or, for a full disk, the

@@ -1,4 +1,4 @@
-import HCI
+import EventLoops
 
 /// Runs `body` on a fresh virtual clock (`VirtualTime`): while anything of the test computes on the
 /// clock's loops time stands still, and when every loop waits it jumps to the earliest deadline. A 30 s

@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import SMP
 import Testing
 import TestSupport
 

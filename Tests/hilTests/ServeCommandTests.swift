@@ -1,5 +1,6 @@
 import Foundation
-import HCI
+import HCITransports
+import HostCore
 import Testing
 import TestSupport
 

@@ -1,5 +1,6 @@
 import DeviceControl
-import HCI
+import HCITransports
+import HostCore
 import HCILinux
 import HCIUSB
 import Rigs

@@ -1,4 +1,4 @@
-import HCI
+import HCITransports
 
 /// Where a host opened on an adapter captures its packets.
 public enum CaptureTarget: Sendable {

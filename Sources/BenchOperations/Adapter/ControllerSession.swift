@@ -1,4 +1,5 @@
-import HCI
+import HCITransports
+import HostCore
 import RigFormat
 import Rigs
 

@@ -1,4 +1,4 @@
-import HCI
+import HCITransports
 import Rigs
 
 /// An adapter held to be served to a host elsewhere (`hil serve`): its lease, its transport open with no

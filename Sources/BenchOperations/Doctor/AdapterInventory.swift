@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import Roles
 import HCILinux
 import HCIUSB
 

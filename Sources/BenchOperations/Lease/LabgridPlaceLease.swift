@@ -1,6 +1,6 @@
 import DeviceControl
 import Foundation
-import HCI
+import EventLoops
 import HILResults
 
 /// A bench that is a labgrid place, held for one run: acquired from the coordinator before the first test

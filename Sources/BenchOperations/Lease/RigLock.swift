@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import HCI
+import EventLoops
 import HILResults
 import Synchronization
 

@@ -1,6 +1,7 @@
 import DeviceControl
 import Foundation
-import HCI
+import EventLoops
+import HostCore
 
 /// The host currently open on an adapter; the ladder's rungs close it and put a fresh one in.
 public actor HostSlot {

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import HCI
+import EventLoops
 
 /// The recovery lab engineers do by hand, in order of cost: HCI Reset → USB reset → close and reopen →
 /// power-cycle the adapter's own hub port → declare the bench broken. The runner climbs it between tests

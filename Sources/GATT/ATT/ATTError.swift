@@ -1,3 +1,6 @@
+import HCIPackets
+import HostCore
+import EventLoops
 // Why an ATT client request failed.
 
 /// Why a `GATTClient` request failed. Every case names the request (as the PDU

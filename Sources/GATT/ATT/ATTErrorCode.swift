@@ -1,3 +1,4 @@
+import HCIPackets
 // ATT Error Response codes.
 
 /// The Error Code of an ATT Error Response (Core v5.4 Vol 3 Part F §3.4.1.1, Table 3.4),

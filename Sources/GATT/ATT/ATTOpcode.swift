@@ -1,3 +1,4 @@
+import HCIPackets
 // ATT PDU opcodes.
 
 /// The opcode octet that starts every ATT PDU (Core v5.4 Vol 3 Part F §3.3, §3.4.8 Table 3.37).

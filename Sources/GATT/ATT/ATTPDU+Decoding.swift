@@ -1,3 +1,4 @@
+import HCIPackets
 // Decoding ATT PDUs from untrusted bytes.
 
 extension ATTPDU {

@@ -1,3 +1,4 @@
+import HCIPackets
 // Encoding ATT PDUs to bytes.
 
 extension ATTPDU {

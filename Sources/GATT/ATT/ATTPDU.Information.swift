@@ -1,3 +1,4 @@
+import HCIPackets
 // One handle/type pair of a Find Information Response.
 
 extension ATTPDU {

@@ -1,3 +1,4 @@
+import HCIPackets
 // Every ATT PDU, as a value.
 
 /// An Attribute Protocol PDU (Core v5.4 Vol 3 Part F §3.3, §3.4).

@@ -1,3 +1,4 @@
+import HCIPackets
 // A bounds-checked reader for ATT PDU parameters.
 
 /// Reads little-endian fields of one ATT PDU; every read past the end throws an

@@ -1,3 +1,4 @@
+import HCIPackets
 // Dispatch of received PDUs and the read-side requests.
 
 extension ATTServer {

@@ -1,3 +1,4 @@
+import HCIPackets
 // One attribute of a laid-out database.
 
 /// One attribute of a `GATTDatabase` (Core v5.4 Vol 3 Part F §3.2): handle, type,

@@ -1,3 +1,4 @@
+import HCIPackets
 // A characteristic in a database built in code.
 
 /// A characteristic (Core v5.4 Vol 3 Part G §3.3): a declaration, a value and

@@ -1,3 +1,4 @@
+import HCIPackets
 // MTU exchange and discovery: Core v5.4 Vol 3 Part G §4.3–§4.7.
 
 extension GATTClient {

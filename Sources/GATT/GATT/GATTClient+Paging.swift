@@ -1,3 +1,4 @@
+import HCIPackets
 // The paging shared by the discovery procedures: Core v5.4 Vol 3 Part G §4.4–§4.8.
 
 extension GATTClient {

@@ -1,3 +1,4 @@
+import HCIPackets
 // Reading and writing values: Core v5.4 Vol 3 Part G §4.8–§4.9.
 
 extension GATTClient {

@@ -1,3 +1,5 @@
+import EventLoops
+import HostCore
 // The GATT client of one ATT bearer.
 
 /// The GATT client for ONE ATT bearer (Core v5.4 Vol 3 Part G §4 over the ATT

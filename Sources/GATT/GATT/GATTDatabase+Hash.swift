@@ -1,6 +1,7 @@
 // The Database Hash of Core v5.4 Vol 3 Part G §7.3.
 
 import BluetoothCrypto
+import HCIPackets
 
 extension GATTDatabase {
     /// Computes the Database Hash (Vol 3 Part G §7.3.1): AES-CMAC with a key of

@@ -1,3 +1,4 @@
+import HCIPackets
 // The service tree of a database, as a client would discover it.
 
 extension GATTDatabase {

@@ -1,6 +1,7 @@
 // A GATT server's attribute database, built in code.
 
 import Synchronization
+import HCIPackets
 
 /// The attributes a GATT server exposes (Core v5.4 Vol 3 Part G §3), laid out
 /// from services in order with handles from 0x0001.

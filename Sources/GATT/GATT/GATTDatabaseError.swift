@@ -1,3 +1,4 @@
+import HCIPackets
 // Why a database could not be built.
 
 /// A `GATTDatabase` that cannot be laid out as written.

@@ -1,3 +1,4 @@
+import HCIPackets
 // A characteristic descriptor in a database built in code.
 
 /// A characteristic descriptor (Core v5.4 Vol 3 Part G §3.3.3): an attribute that

@@ -1,3 +1,4 @@
+import HCIPackets
 // A value the server pushed.
 
 /// A value the server sent unasked: a Handle Value Notification, an entry of a

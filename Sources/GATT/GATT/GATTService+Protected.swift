@@ -1,3 +1,4 @@
+import HCIPackets
 // The harness's own protected service, which a secure accessory serves.
 
 extension BluetoothUUID {

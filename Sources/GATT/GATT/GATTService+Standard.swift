@@ -1,3 +1,4 @@
+import HCIPackets
 // Ready-made services for simulated accessories.
 
 extension GATTService {

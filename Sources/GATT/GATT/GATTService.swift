@@ -1,3 +1,4 @@
+import HCIPackets
 // A service in a database built in code.
 
 /// A service (Core v5.4 Vol 3 Part G §3.1): a service declaration, include

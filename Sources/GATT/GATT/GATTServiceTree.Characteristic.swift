@@ -1,3 +1,4 @@
+import HCIPackets
 // A characteristic in a service tree.
 
 extension GATTServiceTree {

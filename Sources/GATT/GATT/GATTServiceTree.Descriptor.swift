@@ -1,3 +1,4 @@
+import HCIPackets
 // A descriptor in a service tree.
 
 extension GATTServiceTree {

@@ -1,3 +1,4 @@
+import HCIPackets
 // An include declaration in a service tree.
 
 extension GATTServiceTree {

@@ -1,3 +1,4 @@
+import HCIPackets
 // A service in a service tree.
 
 extension GATTServiceTree {

@@ -1,3 +1,4 @@
+import HCIPackets
 // A discovered (or laid-out) GATT database, printable.
 
 /// Services → characteristics → descriptors with their handles, as GATT

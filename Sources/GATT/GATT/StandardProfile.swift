@@ -1,3 +1,4 @@
+import HCIPackets
 
 
 /// The ready-made GATT services (Core Specification Supplement profiles) a bench accessory or

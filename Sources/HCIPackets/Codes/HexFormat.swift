@@ -5,12 +5,12 @@
 ///
 /// Parsing here is stricter than `FixedWidthInteger(_:radix:)`, which also
 /// accepts a leading `+` or `-`: only the digits `0-9`, `a-f` and `A-F` pass.
-enum HexFormat {
+package enum HexFormat {
     private static let digits: [Character] = Array("0123456789ABCDEF")
 
     /// `value` as exactly `width` uppercase hexadecimal digits, without a prefix
     /// (the low `width` nibbles if the value is wider).
-    static func digits(_ value: some BinaryInteger, width: Int) -> String {
+    package static func digits(_ value: some BinaryInteger, width: Int) -> String {
         let wide = UInt64(truncatingIfNeeded: value)
         var text = ""
         text.reserveCapacity(width)
@@ -23,12 +23,12 @@ enum HexFormat {
     }
 
     /// `"0x"` followed by `width` uppercase hexadecimal digits.
-    static func prefixed(_ value: some BinaryInteger, width: Int) -> String {
+    package static func prefixed(_ value: some BinaryInteger, width: Int) -> String {
         "0x" + digits(value, width: width)
     }
 
     /// Bytes as contiguous uppercase hexadecimal pairs, e.g. `"0201 06"` → `"020106"`.
-    static func bytes(_ bytes: some Sequence<UInt8>) -> String {
+    package static func bytes(_ bytes: some Sequence<UInt8>) -> String {
         var text = ""
         for byte in bytes { text += digits(byte, width: 2) }
         return text

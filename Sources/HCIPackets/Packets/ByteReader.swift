@@ -86,16 +86,16 @@ public struct HCIDecodingError: Error, Hashable, Sendable, CustomStringConvertib
 }
 
 /// Appends little-endian fields.
-struct ByteWriter {
-    private(set) var bytes: [UInt8] = []
+package struct ByteWriter {
+    package private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int = 16) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int = 16) { bytes.reserveCapacity(capacity) }
 
-    mutating func u8(_ value: UInt8) { bytes.append(value) }
-    mutating func u16(_ value: UInt16) { bytes.append(UInt8(value & 0xFF)); bytes.append(UInt8(value >> 8)) }
+    package mutating func u8(_ value: UInt8) { bytes.append(value) }
+    package mutating func u16(_ value: UInt16) { bytes.append(UInt8(value & 0xFF)); bytes.append(UInt8(value >> 8)) }
     mutating func u24(_ value: UInt32) { for index in 0..<3 { bytes.append(UInt8((value >> (8 * index)) & 0xFF)) } }
     mutating func u32(_ value: UInt32) { for index in 0..<4 { bytes.append(UInt8((value >> (8 * index)) & 0xFF)) } }
-    mutating func u64(_ value: UInt64) { for index in 0..<8 { bytes.append(UInt8((value >> (8 * index)) & 0xFF)) } }
-    mutating func append(_ data: some Sequence<UInt8>) { bytes.append(contentsOf: data) }
-    mutating func address(_ address: BDAddress) { bytes.append(contentsOf: address.littleEndianBytes) }
+    package mutating func u64(_ value: UInt64) { for index in 0..<8 { bytes.append(UInt8((value >> (8 * index)) & 0xFF)) } }
+    package mutating func append(_ data: some Sequence<UInt8>) { bytes.append(contentsOf: data) }
+    package mutating func address(_ address: BDAddress) { bytes.append(contentsOf: address.littleEndianBytes) }
 }

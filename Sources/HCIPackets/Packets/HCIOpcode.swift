@@ -134,12 +134,12 @@ extension HCIOpcode {
     ]
 }
 
-func hex2(_ value: UInt8) -> String {
+package func hex2(_ value: UInt8) -> String {
     let digits = String(value, radix: 16, uppercase: true)
     return digits.count == 1 ? "0" + digits : digits
 }
 
-func hex4(_ value: UInt16) -> String {
+package func hex4(_ value: UInt16) -> String {
     let digits = String(value, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
 }

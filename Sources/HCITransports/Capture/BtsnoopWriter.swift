@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import HCIPackets
 
 /// Writes a btsnoop capture (version 1) that Wireshark, tshark and btmon read: datalink 1002 (H4, one
 /// controller) or 2001 (the Linux monitor: several controllers and notes; see `MonitorCapture`).

@@ -1,4 +1,5 @@
 import Foundation
+import EventLoops
 
 /// Stamps capture records on a transport's or a bench's clock: the wall clock at creation (µs since
 /// 1970, rounded once) plus the clock's elapsed time in integers — so a simulated bench's virtual time maps

@@ -1,3 +1,4 @@
+import HCIPackets
 /// Overwrites the secret fields of the packets a capture records (`CaptureSecrets`) with the marker
 /// (`CaptureKeys.marker`), octet for octet, so that each packet keeps its length and still decodes.
 ///

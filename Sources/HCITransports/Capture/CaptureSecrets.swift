@@ -1,3 +1,4 @@
+import HCIPackets
 /// One secret field of a packet: its name in the Core spec and where it lies.
 struct SecretField: Sendable, Hashable {
     /// What the Core spec calls the field, e.g. `Long_Term_Key`.

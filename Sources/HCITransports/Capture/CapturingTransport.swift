@@ -1,4 +1,6 @@
 import Synchronization
+import HCIPackets
+import EventLoops
 
 /// Wraps a transport so that every packet in both directions lands in a capture, stamped on the transport's
 /// clock (a simulated bench's virtual time maps onto the wall clock from the moment of wrapping, so a

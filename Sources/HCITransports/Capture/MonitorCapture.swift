@@ -1,3 +1,5 @@
+import HCIPackets
+import EventLoops
 /// One test case's capture in the Linux monitor format (btsnoop datalink 2001, as `btmon -w` writes): the
 /// central's controller and, on a simulated bench, the accessory's controller as two controller indexes,
 /// each appearing (New Index, Open Index) and going (Close Index, Delete Index) as the bench opens, resets,

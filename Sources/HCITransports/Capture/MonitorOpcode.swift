@@ -1,3 +1,4 @@
+import HCIPackets
 /// The opcodes of the Linux Bluetooth monitor channel (BlueZ `monitor/` and `doc/btsnoop.rst`), which
 /// btsnoop datalink 2001 records carry in the low 16 bits of their flags (the controller index in the high 16).
 public enum MonitorOpcode: UInt16, Sendable, Hashable {

@@ -4,6 +4,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HCIPackets
+import EventLoops
 
 /// An H4 transport over a connected, non-blocking file descriptor: a Unix or TCP socket, or a serial port.
 ///

@@ -1,3 +1,5 @@
+import HCIPackets
+import EventLoops
 /// A byte path to one controller: a socket, a serial port, a USB device or a simulated controller.
 ///
 /// Transports are driven by the host's `EventLoop`: `start` and `send` are called on the loop's thread,

@@ -1,3 +1,4 @@
+import HCIPackets
 // Why a pairing failed, as SMP's Pairing Failed PDU says it.
 
 /// The Reason of a Pairing Failed PDU (Core v5.4 Vol 3 Part H §3.5.5, Table 3.7). Unknown values keep

@@ -59,7 +59,7 @@ public struct PairingOptions: Sendable, Hashable {
     }
 
     /// The Pairing Request/Response features these options give, for the given role.
-    func features(asInitiator: Bool) -> PairingFeatures {
+    package func features(asInitiator: Bool) -> PairingFeatures {
         var requirements: AuthenticationRequirements = []
         if bonding { requirements.insert(.bonding) }
         if mitm { requirements.insert(.mitm) }

@@ -1,3 +1,4 @@
+import HCIPackets
 // The fields of Pairing Request and Pairing Response.
 
 /// IO Capability (Core v5.4 Vol 3 Part H §2.3.2, Table 2.4 / §3.5.1).

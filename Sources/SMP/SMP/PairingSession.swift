@@ -1,5 +1,6 @@
 // One pairing in progress, as a state machine fed with PDUs.
 import BluetoothCrypto
+import HCIPackets
 
 /// The addresses a pairing authenticates: each side's over-the-air address and its type (0 public, 1 random).
 public struct PairingAddresses: Sendable, Hashable {
@@ -47,8 +48,13 @@ package struct PairingAbort: Error {
     package let send: PairingFailureReason?
     package let error: SecurityError
 
+    package init(send: PairingFailureReason?, error: SecurityError) {
+        self.send = send
+        self.error = error
+    }
+
     /// We fail the pairing with `reason`.
-    static func ours(_ reason: PairingFailureReason, _ detail: String) -> PairingAbort {
+    package static func ours(_ reason: PairingFailureReason, _ detail: String) -> PairingAbort {
         PairingAbort(send: reason, error: .pairingFailed(reason: reason, byPeer: false, detail: detail))
     }
 }
@@ -71,7 +77,7 @@ public struct PairingResult: Sendable, Hashable {
 /// Connections authentication and key generation), phase 3 (key distribution after encryption). It does
 /// no I/O: each input returns a `PairingStep`, and the link sends and encrypts.
 package final class PairingSession {
-    enum Phase: Equatable {
+    package enum Phase: Equatable {
         case awaitingResponse, awaitingRequest
         case legacyConfirm, legacyRandom
         case publicKey, scConfirm, scRandom, scDHKeyCheck
@@ -80,19 +86,19 @@ package final class PairingSession {
         case done
     }
 
-    let isInitiator: Bool
+    package let isInitiator: Bool
     let options: PairingOptions
     let addresses: PairingAddresses
     let identity: LocalIdentity?
-    var phase: Phase
+    package var phase: Phase
     /// The Pairing Request and Response PDUs as sent (7 octets each), for c1 and f6.
     var preq: [UInt8] = []
     var pres: [UInt8] = []
     var localFeatures: PairingFeatures
     var peerFeatures: PairingFeatures?
-    var method: PairingMethod = .justWorks
-    var secureConnections = false
-    var keySize: UInt8 = 16
+    package var method: PairingMethod = .justWorks
+    package var secureConnections = false
+    package var keySize: UInt8 = 16
     /// Keys each side distributes, as the Pairing Response settled them.
     var initiatorKeys: KeyDistribution = []
     var responderKeys: KeyDistribution = []
@@ -109,7 +115,7 @@ package final class PairingSession {
     var passkeyRound = 0
     var peerRandom: [UInt8] = []
     var macKey: [UInt8] = []
-    var encryptionKey: LongTermKey?
+    package var encryptionKey: LongTermKey?
 
     // Phase 3: what the peer distributed.
     var peerLTK: [UInt8]?
@@ -141,7 +147,7 @@ package final class PairingSession {
     }
 
     /// The name of what the session waits for, for timeout messages.
-    var awaited: String {
+    package var awaited: String {
         switch phase {
         case .awaitingResponse: "Pairing Response"
         case .awaitingRequest: "Pairing Request"

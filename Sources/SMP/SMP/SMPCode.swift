@@ -1,3 +1,4 @@
+import HCIPackets
 // The SMP command codes.
 
 /// The code of a Security Manager Protocol command (Core v5.4 Vol 3 Part H §3.3, Table 3.4), the first

@@ -1,3 +1,4 @@
+import HCIPackets
 // One Security Manager Protocol PDU, decoded.
 
 /// A PDU on the SMP fixed channel (Core v5.4 Vol 3 Part H §3.5–3.6). Multi-octet values are kept in PDU

@@ -1,3 +1,6 @@
+import HCIPackets
+import EventLoops
+import HostCore
 // Why securing a link failed.
 
 /// A pairing, an encryption or a bond that did not work, said in one line that names what was awaited

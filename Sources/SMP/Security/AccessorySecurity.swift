@@ -1,3 +1,5 @@
+import HCIPackets
+import GATT
 // What an accessory on a bench does about security, as its rig declares it.
 
 /// How an accessory secures itself (a rig accessory's `security`): the pairing it accepts, the passkey

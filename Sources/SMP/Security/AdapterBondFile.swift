@@ -1,6 +1,7 @@
 // One adapter's bonds and identity in a JSON file.
 import BluetoothCrypto
 import Foundation
+import HCIPackets
 
 /// The bonds and identity of one adapter, kept in `<directory>/<adapter>.json` (readable JSON, mode 0600):
 /// a small database that does not lose a write.

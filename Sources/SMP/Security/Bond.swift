@@ -1,3 +1,4 @@
+import HCIPackets
 // What two devices keep after bonding.
 
 /// A bond with one peer (Core v5.4 Vol 3 Part H §2.4.1, Vol 3 Part C §9.4.4): its identity, the keys both

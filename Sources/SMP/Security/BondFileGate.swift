@@ -1,5 +1,6 @@
 // One writer at a time per bond file inside this process.
 import Synchronization
+import EventLoops
 
 /// The writers of one bond file inside this process, one at a time in the order they came. Each waits
 /// here (resumed by the writer before it, no polling) before it takes the file's flock, which orders it

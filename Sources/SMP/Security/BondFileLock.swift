@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import EventLoops
 
 /// One writer at a time across processes: flock(2) on `<bond file>.lock` beside the bond file, held while
 /// a change reads the file, merges and replaces it. flock has no timeout of its own, so a writer that

@@ -1,3 +1,4 @@
+import HCIPackets
 // Where a device keeps its bonds.
 
 /// A device's bonds (Core v5.4 Vol 3 Part C §9.4.4): kept across connections, looked up by the peer's

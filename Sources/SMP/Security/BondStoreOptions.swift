@@ -1,3 +1,4 @@
+import EventLoops
 // How a bond store waits for its lock and reaches the disk.
 
 /// How an `AdapterBondFile` waits for the store's lock and which calls reach the disk: real time, a 10 s

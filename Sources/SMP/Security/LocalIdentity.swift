@@ -1,5 +1,6 @@
 // Our identity on an adapter.
 import BluetoothCrypto
+import HCIPackets
 
 /// Our identity address and Identity Resolving Key (Core v5.4 Vol 3 Part H §2.4.2.1), distributed when
 /// the peer asks for IdKey. Written in bond files as `{"address": "C3:…", "type": "random", "irk": "…"}`.

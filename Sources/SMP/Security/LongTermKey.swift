@@ -1,3 +1,4 @@
+import HCIPackets
 // A Long Term Key and what identifies it.
 
 /// An LTK with the EDIV and Rand that identify it (Core v5.4 Vol 3 Part H §2.4.2): what LE Enable

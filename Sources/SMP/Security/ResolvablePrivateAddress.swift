@@ -1,5 +1,6 @@
 // Resolving a peer's private address.
 import BluetoothCrypto
+import HCIPackets
 
 /// A resolvable private address: prand (the top 24 bits, 0b01 in the two most significant) and a hash
 /// that the owner's IRK makes of it (Core v5.4 Vol 6 Part B §1.3.2.2, resolution Vol 3 Part C §10.8.2.3).

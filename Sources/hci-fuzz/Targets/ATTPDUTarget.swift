@@ -1,5 +1,5 @@
 // att-pdu: the ATT PDU decoder, every opcode.
-import HCI
+import GATT
 
 /// The input is one ATT PDU, opcode first (Core v5.4 Vol 3 Part F §3.4). What decodes must re-encode to
 /// bytes that decode to the same PDU, and its description and classification must not trap; what does

@@ -1,5 +1,5 @@
 // att-server: requests from a client to our ATT server.
-import HCI
+import GATT
 
 /// Byte 0 is the link's security (encrypted, authenticated, authorized, full key size) and the server's
 /// largest MTU; the rest is a sequence of length-prefixed PDUs from the client. Every response must

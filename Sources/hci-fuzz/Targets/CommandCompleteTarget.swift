@@ -1,5 +1,5 @@
 // command-complete: the return parameters of every command the host sends.
-import HCI
+import HCIPackets
 
 /// The input is the parameters of a Command Complete event (credits, opcode, status, return
 /// parameters). As the host does, it is decoded as an event, and a successful one's return parameters

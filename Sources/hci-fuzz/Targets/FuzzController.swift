@@ -1,5 +1,5 @@
 // What the in-memory controller of the stateful targets answers by itself.
-import HCI
+import HCIPackets
 
 /// Answers for a small LE 5.0 controller: the initialization reads (with the LE ACL buffers the input
 /// chose), and, when `answersEverything`, every other command: Command Status for those completed by a

@@ -1,5 +1,6 @@
 // The GATT database the server-side targets (att-server, host) serve.
-import HCI
+import HCIPackets
+import GATT
 
 /// Standard services and a vendor service with one characteristic per permission kind (every read and
 /// write flag alone, the full-key-size requirement, none at all), a long value, a length-limited

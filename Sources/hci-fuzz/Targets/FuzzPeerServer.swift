@@ -1,5 +1,5 @@
 // The peer's ATT server as the gatt-client and host targets play it: real, mutated or fuzzed answers.
-import HCI
+import GATT
 import Synchronization
 
 /// Answers each request a GATT client sends, as one input byte says: what our `ATTServer` over the fuzz

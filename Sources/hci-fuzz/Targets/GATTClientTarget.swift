@@ -1,5 +1,7 @@
 // gatt-client: a peer's responses to our GATT client's procedures.
-import HCI
+import HCIPackets
+import EventLoops
+import GATT
 
 /// A `GATTClient` whose requests a `FuzzPeerServer` answers (real, mutated, fuzzed or no answer), running
 /// procedures the input picks one after another: full discovery (with value reads), read, read blob,

@@ -1,5 +1,7 @@
 // host-events: the host's event dispatch, command flow control and ACL credits.
-import HCI
+import HCIPackets
+import EventLoops
+import HostCore
 
 /// An `HCIHost` initialized on an in-memory controller (byte 0: its LE ACL buffers, length 27 or 251,
 /// 1-8 packets), then a script of steps, each one byte picking what happens next: a fuzzed event or ACL

@@ -1,5 +1,9 @@
 // host: the stateful target — a host, its roles and a link driven by a fuzzed controller and peer.
-import HCI
+import HCIPackets
+import EventLoops
+import HostCore
+import SMP
+import Roles
 
 /// An `LEDevice` (GATT server over the fuzz database) on an `HCIHost` on an in-memory controller that
 /// answers every command; a link established by a scripted LE Connection Complete (byte 0 picks our

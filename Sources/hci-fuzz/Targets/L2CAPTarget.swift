@@ -1,5 +1,6 @@
 // l2cap: ACL reassembly into L2CAP basic frames.
-import HCI
+import HCIPackets
+import HostCore
 
 /// The input is a sequence of ACL fragments as a controller delivers them: per fragment one control byte
 /// (bits 0-1 the handle, one of four; bits 2-3 the Packet_Boundary_Flag), one length byte, then that

@@ -1,5 +1,5 @@
 // le-signaling: LE signaling channel commands.
-import HCI
+import HCIPackets
 
 /// The input is one LE signaling channel payload (Core v5.4 Vol 3 Part A §4): code, identifier, length,
 /// data. What decodes keeps the identifier, and its encoding decodes to the same command.

@@ -1,5 +1,7 @@
 // The peer's ATT server in the host target: answers the last request our GATT client sent.
-import HCI
+import HCIPackets
+import HostCore
+import GATT
 import Synchronization
 
 /// Reassembles what the host sent on the link and answers its last ATT request (CID 0x0004) the way

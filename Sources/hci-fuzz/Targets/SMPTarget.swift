@@ -1,5 +1,6 @@
 // smp: SMP PDUs into a pairing session.
-import HCI
+import HCIPackets
+import SMP
 
 /// Two pairing sessions (our initiator and our responder) wired together, with the fuzzer between them.
 /// Bytes 0-1 pick each side's options (IO capability, legacy or Secure Connections, MITM, bonding, key

@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import HostCore
 
 /// `hil info`'s answer, as text for a person or one JSON object for a program.
 public struct ControllerInfoReport: Codable, Sendable {

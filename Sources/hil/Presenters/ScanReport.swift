@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import Roles
 
 /// `hil scan`'s answer, as aligned text or JSON.
 public struct ScanReport: Codable, Sendable {

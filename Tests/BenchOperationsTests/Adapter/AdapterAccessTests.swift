@@ -1,6 +1,7 @@
 @testable import BenchOperations
 import Foundation
-@testable import HCI
+@testable import HCIPackets
+@testable import HCITransports
 @testable import Rigs
 import Testing
 import TestSupport

@@ -1,6 +1,6 @@
 @testable import BenchOperations
 import Foundation
-import HCI
+import Roles
 @testable import HILResults
 import Synchronization
 import Testing

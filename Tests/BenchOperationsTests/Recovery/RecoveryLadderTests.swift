@@ -1,5 +1,5 @@
 @testable import BenchOperations
-import HCI
+import EventLoops
 import Synchronization
 import Testing
 import TestSupport

@@ -1,6 +1,9 @@
 @testable import BenchOperations
 import DeviceControl
-import HCI
+import HCIPackets
+import EventLoops
+import HCITransports
+import HostCore
 import Synchronization
 import Testing
 import TestSupport

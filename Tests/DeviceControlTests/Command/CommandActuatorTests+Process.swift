@@ -1,5 +1,5 @@
 import Foundation
-import HCI
+import EventLoops
 import Testing
 import TestSupport
 @testable import DeviceControl

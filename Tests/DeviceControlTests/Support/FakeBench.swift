@@ -1,5 +1,5 @@
 @testable import DeviceControl
-import HCI
+import EventLoops
 
 /// A bench in memory: devices present, a switch that removes or keeps them, and how it reports. Its devices
 /// move on the test's clock (virtual time), as real ones move on the wall clock.

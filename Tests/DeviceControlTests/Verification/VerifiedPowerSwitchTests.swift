@@ -1,4 +1,4 @@
-import HCI
+import EventLoops
 import Testing
 import TestSupport
 @testable import DeviceControl

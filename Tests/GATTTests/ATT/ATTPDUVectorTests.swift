@@ -1,5 +1,6 @@
 import Testing
-@testable import HCI
+@testable import HCIPackets
+@testable import GATT
 
 /// Byte vectors written from the PDU layouts of Core v5.4 Vol 3 Part F §3.4.
 @Suite("ATT PDU vectors")

@@ -1,4 +1,5 @@
-@testable import HCI
+@testable import HCIPackets
+@testable import GATT
 import SeededRandom
 import Testing
 

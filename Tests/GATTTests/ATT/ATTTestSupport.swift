@@ -1,4 +1,4 @@
-@testable import HCI
+@testable import GATT
 import Testing
 
 /// "0A 03 00" → [0x0A, 0x03, 0x00]; spaces ignored.

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
-@testable import HCI
+@testable import EventLoops
+@testable import GATT
 
 /// A GATTClient and an ATTServer connected in memory: the client's `send` hands
 /// bytes to the server and the server's responses go to `client.receive`, with

@@ -1,4 +1,4 @@
-@testable import HCI
+@testable import GATT
 import Testing
 
 /// The paging the discovery procedures share (Vol 3 Part G §4.4–§4.8): where a

@@ -1,4 +1,5 @@
-@testable import HCI
+@testable import HCIPackets
+@testable import GATT
 import Testing
 
 /// The client against the server, connected in memory (`ATTLoopback`) on a virtual clock: timeouts and

@@ -1,4 +1,5 @@
-@testable import HCI
+@testable import HostCore
+@testable import GATT
 import Testing
 
 /// A server that breaks ATT's rules on purpose (Core v5.4 Vol 3 Part F): each violation fails what waited

@@ -1,5 +1,6 @@
 import Testing
-@testable import HCI
+@testable import HCIPackets
+@testable import GATT
 
 @Suite("GATT database")
 struct GATTDatabaseTests {

@@ -1,5 +1,6 @@
 import Synchronization
-@testable import HCI
+@testable import HCIPackets
+@testable import GATT
 
 /// Databases the GATT and ATT server tests share.
 enum GATTFixtures {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import HCI
+@testable import HCIPackets
 import SeededRandom
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HCI
+@testable import HCIPackets
 
 @Suite("BluetoothUUID")
 struct BluetoothUUIDTests {

@@ -1,5 +1,6 @@
 import Testing
-@testable import HCI
+import TestSupport
+@testable import HCIPackets
 
 /// Command encodings checked byte for byte against the Core spec's layouts (Vol 4 Part E §7) and against
 /// what btmon shows BlueZ sending.

@@ -1,5 +1,6 @@
 import Testing
-@testable import HCI
+import TestSupport
+@testable import HCIPackets
 
 /// The LE security commands (Core v5.4 Vol 4 Part E §7.8.22–§7.8.26) byte for byte: opcode, length, and
 /// the parameters in the spec's order, keys least significant octet first as given.

@@ -1,5 +1,6 @@
 import Testing
-@testable import HCI
+import TestSupport
+@testable import HCIPackets
 
 /// Events decoded from bytes laid out as the Core spec's Vol 4 Part E §7.7 says, several taken from
 /// btvirt and btmon captures.

@@ -1,5 +1,6 @@
 import Testing
-@testable import HCI
+import TestSupport
+@testable import HCIPackets
 
 /// Event encoders are the exact inverse of the decoders: decode(encode(x)) == x for every case, and
 /// encode(decode(bytes)) == bytes for the spec vectors of `EventDecodingTests`.

@@ -1,5 +1,6 @@
 import Testing
-@testable import HCI
+import TestSupport
+@testable import HCIPackets
 
 @Suite struct H4FramerTests {
     /// Reset command, a Read BD_ADDR Command Complete from btvirt, an ACL packet, an ISO packet.

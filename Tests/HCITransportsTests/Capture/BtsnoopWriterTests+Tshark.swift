@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import HCI
+@testable import HCITransports
 
 /// Our H4 btsnoop captures as Wireshark's tshark (a child process) reads them: the packets it decodes and the
 /// wall-clock dates it gives each record. The bounds compare dates written with dates read back, not durations.

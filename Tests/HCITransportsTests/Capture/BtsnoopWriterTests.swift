@@ -1,7 +1,9 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import HCI
+@testable import HCIPackets
+@testable import HCITransports
+@testable import HostCore
 
 /// The H4 btsnoop capture, byte by byte; tshark's reading of it is BtsnoopTsharkTests'.
 @Suite struct BtsnoopWriterTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import HCI
+@testable import HCIPackets
+@testable import EventLoops
+@testable import HCITransports
 
 /// A capture file is its owner's alone from its first byte: created by `open(2)` with `O_CREAT | O_EXCL` and
 /// mode 0600 — watched at that call, and the file's mode read from the new descriptor before anything is

@@ -1,5 +1,7 @@
 import Foundation
-@testable import HCI
+import TestSupport
+@testable import HCIPackets
+@testable import HCITransports
 
 /// Packets written through a real `BtsnoopWriter` and read back record by record, for the redaction tests:
 /// each record's data is what a reader of the file gets (in an H4 capture the indicator, then the packet).

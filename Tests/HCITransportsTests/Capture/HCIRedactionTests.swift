@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import HCI
+@testable import EventLoops
+@testable import HCITransports
 
 /// The secret fields of HCI commands and events (Core v5.4 Vol 4 Part E §7) in a capture: each replaced by the
 /// marker at exactly its octets, everything else as it passed. Each packet is spelled out from the spec's

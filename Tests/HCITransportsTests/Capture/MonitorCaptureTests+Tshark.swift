@@ -1,7 +1,8 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import HCI
+@testable import HCIPackets
+@testable import HCITransports
 
 /// Our monitor captures (btsnoop datalink 2001) as Wireshark's tshark (a child process) reads them: indexes,
 /// notes, packets per index, dates on the wall clock, and a Wireshark user's filter for our notes.

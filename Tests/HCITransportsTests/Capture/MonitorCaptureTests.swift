@@ -1,7 +1,9 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import HCI
+@testable import HCIPackets
+@testable import EventLoops
+@testable import HCITransports
 
 /// The Linux monitor format (btsnoop datalink 2001), laid out as BlueZ's doc/btsnoop.rst describes it and
 /// read back by tshark (MonitorCaptureTsharkTests): controller indexes, their coming and going, system notes,

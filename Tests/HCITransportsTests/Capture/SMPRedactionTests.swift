@@ -1,5 +1,5 @@
 import Testing
-@testable import HCI
+@testable import Roles
 
 /// The secret fields of SMP PDUs (Core v5.4 Vol 3 Part H §3.5–3.6) in a capture: each replaced by the marker at
 /// exactly its octets, everything else as it passed. The PDUs are spelled out from the spec's layout: an ACL

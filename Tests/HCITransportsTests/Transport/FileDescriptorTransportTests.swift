@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import HCI
+@testable import HCIPackets
+@testable import EventLoops
+@testable import HCITransports
 import TestSupport
 #if canImport(Glibc)
 import Glibc

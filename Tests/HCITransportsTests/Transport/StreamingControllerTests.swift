@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TestSupport
-@testable import HCI
+@testable import HostCore
 #if canImport(Glibc)
 import Glibc
 #endif

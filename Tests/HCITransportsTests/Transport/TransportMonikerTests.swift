@@ -1,5 +1,5 @@
 import Testing
-@testable import HCI
+@testable import HCITransports
 
 @Suite struct TransportMonikerTests {
     @Test(arguments: [

@@ -1,6 +1,8 @@
 import Testing
 import TestSupport
-@testable import HCI
+@testable import HCIPackets
+@testable import EventLoops
+@testable import Roles
 
 /// Found by hci-fuzz `host` (Tests/Fuzz/corpus/host/regression-*): a controller that announced a second link on
 /// a handle already open, waits on a link that ended by their deadline, a peer-requested LE Connection Update

@@ -1,5 +1,6 @@
 import Testing
-@testable import HCI
+@testable import HCIPackets
+@testable import HostCore
 
 /// Found by hci-fuzz `host-events` (scripts/fuzz --all): LE ACL accounting under a controller that
 /// reports packets for links it never had, or repeats a connection (Core v5.4 Vol 4 Part E §4.1.1: the

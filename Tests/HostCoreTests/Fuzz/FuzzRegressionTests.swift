@@ -1,5 +1,5 @@
 import Testing
-@testable import HCI
+@testable import HCIPackets
 
 /// Inputs that crashed `hci-fuzz` (scripts/fuzz), kept so the fixes stay fixed.
 @Suite("Fuzz regressions")

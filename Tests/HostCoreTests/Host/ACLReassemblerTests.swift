@@ -1,5 +1,7 @@
 import Testing
-@testable import HCI
+import TestSupport
+@testable import HCIPackets
+@testable import HostCore
 
 @Suite struct ACLReassemblerTests {
     @Test func singleFragmentPDU() throws {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import HCI
+@testable import HCIPackets
+@testable import HostCore
 
 /// The host actor against a scripted controller on a real socket pair: completions, deadlines,
 /// closes, garbage and the adapter-state rule.

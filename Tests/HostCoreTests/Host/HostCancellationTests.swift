@@ -1,4 +1,6 @@
-@testable import HCI
+@testable import HCIPackets
+@testable import EventLoops
+@testable import HostCore
 import Testing
 import TestSupport
 

@@ -1,7 +1,8 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import HCI
+@testable import HCIPackets
+@testable import HostCore
 
 /// Our host against BlueZ's emulated controller, a controller nobody here wrote.
 ///

@@ -1,6 +1,7 @@
 // Test kind: rootcanal — Android's Rootcanal, reached on a socket inside its network namespace.
 import Foundation
-@testable import HCI
+@testable import HCITransports
+@testable import HostCore
 import Testing
 import TestSupport
 

@@ -2,7 +2,11 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import HCI
+@testable import HCIPackets
+@testable import HostCore
+@testable import GATT
+@testable import SMP
+@testable import Roles
 
 /// Our SMP against Bumble's secure peers (scripts/peers/bumble-secure-accessory.py and
 /// bumble-secure-central.py), one scenario per function, on whatever air `transport` names (btvirt's

@@ -1,4 +1,5 @@
-@testable import HCI
+@testable import HCIPackets
+@testable import SMP
 import Testing
 
 /// The c1 example of Core v5.4 Vol 3 Part H §2.2.3, end to end through a session: an initiator whose

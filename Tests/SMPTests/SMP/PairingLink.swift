@@ -1,4 +1,5 @@
-@testable import HCI
+@testable import HCIPackets
+@testable import SMP
 import Testing
 
 /// The two ends of a pairing.

@@ -1,4 +1,4 @@
-@testable import HCI
+@testable import SMP
 import Testing
 
 /// The pairing method two Pairing Request/Response PDUs select, against Core v5.4 Vol 3 Part H

@@ -1,5 +1,5 @@
 import Testing
-@testable import HCI
+@testable import SMP
 
 /// A prompt reads as the spec's user interface shows its value: six decimal digits, leading zeros kept
 /// (Core v5.4 Vol 3 Part H §2.3.5.3: a passkey 000000 to 999999; §2.3.5.6.2: the comparison value is g2 mod 10⁶).

@@ -1,4 +1,4 @@
-@testable import HCI
+@testable import SMP
 import Testing
 
 /// A peer of a later Core version may set bits this one reserves. Reserved bits are ignored on receipt,

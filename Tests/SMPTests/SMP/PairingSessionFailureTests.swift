@@ -1,4 +1,5 @@
-@testable import HCI
+@testable import SMP
+import TestSupport
 import Testing
 
 /// Pairings that must fail, and the Pairing Failed reason each sends (Core v5.4 Vol 3 Part H §3.5.5,

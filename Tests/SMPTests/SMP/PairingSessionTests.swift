@@ -1,4 +1,4 @@
-@testable import HCI
+@testable import SMP
 import Testing
 
 /// An initiator and a responder `PairingSession` paired with each other in memory, for every method:

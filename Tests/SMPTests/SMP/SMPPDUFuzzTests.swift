@@ -1,4 +1,4 @@
-@testable import HCI
+@testable import SMP
 import SeededRandom
 import Testing
 

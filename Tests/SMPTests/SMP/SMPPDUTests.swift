@@ -1,4 +1,5 @@
-@testable import HCI
+@testable import HCIPackets
+@testable import SMP
 import Testing
 
 /// SMP PDUs (Core v5.4 Vol 3 Part H §3.3–3.6) decoded field by field and encoded back, the spec's own

@@ -1,4 +1,4 @@
-@testable import HCI
+@testable import SMP
 import Testing
 
 /// Where bond files live: the given directory, else HIL_BONDS, else hil/bonds in the XDG data directory

@@ -1,5 +1,5 @@
 import Foundation
-@testable import HCI
+@testable import SMP
 import TestSupport
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
-@testable import HCI
+@testable import HCIPackets
+@testable import EventLoops
+@testable import SMP
 import TestSupport
 
 /// What the bond store tests share: a scratch store directory, bonds, options on a clock the test owns, and

@@ -1,5 +1,6 @@
 import Foundation
-@testable import HCI
+@testable import EventLoops
+@testable import SMP
 import Synchronization
 import TestSupport
 import Testing

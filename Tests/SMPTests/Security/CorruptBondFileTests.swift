@@ -1,5 +1,6 @@
 import Foundation
-@testable import HCI
+@testable import HCIPackets
+@testable import SMP
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
-@testable import HCI
+@testable import HCIPackets
+@testable import SMP
 import Testing
 
 /// Resolvable private addresses (Core v5.4 Vol 6 Part B §1.3.2.2: prand in the 24 most significant bits,

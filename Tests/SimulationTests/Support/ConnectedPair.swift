@@ -1,4 +1,6 @@
-import HCI
+import HCIPackets
+import TestSupport
+import HostCore
 import Simulation
 
 /// A world on virtual time with an initialized central and peripheral already connected; the body runs at the

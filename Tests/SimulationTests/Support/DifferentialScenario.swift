@@ -1,4 +1,6 @@
-import HCI
+import HCIPackets
+import TestSupport
+import HostCore
 import Synchronization
 
 /// One scenario — scan, connect, ACL both ways, disconnect from each side, a peer disconnecting with

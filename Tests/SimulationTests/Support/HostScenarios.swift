@@ -1,4 +1,6 @@
-import HCI
+import HCIPackets
+import TestSupport
+import HostCore
 
 /// The host-side steps tests repeat: advertise, scan, connect, disconnect, with every wait bounded.
 enum HostScenarios {

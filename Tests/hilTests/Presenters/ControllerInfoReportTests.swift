@@ -1,5 +1,6 @@
 import Foundation
-@testable import HCI
+@testable import HCIPackets
+@testable import HostCore
 @testable import hil
 import Testing
 

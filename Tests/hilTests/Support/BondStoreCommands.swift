@@ -1,6 +1,7 @@
 // Test kind: process — runs the built `hil` on bond stores.
 import Foundation
-import HCI
+import HCIPackets
+import SMP
 import Testing
 import TestSupport
 
