@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "hil", targets: ["hil"]),
+        .library(name: "Support", targets: ["Support"]),
         .library(name: "HCIPackets", targets: ["HCIPackets"]),
         .library(name: "EventLoops", targets: ["EventLoops"]),
         .library(name: "HCITransports", targets: ["HCITransports"]),
@@ -57,52 +58,54 @@ let package = Package(
         // The Bluetooth LE security toolbox (Core v5.4 Vol 3 Part H §2.2) over libcrypto: AES-128, AES-CMAC,
         // P-256 key pairs and DHKeys, c1, s1, f4, f5, f6, g2, h6, h7, ah; values held as bytes, no C handles kept.
         .target(name: "BluetoothCrypto", dependencies: ["CCrypto"]),
+        // What every module may need and none is about: child processes and deadlines, atomic file replacement
+        // over file system calls a test can fail, one-shot values and change signals, off-pool work.
+        .target(name: "Support", dependencies: [.target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // The host stack, a module per layer (as Bumble has), each depending only on those below it:
         // HCI packets: status and error codes, addresses, commands, events, ACL data, H4 framing, advertising
         // data and UUIDs, L2CAP channel IDs and LE signaling (Core v5.4 Vol 4 Part E, Vol 3 Parts A and C §11).
         .target(name: "HCIPackets"),
         // The event loop the host runs on and its clocks: the real one and the simulated bench's virtual time.
-        .target(name: "EventLoops", dependencies: [.target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
+        .target(name: "EventLoops", dependencies: ["Support", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // HCI transports (H4 over a file descriptor, UART, TCP, Unix sockets) and btsnoop captures of them.
         .target(name: "HCITransports", dependencies: ["HCIPackets", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // The HCI host: the host actor, commands and events, ACL flow control and reassembly, protocol violations.
-        .target(name: "HostCore", dependencies: ["HCIPackets", "EventLoops", "HCITransports"]),
+        .target(name: "HostCore", dependencies: ["Support", "HCIPackets", "EventLoops", "HCITransports"]),
         // ATT (client and server bearer, Vol 3 Part F) and GATT (database, client, server; Vol 3 Part G).
-        .target(name: "GATT", dependencies: ["HCIPackets", "EventLoops", "HostCore", "BluetoothCrypto"]),
+        .target(name: "GATT", dependencies: ["Support", "HCIPackets", "EventLoops", "HostCore", "BluetoothCrypto"]),
         // The Security Manager Protocol (pairing, key distribution; Vol 3 Part H) and the bond store.
-        .target(name: "SMP", dependencies: ["HCIPackets", "EventLoops", "HostCore", "GATT", "BluetoothCrypto"]),
+        .target(name: "SMP", dependencies: ["Support", "HCIPackets", "EventLoops", "HostCore", "GATT", "BluetoothCrypto"]),
         // The LE roles a device plays on the host: central and peripheral, scanning, advertising, connections.
-        .target(name: "Roles", dependencies: ["HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP"]),
+        .target(name: "Roles", dependencies: ["Support", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP"]),
         // The Swift wrapper over libusb that DeviceControl and HCIUSB share: context, error names, device
         // list, descriptors.
         .target(name: "LibUSB", dependencies: ["CLibUSB"]),
         // Power switches and USB topology; knows nothing about Bluetooth.
-        .target(name: "DeviceControl", dependencies: ["CLibUSB", "LibUSB", "RigFormat",
-                                                  .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
+        .target(name: "DeviceControl", dependencies: ["Support", "CLibUSB", "LibUSB", "RigFormat"]),
         // Simulated controllers, air and power: the embedded default bench.
         .target(name: "Simulation", dependencies: ["BluetoothCrypto", "RigFormat", "SeededRandom", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
         .target(name: "Preflight"),
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
-        .target(name: "HCIUSB", dependencies: ["CLibUSB", "LibUSB", "HCIPackets", "EventLoops", "HCITransports", "HostCore"]),
-        .target(name: "HCILinux", dependencies: ["CBlueZ", "HCITransports", "Roles", "EventLoops"]),
+        .target(name: "HCIUSB", dependencies: ["Support", "CLibUSB", "LibUSB", "HCIPackets", "EventLoops", "HCITransports", "HostCore"]),
+        .target(name: "HCILinux", dependencies: ["Support", "CBlueZ", "HCITransports", "Roles", "EventLoops"]),
         // Results of a run: test records, the Swift Testing event stream, JUnit, JSON, HTML, SVG.
         // Imports no Bluetooth or device module, so it could serve any harness.
-        .target(name: "HILResults"),
+        .target(name: "HILResults", dependencies: ["Support"]),
         // The rig model: a bench's adapter, accessories, switches and budgets, read through RigFormat.
         .target(name: "Rigs", dependencies: ["DeviceControl", "Simulation", "RigFormat", "HCIPackets", "HCITransports", "GATT", "SMP", "Roles"]),
         // Operations on a bench: leasing it (the rig lock), opening its adapter, the recovery ladder, doctor.
-        .target(name: "BenchOperations", dependencies: ["HCIUSB", "HCILinux", "LibUSB", "DeviceControl", "Rigs", "HILResults", "RigFormat", "EventLoops", "HCITransports", "HostCore", "Roles"]),
+        .target(name: "BenchOperations", dependencies: ["Support", "HCIUSB", "HCILinux", "LibUSB", "DeviceControl", "Rigs", "HILResults", "RigFormat", "EventLoops", "HCITransports", "HostCore", "Roles"]),
         // The simulated air served as H4 controllers (`hil sim serve`).
         .target(name: "AirServer", dependencies: ["Simulation", "DeviceControl", "Rigs", "HCIPackets", "EventLoops", "HCITransports", "Roles"]),
         // The runner: `swift test` supervision, the event stream followed live, progress, results written.
-        .target(name: "HILRunner", dependencies: ["HILResults", "Rigs", "BenchOperations", "DeviceControl"]),
+        .target(name: "HILRunner", dependencies: ["Support", "HILResults", "Rigs", "BenchOperations", "DeviceControl"]),
         // Swift Testing traits that lease a bench.
-        .target(name: "HILTesting", dependencies: ["Rigs", "BenchOperations", "HILResults", "DeviceControl", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
+        .target(name: "HILTesting", dependencies: ["Support", "Rigs", "BenchOperations", "HILResults", "DeviceControl", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
         // The bench as a scriptable accessory for a phone app (`hil accessory`): profiles, fault plans, the report.
         .target(name: "AccessoryPlay", dependencies: ["RigFormat", "HILResults", "HCIPackets", "EventLoops", "HostCore", "GATT", "SMP", "Roles"]),
         // The command-line tool: arguments, presenters of its answers, exit codes.
-        .executableTarget(name: "hil", dependencies: ["HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "RigFormat", "AccessoryPlay", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
+        .executableTarget(name: "hil", dependencies: ["Support", "HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "RigFormat", "AccessoryPlay", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // Benchmarks run by scripts/bench-*: each measures ours beside a baseline in the same run.
         .executableTarget(name: "hil-benchmark", dependencies: ["BenchOperations", "Simulation", "HCIPackets", "HostCore", "GATT", "Roles"]),
         // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz` builds it with
@@ -113,28 +116,29 @@ let package = Package(
         .executableTarget(name: "preflight-fuzz", dependencies: ["Preflight"]),
 
         // Peers and helpers shared by the test targets (btvirt with its cross-process lock, child processes).
-        .target(name: "TestSupport", dependencies: ["DeviceControl", "HILResults", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "SMP"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Support", "DeviceControl", "HILResults", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "SMP"], path: "Tests/TestSupport"),
         .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto"]),
         .testTarget(name: "HCIPacketsTests", dependencies: ["HCIPackets", "SeededRandom", "TestSupport"]),
         .testTarget(name: "EventLoopsTests", dependencies: ["EventLoops", "TestSupport", "SeededRandom"]),
         .testTarget(name: "HCITransportsTests", dependencies: ["HCITransports", "TestSupport", "HCIPackets", "EventLoops", "HostCore", "Roles"]),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "TestSupport", "HCIPackets", "EventLoops", "Roles"]),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "TestSupport", "SeededRandom", "HCIPackets", "EventLoops", "HostCore"]),
-        .testTarget(name: "SMPTests", dependencies: ["SMP", "TestSupport", "SeededRandom", "HCIPackets", "EventLoops"]),
-        .testTarget(name: "RolesTests", dependencies: ["Roles", "TestSupport", "DeviceControl", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP"]),
+        .testTarget(name: "SMPTests", dependencies: ["Support", "SMP", "TestSupport", "SeededRandom", "HCIPackets", "EventLoops"]),
+        .testTarget(name: "RolesTests", dependencies: ["Support", "Roles", "TestSupport", "DeviceControl", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP"]),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
+        .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
         .testTarget(name: "RigFormatTests", dependencies: ["RigFormat"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DeviceControlTests", dependencies: ["DeviceControl", "RigFormat", "TestSupport", "EventLoops", "Roles"]),
+        .testTarget(name: "DeviceControlTests", dependencies: ["Support", "DeviceControl", "RigFormat", "TestSupport", "EventLoops", "Roles"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILResultsTests", dependencies: ["HILResults", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RigsTests", dependencies: ["Rigs", "RigFormat", "DeviceControl", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
-        .testTarget(name: "BenchOperationsTests", dependencies: ["BenchOperations", "Rigs", "HILResults", "DeviceControl", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
+        .testTarget(name: "BenchOperationsTests", dependencies: ["Support", "BenchOperations", "Rigs", "HILResults", "DeviceControl", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
         .testTarget(name: "AirServerTests", dependencies: ["AirServer", "Rigs", "DeviceControl", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
-        .testTarget(name: "HILRunnerTests", dependencies: ["HILRunner", "HILResults", "BenchOperations", "DeviceControl", "Rigs", "TestSupport", "EventLoops"]),
+        .testTarget(name: "HILRunnerTests", dependencies: ["Support", "HILRunner", "HILResults", "BenchOperations", "DeviceControl", "Rigs", "TestSupport", "EventLoops"]),
         .testTarget(name: "LibUSBTests", dependencies: ["LibUSB", "CLibUSB"]),
         .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "LibUSB", "HCIPackets", "HostCore"]),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "CBlueZ", "Roles"]),
-        .testTarget(name: "hilTests", dependencies: ["hil", "DeviceControl", "AirServer", "TestSupport", "HCIPackets", "HCITransports", "HostCore", "SMP"]),
+        .testTarget(name: "hilTests", dependencies: ["Support", "hil", "DeviceControl", "AirServer", "TestSupport", "HCIPackets", "HCITransports", "HostCore", "SMP"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HostCore", "GATT", "Roles"]),
         // HILTesting's own parts, apart from a bench.

@@ -122,6 +122,6 @@ public enum AccessoryReport {
                                                                        scans: result.scans)) } catch {
             throw ResultsError(url.path, "cannot encode the central's activity: \(error)")
         }
-        try AtomicFile.write(data, to: url)
+        try ResultsFile.write(data, to: url)
     }
 }

@@ -1,3 +1,4 @@
+import Support
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import Support
 import CLibUSB
 import Foundation
 import EventLoops

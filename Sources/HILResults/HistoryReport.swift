@@ -16,8 +16,8 @@ public enum HistoryReport {
             throw ResultsError(out.path, "cannot create the directory: \(ResultsLayout.reason(error))")
         }
         let files = files(in: out)
-        try AtomicFile.write(HistoryJSON.render(history), to: files.json)
-        try AtomicFile.write(HistoryHTML.render(history, limits: limits), to: files.html)
+        try ResultsFile.write(HistoryJSON.render(history), to: files.json)
+        try ResultsFile.write(HistoryHTML.render(history, limits: limits), to: files.html)
         return files
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Support
 
 /// Progress of a loop inside a test case (a power cycle ×100): the traits append one line per iteration
 /// to `$HIL_RESULTS/.progress.jsonl`, and `hil run` shows a counter and an ETA for the running case.
@@ -33,7 +34,7 @@ public struct LoopProgress: Codable, Sendable, Hashable {
         guard var data = try? TestRecord.makeEncoder(pretty: false).encode(self) else { return }
         data.append(0x0A)
         let path = ResultsLayout(URL(fileURLWithPath: directory, isDirectory: true)).progress.path
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, AtomicFile.mode)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode_t(AtomicFile.mode))
         guard fd >= 0 else { return }
         // One write(2) per line: appends of one line do not interleave.
         _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

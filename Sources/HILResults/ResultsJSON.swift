@@ -24,8 +24,8 @@ public enum ResultsJSON {
 /// finished case, so a run killed at any point leaves three valid files covering every finished case.
 public enum ResultsWriter {
     public static func write(_ assembly: Assembly, to layout: ResultsLayout) throws(ResultsError) {
-        try AtomicFile.write(JUnitReport.render(assembly), to: layout.junit)
-        try AtomicFile.write(ResultsJSON.render(assembly), to: layout.resultsJSON)
-        try AtomicFile.write(HTMLReport.render(assembly), to: layout.report)
+        try ResultsFile.write(JUnitReport.render(assembly), to: layout.junit)
+        try ResultsFile.write(ResultsJSON.render(assembly), to: layout.resultsJSON)
+        try ResultsFile.write(HTMLReport.render(assembly), to: layout.report)
     }
 }

@@ -21,7 +21,7 @@ public struct ResultsReserve: Sendable {
     public static func make(in layout: ResultsLayout, size: Int = defaultSize) throws(ResultsError) -> ResultsReserve {
         let path = layout.reserve.path
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw ResultsError(path, "cannot set space aside: \(AtomicFile.errnoText())") }
+        guard fd >= 0 else { throw ResultsError(path, "cannot set space aside: \(String(cString: strerror(errno)))") }
         var failure: String?
         let allocated = posix_fallocate(fd, 0, off_t(size))
         if allocated != 0 && allocated != EOPNOTSUPP && allocated != EINVAL { failure = String(cString: strerror(allocated)) }
@@ -47,9 +47,9 @@ public struct ResultsReserve: Sendable {
         while left > 0 {
             let written = block.withUnsafeBytes { write(fd, $0.baseAddress, min(left, $0.count)) }
             if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return AtomicFile.errnoText() }
+            if written <= 0 { return String(cString: strerror(errno)) }
             left -= written
         }
-        return fsync(fd) == 0 ? nil : AtomicFile.errnoText()
+        return fsync(fd) == 0 ? nil : String(cString: strerror(errno))
     }
 }

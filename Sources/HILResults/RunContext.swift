@@ -59,7 +59,7 @@ public struct RunContext: Codable, Sendable, Hashable {
     public func write(to layout: ResultsLayout) throws(ResultsError) {
         let data: Data
         do { data = try TestRecord.makeEncoder().encode(self) } catch { throw ResultsError(layout.runContext.path, "cannot encode: \(error)") }
-        try AtomicFile.write(data, to: layout.runContext)
+        try ResultsFile.write(data, to: layout.runContext)
     }
 
     public static func load(from layout: ResultsLayout) throws(ResultsError) -> RunContext {

@@ -65,7 +65,7 @@ extension TestRecord {
         do { data = try Self.makeEncoder().encode(self) } catch {
             throw ResultsError(url.path, "cannot encode the record: \(error)")
         }
-        try AtomicFile.write(data, to: url)
+        try ResultsFile.write(data, to: url)
         return url
     }
 

@@ -1,3 +1,4 @@
+import Support
 import BenchOperations
 import DeviceControl
 import Foundation

@@ -1,3 +1,4 @@
+import Support
 import HCIPackets
 import EventLoops
 /// LE ACL buffer accounting (Core v5.4 Vol 4 Part E §4.1.1): the controller has

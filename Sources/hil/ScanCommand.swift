@@ -1,3 +1,4 @@
+import Support
 import BenchOperations
 import Foundation
 import EventLoops

@@ -212,11 +212,11 @@ import TestSupport
         let directory = try TemporaryDirectory.make()
         defer { TemporaryDirectory.remove(directory) }
         let url = directory.appendingPathComponent("out.txt")
-        try AtomicFile.write("first, longer content", to: url)
-        try AtomicFile.write("second", to: url)
+        try ResultsFile.write("first, longer content", to: url)
+        try ResultsFile.write("second", to: url)
         #expect(try String(contentsOf: url, encoding: .utf8) == "second")
         let missing = directory.appendingPathComponent("no/such/dir/out.txt")
-        #expect { try AtomicFile.write("x", to: missing) } throws: { error in
+        #expect { try ResultsFile.write("x", to: missing) } throws: { error in
             (error as? ResultsError)?.file == missing.path && (error as? ResultsError)?.message.contains("No such file") == true
         }
     }

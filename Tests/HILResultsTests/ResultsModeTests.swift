@@ -60,7 +60,7 @@ import TestSupport
         let scratch = try TemporaryDirectory.make("hil-modes")
         defer { TemporaryDirectory.remove(scratch) }
         let layout = ResultsLayout(scratch)
-        try AtomicFile.write("<testsuites/>", to: layout.junit)
+        try ResultsFile.write("<testsuites/>", to: layout.junit)
         #expect(try Self.mode(layout.junit) == 0o600)
         let record = try SampleRecords.record("pairing", accessory: "lock").write(toResultsDirectory: scratch)
         #expect(try Self.mode(record) == 0o600)

@@ -1,4 +1,5 @@
 // Test kind: endToEnd — the fixture package EndToEndTests builds with SwiftPM and runs through `hil run`.
+import Support
 import DeviceControl
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 // Test kind: peer — labgrid's coordinator and exporter, real processes.
+import Support
 import DeviceControl
 import Foundation
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 // Test kind: process — runs programs to completion.
+import Support
 import DeviceControl
 
 /// Runs a program to completion as DeviceControl's `ChildProcess` (posix_spawn, its own process

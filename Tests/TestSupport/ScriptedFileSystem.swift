@@ -1,3 +1,4 @@
+import Support
 import Foundation
 import SMP
 import Synchronization
@@ -5,7 +6,7 @@ import Synchronization
 /// The system's calls, except that the one the test names fails with its errno (or, for a full disk, the
 /// temporary file is /dev/full, where the kernel's own write fails with ENOSPC); and every open that
 /// creates is recorded with its flags, its mode and the mode the file had the moment it existed.
-public final class ScriptedFileSystem: BondFileSystem {
+public final class ScriptedFileSystem: FileSystemCalls {
     public enum Operation: Sendable, Hashable, CustomStringConvertible {
         case open, write, fsync, rename, mkdir, flock, unlink
         public var description: String { "\(self)" }
@@ -28,7 +29,7 @@ public final class ScriptedFileSystem: BondFileSystem {
         public var creations: [Creation] = []
     }
 
-    private let system = SystemBondFileSystem()
+    private let system = SystemFileSystemCalls()
     private let script: Mutex<Script>
 
     public init() {

@@ -1,3 +1,4 @@
+import Support
 import DeviceControl
 import Testing
 import TestSupport

@@ -1,3 +1,4 @@
+import Support
 import DeviceControl
 import HCITransports
 import HostCore

@@ -1,3 +1,4 @@
+import Support
 import HCITransports
 import HostCore
 import HCILinux

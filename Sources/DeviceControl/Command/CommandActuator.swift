@@ -50,7 +50,12 @@ public struct CommandActuator: PowerActuator {
 
     /// Runs one action's argv; a deadline or a non-zero exit is an error naming the command and its last words.
     func run(_ argv: [String], action: String) async throws -> CommandResult {
-        let result = try await ChildProcess.run(argv, deadline: deadline, clock: self.clock)
+        let result: CommandResult
+        do {
+            result = try await ChildProcess.run(argv, deadline: deadline, clock: self.clock)
+        } catch let error as ProcessError {
+            throw PowerSwitchError(error)
+        }
         if result.timedOut {
             throw PowerSwitchError(.timeout, "\(name): \(action) command `\(result.commandLine)` did not finish within \(deadline.seconds) (killed)"
                 + (result.lastLine.isEmpty ? "" : "; last output: \(result.lastLine)"))
@@ -63,4 +68,5 @@ public struct CommandActuator: PowerActuator {
     }
 }
 
+import Support
 import Foundation

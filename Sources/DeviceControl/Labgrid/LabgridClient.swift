@@ -1,3 +1,4 @@
+import Support
 import Foundation
 
 /// labgrid's own client (`labgrid-client`, PyPI labgrid) run for one place: acquire, release, show and

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Support
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -67,7 +68,12 @@ public actor ProcessActuator: PowerActuator {
         if let pid = runningPID() { return ["\(argv[0]) already running (pid \(pid))"] }
         let begin = clock.now
         let due = begin.advanced(by: readyDeadline)
-        let started = try ChildProcess.spawn(argv, environment: environment)
+        let started: ChildProcess
+        do {
+            started = try ChildProcess.spawn(argv, environment: environment)
+        } catch let error as ProcessError {
+            throw PowerSwitchError(error)
+        }
         child = started
         output = ""
         ended = nil

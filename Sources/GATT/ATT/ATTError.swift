@@ -1,3 +1,4 @@
+import Support
 import HCIPackets
 import HostCore
 import EventLoops

@@ -1,3 +1,4 @@
+import Support
 import EventLoops
 import HostCore
 // The GATT client of one ATT bearer.

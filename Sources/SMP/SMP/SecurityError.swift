@@ -1,3 +1,4 @@
+import Support
 import HCIPackets
 import EventLoops
 import HostCore

@@ -1,4 +1,5 @@
 // One adapter's bonds and identity in a JSON file.
+import Support
 import BluetoothCrypto
 import Foundation
 import HCIPackets

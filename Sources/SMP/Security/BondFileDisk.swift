@@ -1,12 +1,13 @@
 // Reading a bond file, and replacing it atomically.
 import Foundation
+import Support
 
 /// The bond file on the disk: read whole, or replaced whole by a temporary file made 0600 from its first
 /// byte (open(2) with O_CREAT | O_EXCL and mode 0600: no moment at which another user could open it),
 /// written, fsynced and renamed over the file, and the rename made durable by an fsync of the directory.
 /// Writes happen under `BondFileLock`.
 struct BondFileDisk {
-    let fileSystem: any BondFileSystem
+    let fileSystem: any FileSystemCalls
 
     /// What the file holds.
     struct Contents: Codable, Equatable {
@@ -93,71 +94,10 @@ struct BondFileDisk {
         } catch {
             throw .writeFailed("remove the leftover temporary file", temporary, error)
         }
-        let fd: Int32
         do {
-            fd = try fileSystem.openFile(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600)
+            return try AtomicFile.replace(path, with: bytes, temporary: temporary, fileSystem: fileSystem)
         } catch {
-            throw .writeFailed("create", temporary, error)
-        }
-        let stamp: FileStamp
-        do {
-            stamp = try write(bytes, to: fd, temporary)
-        } catch {
-            try? fileSystem.closeFile(fd)
-            try? fileSystem.removeFile(temporary)
-            throw error
-        }
-        do {
-            try fileSystem.closeFile(fd)
-        } catch {
-            try? fileSystem.removeFile(temporary)
-            throw .writeFailed("close", temporary, error)
-        }
-        do {
-            try fileSystem.renameFile(temporary, to: path)
-        } catch {
-            try? fileSystem.removeFile(temporary)
-            throw .writeFailed("replace", path, error)
-        }
-        try syncDirectory(of: path)
-        return stamp
-    }
-
-    private func write(_ bytes: [UInt8], to fd: Int32, _ temporary: String) throws(BondStoreError) -> FileStamp {
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                Result { () throws(SystemCallError) in try fileSystem.writeFile(fd, UnsafeRawBufferPointer(rebasing: buffer[written...])) }
-            }
-            let count: Int
-            switch result {
-            case .success(let wrote): count = wrote
-            case .failure(let error): throw .writeFailed("write", temporary, error)
-            }
-            guard count > 0 else { throw .writeFailed("write", temporary, SystemCallError(EIO)) }
-            written += count
-        }
-        do {
-            try fileSystem.syncFile(fd)
-        } catch {
-            throw .writeFailed("fsync", temporary, error)
-        }
-        do {
-            return try fileSystem.fileStamp(of: fd)
-        } catch {
-            throw .writeFailed("stat", temporary, error)
-        }
-    }
-
-    /// Makes the rename durable: fsync of the directory that holds `path`.
-    private func syncDirectory(of path: String) throws(BondStoreError) {
-        let directory = Self.directory(of: path)
-        do {
-            let fd = try fileSystem.openFile(directory, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, mode: 0)
-            defer { try? fileSystem.closeFile(fd) }
-            try fileSystem.syncFile(fd)
-        } catch {
-            throw .writeFailed("fsync the directory", directory, error)
+            throw .writeFailed(error.step, error.path, error.error)
         }
     }
 
@@ -174,12 +114,6 @@ struct BondFileDisk {
                 throw .writeFailed("create the directory", path, error)
             }
         }
-    }
-
-    /// The directory that holds `path`.
-    static func directory(of path: String) -> String {
-        let parent = (path as NSString).deletingLastPathComponent
-        return parent.isEmpty ? "." : parent
     }
 
     static func describe(_ error: DecodingError) -> String {

@@ -1,5 +1,6 @@
 // The store's lock across processes.
 #if canImport(Glibc)
+import Support
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -14,7 +15,7 @@ import EventLoops
 struct BondFileLock {
     let lockPath: String
     let fd: Int32
-    let fileSystem: any BondFileSystem
+    let fileSystem: any FileSystemCalls
 
     /// The lock file of the bond file at `path`.
     static func path(for path: String) -> String { path + ".lock" }

@@ -1,3 +1,4 @@
+import Support
 // Why the bond store could not do what it was asked.
 
 /// A bond store failure, in one line that names the file and what failed: `cannot write

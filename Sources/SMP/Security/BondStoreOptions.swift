@@ -1,3 +1,4 @@
+import Support
 import EventLoops
 // How a bond store waits for its lock and reaches the disk.
 
@@ -9,9 +10,9 @@ public struct BondStoreOptions: Sendable {
     /// How long a change waits for another writer to finish before it fails (`BondStoreError.Kind.lockTimedOut`).
     public var lockTimeout: Duration
     /// The file operations.
-    public var fileSystem: any BondFileSystem
+    public var fileSystem: any FileSystemCalls
 
-    public init(clock: LoopClock = .real, lockTimeout: Duration = .seconds(10), fileSystem: any BondFileSystem = SystemBondFileSystem()) {
+    public init(clock: LoopClock = .real, lockTimeout: Duration = .seconds(10), fileSystem: any FileSystemCalls = SystemFileSystemCalls()) {
         self.clock = clock
         self.lockTimeout = lockTimeout
         self.fileSystem = fileSystem

@@ -1,3 +1,4 @@
+@testable import Support
 @testable import BenchOperations
 import DeviceControl
 import Foundation

@@ -1,4 +1,5 @@
 // Test kind: peer — a Bumble child process and its output, waited for on real time.
+import Support
 import DeviceControl
 import Foundation
 import Synchronization

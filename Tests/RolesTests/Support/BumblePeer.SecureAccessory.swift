@@ -1,4 +1,5 @@
 // Test kind: peer — Bumble's secure accessory and central, child processes on real time.
+import Support
 import DeviceControl
 import Foundation
 import TestSupport

@@ -1,4 +1,5 @@
 // Test kind: peer — Google's Bumble, child processes on real time (on btvirt, or Rootcanal's air).
+import Support
 import DeviceControl
 import Foundation
 import TestSupport

@@ -1,3 +1,4 @@
+@testable import Support
 import Foundation
 @testable import HCIPackets
 @testable import EventLoops
@@ -24,7 +25,7 @@ enum BondStoreFixture {
 
     /// Options whose lock waits are on `clock` (a stepped clock nobody advances, unless a test does).
     static func options(clock: LoopClock = VirtualTime.stepped().clock, lockTimeout: Duration = .seconds(10),
-                        fileSystem: any BondFileSystem = SystemBondFileSystem()) -> BondStoreOptions {
+                        fileSystem: any FileSystemCalls = SystemFileSystemCalls()) -> BondStoreOptions {
         BondStoreOptions(clock: clock, lockTimeout: lockTimeout, fileSystem: fileSystem)
     }
 

@@ -1,3 +1,4 @@
+@testable import Support
 import Foundation
 @testable import EventLoops
 @testable import SMP

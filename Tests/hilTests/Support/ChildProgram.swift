@@ -1,4 +1,5 @@
 // Test kind: process — starts the `hil` binary and Bumble's scripts, and bounds the waits for them on the wall clock.
+import Support
 import DeviceControl
 import Foundation
 import Synchronization

@@ -1,6 +1,5 @@
-import DeviceControl
+import Support
 import Foundation
-import Roles
 import Testing
 import TestSupport
 
@@ -52,6 +51,15 @@ import TestSupport
             #expect(result.termination == .signalled(SIGTERM))
             #expect(result.timedOut)
             #expect(result.elapsed == .milliseconds(200))
+        }
+    }
+
+    /// A program that is not there is `ProcessError.notFound`, naming it: no process starts.
+    @Test func aMissingProgramIsNotFound() {
+        #expect {
+            _ = try ChildProcess.spawn(["/nonexistent/hil-no-such-program"])
+        } throws: { error in
+            (error as? ProcessError)?.kind == .notFound && "\(error)".contains("/nonexistent/hil-no-such-program")
         }
     }
 }

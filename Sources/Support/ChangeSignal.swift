@@ -4,20 +4,22 @@ import Synchronization
 /// waiter had seen has happened (at once if one has), or when the waiting task is cancelled. The signal
 /// carries nothing: the waiter reads what changed itself, having noted `count` before it looked, so no
 /// change is lost between its look and its wait.
-final class ChangeSignal: Sendable {
+public final class ChangeSignal: Sendable {
     private struct State {
-        var count: UInt64 = 0
+        public var count: UInt64 = 0
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextID: UInt64 = 0
     }
 
     private let state = Mutex(State())
 
+    public init() {}
+
     /// How many changes have happened.
-    var count: UInt64 { state.withLock { $0.count } }
+    public var count: UInt64 { state.withLock { $0.count } }
 
     /// A change: every waiter resumes.
-    func signal() {
+    public func signal() {
         let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.count += 1
             defer { state.waiters = [:] }
@@ -27,7 +29,7 @@ final class ChangeSignal: Sendable {
     }
 
     /// Returns once `count` has passed `seen`, or when the task is cancelled.
-    func wait(after seen: UInt64) async {
+    public func wait(after seen: UInt64) async {
         let id = state.withLock { state -> UInt64 in
             defer { state.nextID += 1 }
             return state.nextID
@@ -48,41 +50,12 @@ final class ChangeSignal: Sendable {
 
     /// Returns once `count` has passed `seen`, when `deadline` comes on `clock`, or when the task is
     /// cancelled, whichever is first. The deadline's timer is gone when it returns.
-    func wait<C: Clock<Duration>>(after seen: UInt64, until deadline: C.Instant, clock: C) async {
+    public func wait<C: Clock<Duration>>(after seen: UInt64, until deadline: C.Instant, clock: C) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.wait(after: seen) }
             group.addTask { try? await Task.sleep(until: deadline, clock: clock) }
             await group.next()
             group.cancelAll()
-        }
-    }
-}
-
-/// A value given once (later offers are ignored) and awaited by one task.
-final class OneShot<Value: Sendable>: Sendable {
-    private let state = Mutex<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
-
-    /// Gives the value, unless one was given already; true when this call gave it.
-    @discardableResult
-    func give(_ value: Value) -> Bool {
-        let (given, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Value, Never>?) in
-            guard state.value == nil else { return (false, nil) }
-            state.value = value
-            defer { state.waiter = nil }
-            return (true, state.waiter)
-        }
-        waiter?.resume(returning: value)
-        return given
-    }
-
-    /// The value, once given. Call it from one task only.
-    func value() async -> Value {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
-            let value = state.withLock { state -> Value? in
-                if state.value == nil { state.waiter = continuation }
-                return state.value
-            }
-            if let value { continuation.resume(returning: value) }
         }
     }
 }

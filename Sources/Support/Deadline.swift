@@ -1,5 +1,5 @@
 /// Runs `operation` and gives up after `limit`: the operation is cancelled and `timeout()` is thrown, an
-/// error that names what was awaited and for how long. Every wait in DeviceControl goes through here or
+/// error that names what was awaited and for how long. Every wait of a power switch goes through here or
 /// through a C call with its own timeout; the test traits use it for waits the host has no deadline of its own for.
 ///
 /// The operation is cancelled at the deadline, and the group waits for it to end: an operation that

@@ -1,4 +1,4 @@
-// The system calls the bond store makes, behind a protocol a test can stand in for.
+// File system calls behind a protocol a test can stand in for: the bond store and atomic file replacement make them.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,7 +20,7 @@ public struct SystemCallError: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String { String(cString: strerror(code)) }
 }
 
-/// What a file is, as far as telling one version of a bond file from the next: the bond store replaces
+/// What a file is, as far as telling one version of a file from the next (the bond store's): `AtomicFile` replaces
 /// the file by a rename, so every version is a new inode.
 public struct FileStamp: Sendable, Hashable {
     /// The device the file is on.
@@ -44,15 +44,15 @@ public struct FileStamp: Sendable, Hashable {
     }
 
     /// Whether it is the same version of a file as `other` (the mode aside).
-    func isSameVersion(as other: FileStamp) -> Bool {
+    public func isSameVersion(as other: FileStamp) -> Bool {
         device == other.device && inode == other.inode && size == other.size && modified == other.modified
     }
 }
 
-/// The few file operations the bond store makes, one system call each (as swift-system wraps them), so
+/// The few file operations the bond store and `AtomicFile` make, one system call each (as swift-system wraps them), so
 /// that a test can make one fail — a full disk, a read-only file system — or watch how a file is made.
 /// Each throws the call's errno; the system's retries a call that EINTR interrupted.
-public protocol BondFileSystem: Sendable {
+public protocol FileSystemCalls: Sendable {
     /// open(2): the descriptor.
     func openFile(_ path: String, flags: Int32, mode: UInt32) throws(SystemCallError) -> Int32
     /// close(2).
@@ -78,7 +78,7 @@ public protocol BondFileSystem: Sendable {
 }
 
 /// The system's own calls.
-public struct SystemBondFileSystem: BondFileSystem {
+public struct SystemFileSystemCalls: FileSystemCalls {
     /// The system's calls.
     public init() {}
 

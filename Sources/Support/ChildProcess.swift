@@ -41,16 +41,16 @@ public struct ChildProcess: Sendable {
     /// /dev/null). The caller owns it: closing it is the child's end of input.
     public let input: Int32?
 
-    /// Starts `argv[0]` (looked up in PATH) with `argv`. Throws `.invalidInput` for an empty argv and
-    /// `.notFound`/`.deviceFailure` when it cannot be started. With `standardInput` the child reads a pipe
+    /// Starts `argv[0]` (looked up in PATH) with `argv`. Throws `ProcessError` `.invalidCommand` for an empty argv
+    /// and `.notFound`/`.cannotStart` when it cannot be started. With `standardInput` the child reads a pipe
     /// whose write end is `input`.
     public static func spawn(_ argv: [String], environment: [String: String]? = nil, standardInput: Bool = false) throws -> ChildProcess {
         guard let program = argv.first, !program.isEmpty else {
-            throw PowerSwitchError(.invalidInput, "an empty command line cannot be run")
+            throw ProcessError(.invalidCommand, "an empty command line cannot be run")
         }
         var inPipe: [Int32] = [-1, -1]
         if standardInput, closeOnExecPipe(&inPipe) != 0 {
-            throw PowerSwitchError(.deviceFailure, "cannot create pipes for `\(program)`: \(String(cString: strerror(errno)))")
+            throw ProcessError(.cannotStart, "cannot create pipes for `\(program)`: \(String(cString: strerror(errno)))")
         }
         func closeInput() { for fd in inPipe where fd >= 0 { close(fd) } }
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
@@ -58,14 +58,14 @@ public struct ChildProcess: Sendable {
         // would hold this child's output open past its end).
         guard closeOnExecPipe(&outPipe) == 0 else {
             closeInput()
-            throw PowerSwitchError(.deviceFailure, "cannot create pipes for `\(program)`: \(String(cString: strerror(errno)))")
+            throw ProcessError(.cannotStart, "cannot create pipes for `\(program)`: \(String(cString: strerror(errno)))")
         }
         guard closeOnExecPipe(&errPipe) == 0 else {
             let code = errno
             close(outPipe[0])
             close(outPipe[1])
             closeInput()
-            throw PowerSwitchError(.deviceFailure, "cannot create pipes for `\(program)`: \(String(cString: strerror(code)))")
+            throw ProcessError(.cannotStart, "cannot create pipes for `\(program)`: \(String(cString: strerror(code)))")
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -118,8 +118,8 @@ public struct ChildProcess: Sendable {
             close(outPipe[0])
             close(errPipe[0])
             if standardInput { close(inPipe[1]) }
-            let kind: PowerSwitchError.Kind = code == ENOENT || code == EACCES ? .notFound : .deviceFailure
-            throw PowerSwitchError(kind, "cannot start `\(argv.joined(separator: " "))`: \(String(cString: strerror(code)))")
+            let kind: ProcessError.Kind = code == ENOENT || code == EACCES ? .notFound : .cannotStart
+            throw ProcessError(kind, "cannot start `\(argv.joined(separator: " "))`: \(String(cString: strerror(code)))")
         }
         // Unbounded: every chunk the child wrote reaches the consumer however far behind it is (its task may
         // wait seconds for a cooperative thread). Keeping the newest 4096 lost the start of a child that
@@ -222,7 +222,7 @@ extension ChildProcess {
         // with the child. (Collected in the caller's task, a cancellation ended the loop early with a made-up
         // "killed by signal 9" and left the child running: a cancelled `labgrid-client acquire` went on to
         // take the place.)
-        Task { ending.give(.collected(await child.collect())) }
+        Task { ending.resolve(.collected(await child.collect())) }
         // Whether it fired is what makes the result a timeout. The elapsed time, taken when the caller
         // resumes, also counts its wait for a cooperative thread: a command that exited 4 at 5 ms was called
         // "did not finish within 10 s" on a loaded machine. Late itself, the killer fires only on a child not
@@ -234,14 +234,14 @@ extension ChildProcess {
             guard (try? await Task.sleep(until: due.advanced(by: .milliseconds(500)), clock: clock)) != nil else { return true }
             child.signalGroup(SIGKILL)
             guard (try? await Task.sleep(until: due.advanced(by: .seconds(3)), clock: clock)) != nil else { return true }
-            ending.give(.outputStayedOpen)
+            ending.resolve(.outputStayedOpen)
             return true
         }
         let ended = await withTaskCancellationHandler {
-            await ending.value()
+            await ending.value
         } onCancel: {
             child.signalGroup(SIGKILL)
-            ending.give(.cancelled)  // its group has had SIGKILL; the watcher thread reaps it
+            ending.resolve(.cancelled)  // its group has had SIGKILL; the watcher thread reaps it
         }
         let elapsed = start.duration(to: clock.now)
         // The killer ends before `run` does, whichever way it ends: nothing of it waits on `clock` afterwards.
@@ -253,7 +253,7 @@ extension ChildProcess {
         case .cancelled:
             throw CancellationError()
         case .outputStayedOpen:
-            throw PowerSwitchError(.timeout, "`\(argv.joined(separator: " "))` did not finish within \(deadline.seconds) and its output stayed open after it was killed")
+            throw ProcessError(.outputStayedOpen, "`\(argv.joined(separator: " "))` did not finish within \(deadline.seconds) and its output stayed open after it was killed")
         case .collected(let output):
             collected = output
         }
