@@ -78,7 +78,7 @@ extension JSONValue {
 
     /// One scalar as a JSON string literal writes it, in a message: `"` and `\` escaped, control characters
     /// (C0, DEL, C1) as `\n`, `\t`, `\r` or `\uXXXX`.
-    private static func appendLiteral(_ scalar: Unicode.Scalar, to text: inout String) {
+    static func appendLiteral(_ scalar: Unicode.Scalar, to text: inout String) {
         switch scalar {
         case "\"": text += "\\\""
         case "\\": text += "\\\\"

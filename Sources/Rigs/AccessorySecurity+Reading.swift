@@ -4,21 +4,23 @@ import SMP
 import RigFormat
 
 extension AccessorySecurity {
+    private typealias Table = RigFormatTable.Security
+
     /// Reads `security`: `pairing` ("just-works", "passkey", "numeric-comparison") required; `passkey` (six
     /// digits, required for passkey), `legacy` (false) and `protection` ("encryption" or "authentication";
     /// "authentication" unless the method is Just Works), `protectedCharacteristic` (a UUID, default HIL
     /// Protected Data) and `privacy` (false: advertise with a new resolvable private address at every boot) optional.
     public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(keys: ["pairing", "passkey", "legacy", "protection", "protectedCharacteristic", "privacy"]) { fields throws(RigError) -> Self in
-            let methods = ["just-works", "passkey", "numeric-comparison"]
-            let methodValue = try fields.required("pairing", "a pairing method (just-works, passkey, numeric-comparison)")
+        self = try value.object(Table.shape) { fields throws(RigError) -> Self in
+            let methods = Table.pairing.rule.choices ?? []
+            let methodValue = try fields.required(Table.pairing)
             let method = try methodValue.string("a pairing method (\(methods.joined(separator: ", ")))")
             guard methods.contains(method) else {
                 throw methodValue.problem("unknown pairing method '\(JSONValue.excerpt(method))' (\(methods.joined(separator: ", ")))")
             }
-            let passkey = try fields.value("passkey").map { (value: RigValue) throws(RigError) -> UInt32 in UInt32(try value.integer(in: 0...999_999, "a six-digit passkey")) }
+            let passkey = try fields.optionalInteger(Table.passkey).map(UInt32.init)
             if method == "passkey" && passkey == nil { throw methodValue.problem("passkey pairing needs \"passkey\": the six digits the accessory displays") }
-            let levels = ["encryption", "authentication"]
+            let levels = Table.protection.rule.choices ?? []
             var protection: ProtectionLevel = method == "just-works" ? .encryption : .authentication
             if let level = fields.value("protection") {
                 let text = try level.string("a protection level (\(levels.joined(separator: ", ")))")
@@ -35,8 +37,8 @@ extension AccessorySecurity {
                 guard let uuid = BluetoothUUID(try value.string("a characteristic UUID")) else { throw value.fail("a characteristic UUID") }
                 characteristic = uuid
             }
-            return Self(method: method, passkey: passkey, legacy: try fields.bool("legacy", default: false), protection: protection,
-                        protectedCharacteristic: characteristic, privacy: try fields.bool("privacy", default: false))
+            return Self(method: method, passkey: passkey, legacy: try fields.bool(Table.legacy), protection: protection,
+                        protectedCharacteristic: characteristic, privacy: try fields.bool(Table.privacy))
         }
     }
 }

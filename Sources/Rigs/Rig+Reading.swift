@@ -7,20 +7,17 @@ import RigFormat
 import Simulation
 
 extension Rig {
-    static let keys = ["$schema", "name", "description", "adapter", "powerSwitches", "simulation", "accessories", "budgets",
-                       "remoteLossReasons", "localDisconnectReasons", "reportsLinkLoss", "peerSeesAdapterReset", "labgrid"]
-
     /// Reads a rig file's top-level object: every field checked, unknown keys rejected with a did-you-mean,
     /// then the whole checked for consistency (`RigConsistency`): switch ports that exist and are used
     /// once, simulated controllers used once. A top-level `"$schema"` string names the JSON Schema editors
     /// check the file against (`rigs/rig.schema.json`, `RigSchema`); its value is not used.
     public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(keys: Self.keys, "a JSON object (a rig file)") { fields throws(RigError) -> Rig in
+        self = try value.object(RigFormatTable.Root.shape, "a JSON object (a rig file)") { fields throws(RigError) -> Rig in
             _ = try fields.value("$schema")?.string("a string naming the rig file's JSON Schema, like \"./rig.schema.json\"", allowEmpty: true)
-            let name = try fields.string("name", "the rig's name (it names the rig's lock)")
+            let name = try fields.string(RigFormatTable.Root.name)
             let summary = try fields.value("description")?.string("a string", allowEmpty: true)
             let adapterValue = try fields.required("adapter", "an object like {\"moniker\": \"usb:0\"}")
-            let adapter = try adapterValue.object(keys: ["moniker", "power"]) { adapterFields throws(RigError) -> Adapter in
+            let adapter = try adapterValue.object(RigFormatTable.Adapter.shape) { adapterFields throws(RigError) -> Adapter in
                 let monikerValue = try adapterFields.required("moniker", "a transport moniker like \"usb:0\" or \"sim:central\"")
                 let moniker = try monikerValue.string("a transport moniker like \"usb:0\" or \"sim:central\"")
                 do throws(HCITransportError) { _ = try TransportMoniker(parsing: moniker) } catch { throw monikerValue.problem(error.message) }
@@ -35,8 +32,9 @@ extension Rig {
             let list = try fields.required("accessories", "an array of accessories")
             var accessories: [Accessory] = []
             for item in try list.array("an array of accessories") { accessories.append(try Self.accessory(item)) }
-            let budgets = try fields.value("budgets").map(Budgets.init(reading:)) ?? Budgets.defaults
-            let reportsLinkLoss = try fields.bool("reportsLinkLoss", default: true)
+            let budgets: Budgets
+            if let value = fields.value("budgets") { budgets = try Budgets(reading: value) } else { budgets = try Budgets.defaults() }
+            let reportsLinkLoss = try fields.bool(RigFormatTable.Root.reportsLinkLoss)
             var rig = Rig(name: name, summary: summary, adapter: adapter, accessories: accessories, budgets: budgets,
                           remoteLossReasons: try Self.statuses(fields, "remoteLossReasons", default: [.connectionTimeout]),
                           localDisconnectReasons: try Self.statuses(fields, "localDisconnectReasons", default: [HCIStatus(rawValue: 0x16)]),
@@ -60,8 +58,8 @@ extension Rig {
     /// `"labgrid": {"place": "bench-1", "coordinator": "127.0.0.1:20408"}`; the coordinator defaults to
     /// `LG_COORDINATOR`, else labgrid's default.
     static func labgridPlace(_ value: RigValue) throws(RigError) -> LabgridPlace {
-        try value.object(keys: ["place", "coordinator"], "an object like {\"place\": \"bench-1\", \"coordinator\": \"127.0.0.1:20408\"}") { fields throws(RigError) -> LabgridPlace in
-            let place = try fields.string("place", "the name of the labgrid place this bench is")
+        try value.object(RigFormatTable.Labgrid.shape, "an object like {\"place\": \"bench-1\", \"coordinator\": \"127.0.0.1:20408\"}") { fields throws(RigError) -> LabgridPlace in
+            let place = try fields.string(RigFormatTable.Labgrid.place)
             let coordinator = try fields.value("coordinator").map { (value: RigValue) throws(RigError) -> String in
                 try PowerSwitchDescription.coordinatorAddress(value)
             }
@@ -70,17 +68,16 @@ extension Rig {
     }
 
     static func powerReference(_ value: RigValue) throws(RigError) -> PowerReference {
-        try value.object(keys: ["switch", "port"], "an object like {\"switch\": \"sim-switch\", \"port\": 1}") { fields throws(RigError) -> PowerReference in
-            PowerReference(switchName: try fields.string("switch", "the name of a power switch of this rig"),
-                           port: try fields.required("port", "a port number from 1 to 255").integer(in: 1...255, "a port number from 1 to 255"))
+        try value.object(RigFormatTable.PowerReference.shape, "an object like {\"switch\": \"sim-switch\", \"port\": 1}") { fields throws(RigError) -> PowerReference in
+            PowerReference(switchName: try fields.string(RigFormatTable.PowerReference.`switch`), port: try fields.integer(RigFormatTable.PowerReference.port))
         }
     }
 
     static func accessory(_ value: RigValue) throws(RigError) -> Accessory {
-        try value.object(keys: ["name", "match", "power", "expectedServices", "simulated", "security", "malicious"]) { fields throws(RigError) -> Accessory in
-            let name = try fields.string("name", "the accessory's name")
+        try value.object(RigFormatTable.Accessory.shape) { fields throws(RigError) -> Accessory in
+            let name = try fields.string(RigFormatTable.Accessory.name)
             let matchValue = try fields.required("match", "an object with a name, address, service or manufacturer")
-            let filter = try matchValue.object(keys: ["name", "address", "service", "manufacturer"]) { match throws(RigError) -> ScanFilter in
+            let filter = try matchValue.object(RigFormatTable.Match.shape) { match throws(RigError) -> ScanFilter in
                 var filter = ScanFilter(name: try match.optionalString("name", "the advertised name"))
                 if let value = match.value("address") {
                     guard let address = BDAddress(try value.string("a BD_ADDR like \"C0:48:49:4C:00:02\"")) else { throw value.fail("a BD_ADDR like \"C0:48:49:4C:00:02\"") }
@@ -90,8 +87,8 @@ extension Rig {
                     guard let uuid = BluetoothUUID(try value.string("a service UUID like \"180D\"")) else { throw value.fail("a service UUID like \"180D\"") }
                     filter.serviceUUID = uuid
                 }
-                if let value = match.value("manufacturer") {
-                    filter.manufacturer = CompanyIdentifier(rawValue: UInt16(try value.integer(in: 0...0xFFFF, "a company identifier from 0 to 65535")))
+                if match.has(RigFormatTable.Match.manufacturer.key) {
+                    filter.manufacturer = CompanyIdentifier(rawValue: UInt16(try match.integer(RigFormatTable.Match.manufacturer)))
                 }
                 guard !filter.isEmpty else { throw matchValue.problem("give a name, address, service or manufacturer to recognise it by") }
                 return filter
@@ -111,7 +108,7 @@ extension Rig {
             }
             simulated?.security = security
             return Accessory(name: name, match: filter, power: try fields.value("power").map(Self.powerReference), expectedServices: expected,
-                             simulated: simulated, security: security, malicious: try fields.bool("malicious", default: false))
+                             simulated: simulated, security: security, malicious: try fields.bool(RigFormatTable.Accessory.malicious))
         }
     }
 

@@ -1,47 +1,36 @@
 import RigFormat
 
 extension Rig.Budgets {
-    /// The budgets of a rig without a `budgets` block (and of each field a `budgets` block leaves out).
-    static let defaults = Rig.Budgets(advertisingAfterPowerOn: .milliseconds(3000), connect: .milliseconds(3000), discovery: .milliseconds(5000),
-                  linkLossMargin: .milliseconds(1000), reconnect: .milliseconds(5000), adapterReset: .milliseconds(5000),
-                  supervisionTimeout: .milliseconds(420), connectionInterval: .milliseconds(30), stabilityCycles: 10,
-                  connectP95: .milliseconds(3000), discoveryP95: .milliseconds(5000), minimumSuccessRate: 1)
+    private typealias Table = RigFormatTable.Budgets
 
-    /// Reads `budgets`: every field optional, none clamped. Durations are milliseconds above 0 and at most
-    /// an hour; the connection interval 7.5…4000 ms and the supervision timeout 100…32000 ms, larger than
-    /// twice the interval (Core v5.4 Vol 4 Part E §7.8.12, with no peripheral latency).
+    /// The budgets of a rig without a `budgets` block: every field's default in the table.
+    static func defaults() throws(RigError) -> Rig.Budgets {
+        try Self(reading: RigValue(JSONNode(.object([]), at: JSONPosition(line: 1, column: 1)), path: "budgets"))
+    }
+
+    /// Reads `budgets`: every field optional, none clamped, each within its range in `RigFormatTable.Budgets`
+    /// (durations above 0 ms and at most an hour; the connection interval 7.5…4000 ms and the supervision
+    /// timeout 100…32000 ms), the supervision timeout larger than twice the interval (Core v5.4 Vol 4 Part E
+    /// §7.8.12, with no peripheral latency).
     init(reading value: RigValue) throws(RigError) {
-        let keys = ["advertisingAfterPowerOnMilliseconds", "connectMilliseconds", "discoveryMilliseconds", "linkLossMarginMilliseconds",
-                    "reconnectMilliseconds", "adapterResetMilliseconds", "supervisionTimeoutMilliseconds", "connectionIntervalMilliseconds",
-                    "stabilityCycles", "connectP95Milliseconds", "discoveryP95Milliseconds", "minimumSuccessRate",
-                    "pairingMilliseconds", "encryptionMilliseconds"]
-        self = try value.object(keys: keys) { fields throws(RigError) -> Self in
-            let d = Self.defaults
-            func ms(_ key: String, _ fallback: Duration) throws(RigError) -> Duration {
-                guard let value = fields.value(key) else { return fallback }
-                let number = try value.number("a number of milliseconds above 0 and at most 3600000") { $0 > 0 && $0 <= 3_600_000 }
-                return Self.duration(milliseconds: number)
-            }
-            let interval = try fields.value("connectionIntervalMilliseconds").map { (value: RigValue) throws(RigError) -> Duration in
-                Self.duration(milliseconds: try value.number(in: 7.5...4000, "a number of milliseconds from 7.5 to 4000 (Core v5.4 Vol 6 Part B §4.5.1)"))
-            } ?? d.connectionInterval
-            let timeoutValue = fields.value("supervisionTimeoutMilliseconds")
-            let timeout = try timeoutValue.map { (value: RigValue) throws(RigError) -> Duration in
-                Self.duration(milliseconds: try value.number(in: 100...32_000, "a number of milliseconds from 100 to 32000 (Core v5.4 Vol 6 Part B §4.5.2)"))
-            } ?? d.supervisionTimeout
+        self = try value.object(Table.shape) { fields throws(RigError) -> Self in
+            func ms(_ field: JSONField) throws(RigError) -> Duration { Self.duration(milliseconds: try fields.number(field)) }
+            let interval = try ms(Table.connectionIntervalMilliseconds)
+            let timeout = try ms(Table.supervisionTimeoutMilliseconds)
             guard timeout > interval * 2 else {
-                throw RigError(at: fields.path(timeoutValue == nil ? "connectionIntervalMilliseconds" : "supervisionTimeoutMilliseconds"),
+                let blamed = fields.has(Table.supervisionTimeoutMilliseconds.key) ? Table.supervisionTimeoutMilliseconds : Table.connectionIntervalMilliseconds
+                throw RigError(at: fields.path(blamed.key),
                                "the supervision timeout (\(RigValue.format((timeout / .milliseconds(1)))) ms) must be larger than twice the connection interval (\(RigValue.format((interval / .milliseconds(1)))) ms) (Core v5.4 Vol 4 Part E §7.8.12)")
             }
-            var budgets = Self(advertisingAfterPowerOn: try ms("advertisingAfterPowerOnMilliseconds", d.advertisingAfterPowerOn),
-                        connect: try ms("connectMilliseconds", d.connect), discovery: try ms("discoveryMilliseconds", d.discovery),
-                        linkLossMargin: try ms("linkLossMarginMilliseconds", d.linkLossMargin), reconnect: try ms("reconnectMilliseconds", d.reconnect),
-                        adapterReset: try ms("adapterResetMilliseconds", d.adapterReset), supervisionTimeout: timeout, connectionInterval: interval,
-                        stabilityCycles: try fields.integer("stabilityCycles", in: 1...100_000, default: d.stabilityCycles),
-                        connectP95: try ms("connectP95Milliseconds", d.connectP95), discoveryP95: try ms("discoveryP95Milliseconds", d.discoveryP95),
-                        minimumSuccessRate: try fields.number("minimumSuccessRate", in: 0...1, "a fraction from 0 to 1", default: d.minimumSuccessRate))
-            budgets.pairing = try ms("pairingMilliseconds", d.pairing)
-            budgets.encryption = try ms("encryptionMilliseconds", d.encryption)
+            var budgets = Self(advertisingAfterPowerOn: try ms(Table.advertisingAfterPowerOnMilliseconds),
+                        connect: try ms(Table.connectMilliseconds), discovery: try ms(Table.discoveryMilliseconds),
+                        linkLossMargin: try ms(Table.linkLossMarginMilliseconds), reconnect: try ms(Table.reconnectMilliseconds),
+                        adapterReset: try ms(Table.adapterResetMilliseconds), supervisionTimeout: timeout, connectionInterval: interval,
+                        stabilityCycles: try fields.integer(Table.stabilityCycles),
+                        connectP95: try ms(Table.connectP95Milliseconds), discoveryP95: try ms(Table.discoveryP95Milliseconds),
+                        minimumSuccessRate: try fields.number(Table.minimumSuccessRate))
+            budgets.pairing = try ms(Table.pairingMilliseconds)
+            budgets.encryption = try ms(Table.encryptionMilliseconds)
             return budgets
         }
     }

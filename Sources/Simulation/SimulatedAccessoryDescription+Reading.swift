@@ -6,10 +6,10 @@ extension SimulatedAccessoryDescription {
     /// profile names), `advertisingIntervalMilliseconds` (20…10240, Core v5.4 Vol 6 Part B §4.4.2.2),
     /// `bootDelayMilliseconds` (0…60000) and `faults` optional. Its security is the rig accessory's.
     public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(keys: ["controller", "name", "services", "advertisingIntervalMilliseconds", "bootDelayMilliseconds", "faults"]) {
+        self = try value.object(SimulationFormat.Accessory.shape) {
             fields throws(RigError) -> Self in
-            let controller = try fields.string("controller", "the name of a simulated controller")
-            let name = try fields.string("name", "the advertised local name")
+            let controller = try fields.string(SimulationFormat.Accessory.controller)
+            let name = try fields.string(SimulationFormat.Accessory.name)
             var services: [StandardProfile] = []
             if let list = fields.value("services") {
                 let known = StandardProfile.allCases.map(\.rawValue)
@@ -24,10 +24,8 @@ extension SimulatedAccessoryDescription {
                 }
             }
             return Self(controller: controller, name: name, services: services,
-                        advertisingIntervalMilliseconds: try fields.number("advertisingIntervalMilliseconds", in: 20...10_240,
-                            "a number of milliseconds from 20 to 10240 (Core v5.4 Vol 6 Part B §4.4.2.2)", default: 40),
-                        bootDelayMilliseconds: try fields.number("bootDelayMilliseconds", in: 0...60_000,
-                            "a number of milliseconds from 0 to 60000", default: 20),
+                        advertisingIntervalMilliseconds: try fields.number(SimulationFormat.Accessory.advertisingIntervalMilliseconds),
+                        bootDelayMilliseconds: try fields.number(SimulationFormat.Accessory.bootDelayMilliseconds),
                         faults: try fields.value("faults").map { (value: RigValue) throws(RigError) -> SimulatedAccessoryFaults in
                             try SimulatedAccessoryFaults(reading: value)
                         } ?? SimulatedAccessoryFaults())
@@ -36,23 +34,22 @@ extension SimulatedAccessoryDescription {
 }
 
 extension SimulatedAccessoryFaults {
+    private typealias Table = SimulationFormat.Faults
+
     /// Reads `faults`: every key optional, a misspelt one an error (a fault that is silently never
     /// injected would make its suite pass for the wrong reason).
     public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(keys: ["stopsAdvertisingAfterPowerCycles", "dropsLinkAfterMilliseconds", "slowATTMilliseconds",
-                                       "rebootsOnWrite", "refusesConnections", "forgetsBondsOnPowerCycle",
-                                       "servesProtectedUnencrypted", "rejectsPairing", "answersWithWrongLTK", "maliciousATT"]) { fields throws(RigError) -> Self in
-            let milliseconds = "a number of milliseconds above 0 and at most 600000"
+        self = try value.object(Table.shape) { fields throws(RigError) -> Self in
             return Self(
-                stopsAdvertisingAfterPowerCycles: try fields.value("stopsAdvertisingAfterPowerCycles")?.integer(in: 1...1_000_000),
-                dropsLinkAfterMilliseconds: try fields.value("dropsLinkAfterMilliseconds")?.number(milliseconds) { $0 > 0 && $0 <= 600_000 },
-                slowATTMilliseconds: try fields.value("slowATTMilliseconds")?.number(milliseconds) { $0 > 0 && $0 <= 600_000 },
-                rebootsOnWrite: try fields.bool("rebootsOnWrite", default: false),
-                refusesConnections: try fields.bool("refusesConnections", default: false),
-                forgetsBondsOnPowerCycle: try fields.bool("forgetsBondsOnPowerCycle", default: false),
-                servesProtectedUnencrypted: try fields.bool("servesProtectedUnencrypted", default: false),
-                rejectsPairing: try fields.bool("rejectsPairing", default: false),
-                answersWithWrongLTK: try fields.bool("answersWithWrongLTK", default: false),
+                stopsAdvertisingAfterPowerCycles: try fields.optionalInteger(Table.stopsAdvertisingAfterPowerCycles),
+                dropsLinkAfterMilliseconds: try fields.optionalNumber(Table.dropsLinkAfterMilliseconds),
+                slowATTMilliseconds: try fields.optionalNumber(Table.slowATTMilliseconds),
+                rebootsOnWrite: try fields.bool(Table.rebootsOnWrite),
+                refusesConnections: try fields.bool(Table.refusesConnections),
+                forgetsBondsOnPowerCycle: try fields.bool(Table.forgetsBondsOnPowerCycle),
+                servesProtectedUnencrypted: try fields.bool(Table.servesProtectedUnencrypted),
+                rejectsPairing: try fields.bool(Table.rejectsPairing),
+                answersWithWrongLTK: try fields.bool(Table.answersWithWrongLTK),
                 maliciousATT: try fields.value("maliciousATT").map { (item: RigValue) throws(RigError) -> SimulatedMaliciousATT in
                     let known = SimulatedMaliciousATT.allCases.map(\.rawValue)
                     let text = try item.string("one of \(known.joined(separator: ", "))")

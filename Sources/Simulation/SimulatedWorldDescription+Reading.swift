@@ -6,7 +6,7 @@ extension SimulatedWorldDescription {
     /// checked and unknown keys are rejected; names, addresses and switch ports must be unique, and each
     /// port must feed a controller of the world.
     public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(keys: ["controllers", "powerSwitch", "timing"]) { fields throws(RigError) -> SimulatedWorldDescription in
+        self = try value.object(SimulationFormat.Simulation.shape) { fields throws(RigError) -> SimulatedWorldDescription in
             let list = try fields.required("controllers", "an array of simulated controllers")
             var controllers: [Controller] = []
             var names: [String: String] = [:]
@@ -37,13 +37,12 @@ extension SimulatedWorldDescription {
 }
 
 extension SimulatedWorldDescription.Controller {
-    static let keys = ["name", "address", "addressType", "rssi", "faults", "manufacturer", "hciVersion", "hciSubversion",
-                       "lmpVersion", "lmpSubversion", "leBufferLength", "leBufferCount", "leFeatures"]
+    private typealias Table = SimulationFormat.Controller
 
     /// Reads one simulated controller: `name` and `address` required, every other field optional.
     /// `addressType` is "public" or "random", `faults` a list such as ["refusesConnections"].
     public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(keys: Self.keys) { fields throws(RigError) -> Self in
+        self = try value.object(Table.shape) { fields throws(RigError) -> Self in
             let nameValue = try fields.required("name", "a controller name (its moniker is sim:NAME)")
             let name = try nameValue.string("a controller name (its moniker is sim:NAME)")
             guard !name.contains(where: { $0.isWhitespace || $0 == "/" }) else { throw nameValue.fail("a name without whitespace or '/'") }
@@ -75,25 +74,19 @@ extension SimulatedWorldDescription.Controller {
                 }
             }
             let d = Self(name: name, address: address)
-            func byte(_ key: String, _ fallback: UInt8, in range: ClosedRange<Int> = 0...255) throws(RigError) -> UInt8 {
-                UInt8(try fields.integer(key, in: range, default: Int(fallback)))
-            }
-            func word(_ key: String, _ fallback: UInt16, in range: ClosedRange<Int> = 0...0xFFFF) throws(RigError) -> UInt16 {
-                UInt16(try fields.integer(key, in: range, default: Int(fallback)))
-            }
+            func byte(_ field: JSONField) throws(RigError) -> UInt8 { UInt8(clamping: try fields.integer(field)) }
+            func word(_ field: JSONField) throws(RigError) -> UInt16 { UInt16(clamping: try fields.integer(field)) }
             return Self(name: name, address: address, addressType: addressType,
-                        rssi: try fields.integer("rssi", in: -127...20, "an RSSI in dBm from -127 to 20", default: d.rssi),
+                        rssi: try fields.integer(Table.rssi),
                         faults: faults,
-                        manufacturer: CompanyIdentifier(try word("manufacturer", d.manufacturer.rawValue)),
-                        hciVersion: BluetoothVersion(try byte("hciVersion", d.hciVersion.rawValue)),
-                        hciSubversion: try word("hciSubversion", d.hciSubversion),
-                        lmpVersion: BluetoothVersion(try byte("lmpVersion", d.lmpVersion.rawValue)),
-                        lmpSubversion: try word("lmpSubversion", d.lmpSubversion),
-                        leBufferLength: try word("leBufferLength", d.leBufferLength, in: 27...0xFFFF),
-                        leBufferCount: try byte("leBufferCount", d.leBufferCount, in: 1...255),
-                        leFeatures: try fields.value("leFeatures").map { (value: RigValue) throws(RigError) -> LEFeatures in
-                            LEFeatures(rawValue: try value.unsigned64("LE_Features as a whole number from 0 to 18446744073709551615"))
-                        } ?? d.leFeatures)
+                        manufacturer: CompanyIdentifier(try word(Table.manufacturer)),
+                        hciVersion: BluetoothVersion(try byte(Table.hciVersion)),
+                        hciSubversion: try word(Table.hciSubversion),
+                        lmpVersion: BluetoothVersion(try byte(Table.lmpVersion)),
+                        lmpSubversion: try word(Table.lmpSubversion),
+                        leBufferLength: try word(Table.leBufferLength),
+                        leBufferCount: try byte(Table.leBufferCount),
+                        leFeatures: try fields.optionalUnsigned64(Table.leFeatures).map(LEFeatures.init(rawValue:)) ?? d.leFeatures)
         }
     }
 }
@@ -102,18 +95,17 @@ extension SimulatedWorldDescription.PowerSwitch {
     /// Reads a simulated switch: `name` (default "sim-switch") and `ports`, each `{"number": N,
     /// "controller": NAME}` with N from 1 to 255, once each, feeding a controller in `controllers`.
     public init(reading value: RigValue, controllers: [String]) throws(RigError) {
-        self = try value.object(keys: ["name", "ports"]) { fields throws(RigError) -> Self in
-            var name = "sim-switch"
-            if let nameValue = fields.value("name") {
-                name = try nameValue.string("a switch name")
-                guard !name.contains(where: \.isWhitespace) else { throw nameValue.fail("a name without spaces") }
+        self = try value.object(SimulationFormat.PowerSwitch.shape) { fields throws(RigError) -> Self in
+            let name = try fields.string(SimulationFormat.PowerSwitch.name)
+            if let nameValue = fields.value(SimulationFormat.PowerSwitch.name), name.contains(where: \.isWhitespace) {
+                throw nameValue.fail("a name without spaces")
             }
             let list = try fields.required("ports", "an array of ports like {\"number\": 1, \"controller\": \"thermometer\"}")
             var ports: [Port] = []
             var seen: [Int: String] = [:]
             for item in try list.array("a non-empty array of ports like {\"number\": 1, \"controller\": \"thermometer\"}", nonEmpty: true) {
-                let port = try item.object(keys: ["number", "controller"]) { portFields throws(RigError) -> Port in
-                    let number = try portFields.required("number", "a port number from 1 to 255").integer(in: 1...255, "a port number from 1 to 255")
+                let port = try item.object(SimulationFormat.Port.shape) { portFields throws(RigError) -> Port in
+                    let number = try portFields.integer(SimulationFormat.Port.number)
                     let controllerValue = try portFields.required("controller", "the name of the controller it feeds")
                     let controller = try controllerValue.string("the name of the controller it feeds")
                     guard controllers.contains(controller) else {
@@ -133,26 +125,23 @@ extension SimulatedWorldDescription.PowerSwitch {
 }
 
 extension SimulationTiming {
+    private typealias Table = SimulationFormat.Timing
+
     /// Reads `simulation.timing`; every field optional, each within its range (nothing is clamped). A rig's
     /// simulated bench runs on virtual time unless `"clock": "real"` says otherwise.
     public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(keys: ["clock", "timeScale", "maximumAdvertisingDelayMilliseconds", "usbResetDelayMilliseconds", "rssiJitter",
-                                       "connectionUpdateInstantEvents", "seed"]) { fields throws(RigError) -> Self in
-            let d = Self.rigDefault
-            let clock = try fields.optionalString("clock", "\"virtual\" or \"real\"") ?? d.clock.rawValue
+        self = try value.object(Table.shape) { fields throws(RigError) -> Self in
+            let clock = try fields.string(Table.clock)
             guard let kind = Clock(rawValue: clock) else {
                 throw RigError(at: fields.path("clock"), "must be \"virtual\" or \"real\", not \"\(JSONValue.excerpt(clock))\"")
             }
             return Self(
-                timeScale: try fields.number("timeScale", in: 0.001...1000, default: d.timeScale),
-                maximumAdvertisingDelayMilliseconds: try fields.number("maximumAdvertisingDelayMilliseconds", in: 0...10,
-                    "a number of milliseconds from 0 to 10 (advDelay, Core v5.4 Vol 6 Part B §4.4.2.2.1)", default: d.maximumAdvertisingDelayMilliseconds),
-                usbResetDelayMilliseconds: try fields.number("usbResetDelayMilliseconds", in: 0...60_000,
-                    "a number of milliseconds from 0 to 60000", default: d.usbResetDelayMilliseconds),
-                rssiJitter: try fields.integer("rssiJitter", in: 0...40, "a number of dB from 0 to 40", default: d.rssiJitter),
-                connectionUpdateInstantEvents: try fields.integer("connectionUpdateInstantEvents", in: 6...32767,
-                    "a number of connection events from 6 to 32767 (Core v5.4 Vol 6 Part B §5.1.1)", default: d.connectionUpdateInstantEvents),
-                seed: try fields.value("seed")?.unsigned64(),
+                timeScale: try fields.number(Table.timeScale),
+                maximumAdvertisingDelayMilliseconds: try fields.number(Table.maximumAdvertisingDelayMilliseconds),
+                usbResetDelayMilliseconds: try fields.number(Table.usbResetDelayMilliseconds),
+                rssiJitter: try fields.integer(Table.rssiJitter),
+                connectionUpdateInstantEvents: try fields.integer(Table.connectionUpdateInstantEvents),
+                seed: try fields.optionalUnsigned64(Table.seed),
                 clock: kind)
         }
     }

@@ -1,15 +1,18 @@
 import Foundation
 import Rigs
 
-/// `hil rig schema` (the rig file's JSON Schema, for editors) and `hil rig check FILE…` (rig files read by
+/// `hil rig schema` (the rig file's JSON Schema, for editors), `hil rig doc` (its reference in Markdown) and `hil rig check FILE…` (rig files read by
 /// the one rig reader, one line each).
 enum RigCommand {
     static let usage = """
         usage: hil rig schema
+               hil rig doc
                hil rig check RIG.json [RIG.json …]
         schema  print the JSON Schema (draft-07) of a rig file, as rigs/rig.schema.json holds it: an editor
                 (VS Code, JetBrains) completes, describes and checks a rig file that says
                 "$schema": "./rig.schema.json", or that its settings map to the schema (json.schemas)
+        doc     print the rig file reference in Markdown (docs/rig-reference.md): every key of every object,
+                its type, range, default and meaning, from the same table as the schema and the reader
         check   read each rig file as every command does: "FILE: ok (…)" on stdout, or the file's one-line
                 error on stderr; exit 0 when every file is a usable rig, 3 otherwise
         """
@@ -23,6 +26,10 @@ enum RigCommand {
                 try arguments.finish()
                 StandardStreams.output(Data(RigSchema.text.utf8))
                 return .success
+            case "doc":
+                try arguments.finish()
+                StandardStreams.output(Data(RigSchema.reference.utf8))
+                return .success
             case "check":
                 var files: [String] = []
                 while let file = arguments.positional() { files.append(file) }
@@ -30,7 +37,7 @@ enum RigCommand {
                 guard !files.isEmpty else { throw UsageError("missing the rig files to check") }
                 return check(files)
             case let other:
-                throw UsageError(other.map { "unknown rig command '\($0)': schema or check" } ?? "missing a subcommand (schema or check)")
+                throw UsageError(other.map { "unknown rig command '\($0)': schema, doc or check" } ?? "missing a subcommand (schema, doc or check)")
             }
         } catch {
             return Diagnostics.usageError("rig", error)

@@ -1,5 +1,6 @@
 import Foundation
 import RigFormat
+import Rigs
 import Testing
 import TestSupport
 
@@ -8,7 +9,7 @@ import TestSupport
 /// (RigVariants: misspelt keys, numbers replaced, values of other types, strings replaced, members
 /// removed) jsonschema and our reader agree — every variant the reader accepts validates, and every
 /// variant it refuses is refused by the schema too, unless the reader refused it for a check a schema
-/// cannot express (`readerOnlyChecks`, each named in a `$comment` of the schema).
+/// cannot express (`readerOnlyChecks`, declared in the table and each named in a `$comment` of the schema).
 ///
 /// Serialized, and the variants made and read on a thread of their own at the lowest priority, jsonschema
 /// niced (CPU-heavy). A process test: jsonschema runs in a python3 child (scripts/check-rig-schema).
@@ -25,16 +26,13 @@ import TestSupport
     /// Each string is also replaced by these, and by itself in capitals.
     static let stringProbes = ["", "x y"]
 
-    /// Refusals by checks across fields that a schema cannot express (named in the schema's `$comment`s):
-    /// a variant the reader refuses with one of these may still validate.
-    static let readerOnlyChecks = ["is used twice", "is listed twice", "is not a port of switch", "no power switch named", "already powers",
-                                   "no simulated controller named", "is already used by", "but the rig has no simulation block",
-                                   "needs the rig's simulation block", "which powers simulated controllers only", "feeds controller",
-                                   "is also the name of", "must be larger than twice the connection interval", "a valid regular expression"]
+    /// Refusals by checks a schema cannot express, declared in the rig format's table beside the rule they
+    /// concern (each a `$comment` of the schema): a variant the reader refuses with one of these may still validate.
+    static let readerOnlyChecks = RigSchema.readerOnlyRefusals
 
-    /// The fields the reader wants as plain digits (a UInt64 read exactly): 1.0 and 1e2 there are refused
-    /// by the reader and are integers to the schema (its `$comment` says so).
-    static let plainDigitFields: Set<String> = ["leFeatures", "seed"]
+    /// The fields the reader wants as plain digits (a UInt64 read exactly), from the table: 1.0 and 1e2 there are
+    /// refused by the reader and are integers to the schema (its `$comment` says so).
+    static let plainDigitFields = RigSchema.plainDigitKeys
 
     /// The variants of the rigs, each the first of its field pattern and change (budgets.connectMilliseconds
     /// = 0 is made once, from the first rig that has the field).

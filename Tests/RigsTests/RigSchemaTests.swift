@@ -9,7 +9,26 @@ import TestSupport
 @Suite struct RigSchemaTests {
     @Test func theEmbeddedSchemaIsTheFileInRigs() throws {
         let file = try String(contentsOf: repositoryRoot.appendingPathComponent("rigs/rig.schema.json"), encoding: .utf8)
-        #expect(RigSchema.text == file, "rigs/rig.schema.json differs from Sources/Rigs/RigSchema.swift: edit the Swift string, then run `hil rig schema > rigs/rig.schema.json`")
+        #expect(RigSchema.text == file, "rigs/rig.schema.json differs from the schema written from the rig format's table: run `hil rig schema > rigs/rig.schema.json`")
+    }
+
+    @Test func theReferenceIsTheFileInDocs() throws {
+        let file = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/rig-reference.md"), encoding: .utf8)
+        #expect(RigSchema.reference == file, "docs/rig-reference.md differs from the reference written from the rig format's table: run `hil rig doc > docs/rig-reference.md`")
+    }
+
+    /// The checks only the reader makes are declared in the table, each with its `$comment` in the schema: 14,
+    /// every one a check across fields or a regular expression compiled.
+    @Test func theReaderOnlyChecksAreDeclaredInTheTableAndCommentedInTheSchema() {
+        let refusals = RigSchema.readerOnlyRefusals
+        #expect(refusals.count == 14, "\(refusals)")
+        #expect(Set(refusals).count == refusals.count)
+        #expect(RigSchema.plainDigitKeys == ["leFeatures", "seed"])
+        var notes: [ReaderNote] = []
+        JSONRule(.object(RigFormatTable.Root.shape)).visit { notes += $0.notes }
+        for note in notes where !note.refusals.isEmpty {
+            #expect(RigSchema.text.contains(String(OrderedJSON.string(note.comment).compact.dropFirst().dropLast())), "\(note.comment)")
+        }
     }
 
     @Test func everyRigInRigsNamesTheSchemaAndLoads() throws {

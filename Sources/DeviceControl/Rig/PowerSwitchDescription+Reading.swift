@@ -2,28 +2,19 @@ import Foundation
 import RigFormat
 
 extension PowerSwitchDescription {
-    static let commonKeys = ["name", "kind", "verify"]
-    static let keysByKind: [Kind: [String]] = [
-        .command: ["on", "off", "status", "statePattern", "deadlineSeconds"],
-        .usbHub: ["hub", "ports", "port", "method", "force", "repeat"],
-        .ykush: ["serial", "ports", "port"],
-        .relay: ["vendor", "serial", "ports", "port"],
-        .process: ["argv", "environment", "readyPattern", "readyDeadlineSeconds", "stopDeadlineSeconds", "pidFile"],
-        .labgrid: ["place", "resource", "coordinator"],
-    ]
+    private typealias Table = PowerSwitchFormat.Switch
 
     /// Reads one entry of a rig's `powerSwitches`: every field checked, a field of another kind or an
     /// unknown key rejected (`powerSwitches[0].serail: unknown key; did you mean serial?`).
     public init(reading value: RigValue) throws(RigError) {
-        let allKeys = Self.commonKeys + Kind.allCases.flatMap { Self.keysByKind[$0] ?? [] }
         let kinds = "one of " + Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        self = try value.object(keys: Array(Set(allKeys)).sorted()) { fields throws(RigError) -> PowerSwitchDescription in
+        self = try value.object(keys: Table.shape.keys.sorted()) { fields throws(RigError) -> PowerSwitchDescription in
             let nameValue = try fields.required("name", "a switch name, e.g. \"pdu-outlet-3\"")
             let name = try nameValue.string("a switch name, e.g. \"pdu-outlet-3\"")
             guard !name.contains(where: \.isWhitespace) else { throw nameValue.fail("a name without spaces") }
             let kindValue = try fields.required("kind", kinds)
             guard let kind = Kind(rawValue: try kindValue.string(kinds)) else { throw kindValue.fail(kinds) }
-            try fields.restrict(to: Self.commonKeys + (Self.keysByKind[kind] ?? []), what: "unknown key for kind \"\(kind.rawValue)\"")
+            try fields.restrict(to: Table.keys(of: kind), what: "unknown key for kind \"\(kind.rawValue)\"")
             let backend = try Self.backend(kind, fields)
             let verify = try fields.value("verify").map { (value: RigValue) throws(RigError) -> Verify in try Verify(reading: value) } ?? Verify()
             return PowerSwitchDescription(name: name, backend: backend, verify: verify)
@@ -50,15 +41,15 @@ extension PowerSwitchDescription {
         case .command:
             var pattern: StatePattern?
             if let value = fields.value("statePattern") {
-                pattern = try value.object(keys: ["on", "off"]) { patternFields throws(RigError) -> StatePattern in
-                    let on = try regularExpression(patternFields.required("on", "a regular expression"))
-                    let off = try regularExpression(patternFields.required("off", "a regular expression"))
+                pattern = try value.object(PowerSwitchFormat.StatePattern.shape) { patternFields throws(RigError) -> StatePattern in
+                    let on = try regularExpression(patternFields.required(PowerSwitchFormat.StatePattern.on))
+                    let off = try regularExpression(patternFields.required(PowerSwitchFormat.StatePattern.off))
                     do { return try StatePattern(on: on, off: off) } catch { throw value.problem("\(error)") }
                 }
             }
             return .command(on: try argv(fields, "on", required: true) ?? [], off: try argv(fields, "off", required: true) ?? [],
                             status: try argv(fields, "status", required: false), statePattern: pattern,
-                            deadline: try seconds(fields, "deadlineSeconds", max: 600, default: 10))
+                            deadline: try seconds(fields, Table.deadlineSeconds))
         case .usbHub:
             let hubValue = try fields.required("hub", "a hub location like \"1-1.4\"")
             guard let hub = USBLocation(try hubValue.string("a hub location like \"1-1.4\"")) else {
@@ -70,8 +61,8 @@ extension PowerSwitchDescription {
                 guard let parsed = HubSwitchMethod(rawValue: try value.string(methods)) else { throw value.fail(methods) }
                 method = parsed
             }
-            return .usbHub(hub: hub, ports: try ports(fields), method: method, force: try fields.bool("force", default: false),
-                           repeatOff: try fields.integer("repeat", in: 1...10, default: 1))
+            return .usbHub(hub: hub, ports: try ports(fields), method: method, force: try fields.bool(Table.force),
+                           repeatOff: try fields.integer(Table.repeat))
         case .ykush:
             return .ykush(serial: try fields.optionalString("serial"), ports: try ports(fields))
         case .relay:
@@ -92,8 +83,8 @@ extension PowerSwitchDescription {
             }
             let ready = try fields.value("readyPattern").map { (value: RigValue) throws(RigError) -> String in try regularExpression(value) }
             return .process(argv: try argv(fields, "argv", required: true) ?? [], environment: environment, readyPattern: ready,
-                            readyDeadline: try seconds(fields, "readyDeadlineSeconds", max: 600, default: 10),
-                            stopDeadline: try seconds(fields, "stopDeadlineSeconds", max: 600, default: 5),
+                            readyDeadline: try seconds(fields, Table.readyDeadlineSeconds),
+                            stopDeadline: try seconds(fields, Table.stopDeadlineSeconds),
                             pidFile: try fields.optionalString("pidFile", "a file path"))
         case .labgrid:
             let place = try fields.string("place", "the name of a labgrid place, e.g. \"bench-1\"")
@@ -118,10 +109,15 @@ extension PowerSwitchDescription {
         return text
     }
 
-    /// Seconds from 0.001 to `max`, as a duration.
-    static func seconds(_ fields: RigObject, _ key: String, max: Double, default fallback: Double) throws(RigError) -> Duration {
-        let seconds = try fields.number(key, in: 0.001...max, default: fallback)
-        return .milliseconds(Int64((seconds * 1000).rounded()))
+    /// Seconds in the field's range (or its default), as a duration.
+    static func seconds(_ fields: RigObject, _ field: JSONField) throws(RigError) -> Duration {
+        .milliseconds(Int64((try fields.number(field) * 1000).rounded()))
+    }
+
+    /// Seconds from 0.001 to 120, as a duration, defaulting to `fallback`.
+    static func seconds(_ fields: RigObject, _ field: JSONField, default fallback: Double) throws(RigError) -> Duration {
+        guard fields.has(field.key) else { return .milliseconds(Int64((fallback * 1000).rounded())) }
+        return try seconds(fields, field)
     }
 
     /// A command line: a non-empty array of strings, the first a program name (no shell is used).
@@ -171,7 +167,7 @@ extension PowerSwitchDescription.Verify {
             self.init(acceptsUnverified: true)
             return
         }
-        self = try value.object(keys: ["devices", "deadlineSeconds", "onDeadlineSeconds"], forms) { fields throws(RigError) -> Self in
+        self = try value.object(PowerSwitchFormat.Verify.shape, forms) { fields throws(RigError) -> Self in
             var verify = Self()
             if let list = fields.value("devices") {
                 let device = "a device: \"VID:PID\", \"VID:PID/SERIAL\", a location like \"1-1.4.2\", or \"LOCATION=VID:PID\""
@@ -180,10 +176,10 @@ extension PowerSwitchDescription.Verify {
                     verify.devices.append(expectation)
                 }
             }
-            verify.offDeadline = try PowerSwitchDescription.seconds(fields, "deadlineSeconds", max: 120, default: 3)
+            verify.offDeadline = try PowerSwitchDescription.seconds(fields, PowerSwitchFormat.Verify.deadlineSeconds)
             // Devices get at least 10 s to come back after on, unless onDeadlineSeconds says otherwise.
-            let onDefault = fields.has("deadlineSeconds") ? Swift.max(verify.offDeadline / .seconds(1), 10) : 10
-            verify.onDeadline = try PowerSwitchDescription.seconds(fields, "onDeadlineSeconds", max: 120, default: onDefault)
+            let onDefault = Swift.max(verify.offDeadline / .seconds(1), PowerSwitchFormat.Verify.onDeadlineSeconds.defaultNumber ?? 10)
+            verify.onDeadline = try PowerSwitchDescription.seconds(fields, PowerSwitchFormat.Verify.onDeadlineSeconds, default: onDefault)
             return verify
         }
     }
