@@ -16,7 +16,7 @@ let package = Package(
         .library(name: "SMP", targets: ["SMP"]),
         .library(name: "Roles", targets: ["Roles"]),
         .library(name: "BluetoothCrypto", targets: ["BluetoothCrypto"]),
-        .library(name: "RigFormat", targets: ["RigFormat"]),
+        .library(name: "StrictJSON", targets: ["StrictJSON"]),
         .library(name: "DeviceControl", targets: ["DeviceControl"]),
         .library(name: "Simulation", targets: ["Simulation"]),
         .library(name: "Preflight", targets: ["Preflight"]),
@@ -51,8 +51,9 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
 
-        // The rig file reader: JSON with line and column, strict fields, one error type (RigError).
-        .target(name: "RigFormat"),
+        // The strict JSON reader of every file hil reads (rigs, profiles, fault plans): line and column, strict
+        // fields with did-you-mean, InputLimits, one error type (InputError), and the tables a format is declared in.
+        .target(name: "StrictJSON"),
         // SplitMix64, the seeded generator that makes simulated airs, fuzz inputs and random tests replayable.
         .target(name: "SeededRandom"),
         // The Bluetooth LE security toolbox (Core v5.4 Vol 3 Part H §2.2) over libcrypto: AES-128, AES-CMAC,
@@ -81,9 +82,9 @@ let package = Package(
         // list, descriptors.
         .target(name: "LibUSB", dependencies: ["CLibUSB"]),
         // Power switches and USB topology; knows nothing about Bluetooth.
-        .target(name: "DeviceControl", dependencies: ["Support", "CLibUSB", "LibUSB", "RigFormat"]),
+        .target(name: "DeviceControl", dependencies: ["Support", "CLibUSB", "LibUSB", "StrictJSON"]),
         // Simulated controllers, air and power: the embedded default bench.
-        .target(name: "Simulation", dependencies: ["BluetoothCrypto", "RigFormat", "SeededRandom", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
+        .target(name: "Simulation", dependencies: ["BluetoothCrypto", "StrictJSON", "SeededRandom", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
         .target(name: "Preflight"),
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
@@ -92,20 +93,25 @@ let package = Package(
         // Results of a run: test records, the Swift Testing event stream, JUnit, JSON, HTML, SVG.
         // Imports no Bluetooth or device module, so it could serve any harness.
         .target(name: "HILResults", dependencies: ["Support"]),
-        // The rig model: a bench's adapter, accessories, switches and budgets, read through RigFormat.
-        .target(name: "Rigs", dependencies: ["DeviceControl", "Simulation", "RigFormat", "HCIPackets", "HCITransports", "GATT", "SMP", "Roles"]),
+        // The rig model: a bench's adapter, accessories, switches and budgets, read through StrictJSON.
+        .target(name: "Rigs", dependencies: ["DeviceControl", "Simulation", "StrictJSON", "HCIPackets", "HCITransports", "GATT", "SMP", "Roles"]),
         // Operations on a bench: leasing it (the rig lock), opening its adapter, the recovery ladder, doctor.
-        .target(name: "BenchOperations", dependencies: ["Support", "HCIUSB", "HCILinux", "LibUSB", "DeviceControl", "Rigs", "HILResults", "RigFormat", "EventLoops", "HCITransports", "HostCore", "Roles"]),
-        // The simulated air served as H4 controllers (`hil sim serve`).
-        .target(name: "AirServer", dependencies: ["Simulation", "DeviceControl", "Rigs", "HCIPackets", "EventLoops", "HCITransports", "Roles"]),
+        .target(name: "BenchOperations", dependencies: ["Support", "HCIUSB", "HCILinux", "LibUSB", "DeviceControl", "Rigs", "HILResults", "StrictJSON", "EventLoops", "HCITransports", "HostCore", "Roles"]),
+        // `hil sim serve`: the simulated air served as H4 controllers, with its control channel.
+        // H4 and control lines over sockets, shared by the servers: addresses (loopback unless told), listening
+        // sockets, byte bridges, socket options, the servers' one error type.
+        .target(name: "SocketServing", dependencies: ["EventLoops", "HCITransports"]),
+        // `hil serve`: one opened controller (any moniker) served as H4 to one host at a time, with an idle timeout.
+        .target(name: "ControllerServer", dependencies: ["SocketServing", "HCIPackets", "EventLoops", "HCITransports"]),
+        .target(name: "AirServer", dependencies: ["SocketServing", "Simulation", "DeviceControl", "Rigs", "HCIPackets", "EventLoops", "HCITransports", "Roles"]),
         // The runner: `swift test` supervision, the event stream followed live, progress, results written.
         .target(name: "HILRunner", dependencies: ["Support", "HILResults", "Rigs", "BenchOperations", "DeviceControl"]),
         // Swift Testing traits that lease a bench.
         .target(name: "HILTesting", dependencies: ["Support", "Rigs", "BenchOperations", "HILResults", "DeviceControl", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
         // The bench as a scriptable accessory for a phone app (`hil accessory`): profiles, fault plans, the report.
-        .target(name: "AccessoryPlay", dependencies: ["RigFormat", "HILResults", "HCIPackets", "EventLoops", "HostCore", "GATT", "SMP", "Roles"]),
+        .target(name: "AccessoryPlay", dependencies: ["StrictJSON", "HILResults", "HCIPackets", "EventLoops", "HostCore", "GATT", "SMP", "Roles"]),
         // The command-line tool: arguments, presenters of its answers, exit codes.
-        .executableTarget(name: "hil", dependencies: ["Support", "HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "RigFormat", "AccessoryPlay", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
+        .executableTarget(name: "hil", dependencies: ["ControllerServer", "SocketServing", "Support", "HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "StrictJSON", "AccessoryPlay", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // Benchmarks run by scripts/bench-*: each measures ours beside a baseline in the same run.
         .executableTarget(name: "hil-benchmark", dependencies: ["BenchOperations", "Simulation", "HCIPackets", "HostCore", "GATT", "Roles"]),
         // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz` builds it with
@@ -127,23 +133,25 @@ let package = Package(
         .testTarget(name: "RolesTests", dependencies: ["Support", "Roles", "TestSupport", "DeviceControl", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP"]),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
         .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
-        .testTarget(name: "RigFormatTests", dependencies: ["RigFormat"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DeviceControlTests", dependencies: ["Support", "DeviceControl", "RigFormat", "TestSupport", "EventLoops", "Roles"]),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "DeviceControlTests", dependencies: ["Support", "DeviceControl", "StrictJSON", "TestSupport", "EventLoops", "Roles"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILResultsTests", dependencies: ["HILResults", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "RigsTests", dependencies: ["Rigs", "RigFormat", "DeviceControl", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
+        .testTarget(name: "RigsTests", dependencies: ["Rigs", "StrictJSON", "DeviceControl", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
         .testTarget(name: "BenchOperationsTests", dependencies: ["Support", "BenchOperations", "Rigs", "HILResults", "DeviceControl", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
-        .testTarget(name: "AirServerTests", dependencies: ["AirServer", "Rigs", "DeviceControl", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
+        .testTarget(name: "SocketServingTests", dependencies: ["SocketServing", "AirServer"]),
+        .testTarget(name: "ControllerServerTests", dependencies: ["Support", "SocketServing", "ControllerServer", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "AirServer"]),
+        .testTarget(name: "AirServerTests", dependencies: ["Support", "SocketServing", "AirServer", "Rigs", "DeviceControl", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
         .testTarget(name: "HILRunnerTests", dependencies: ["Support", "HILRunner", "HILResults", "BenchOperations", "DeviceControl", "Rigs", "TestSupport", "EventLoops"]),
         .testTarget(name: "LibUSBTests", dependencies: ["LibUSB", "CLibUSB"]),
         .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "LibUSB", "HCIPackets", "HostCore"]),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "CBlueZ", "Roles"]),
-        .testTarget(name: "hilTests", dependencies: ["Support", "hil", "DeviceControl", "AirServer", "TestSupport", "HCIPackets", "HCITransports", "HostCore", "SMP"]),
+        .testTarget(name: "hilCommandTests", dependencies: ["SocketServing", "Support", "hil", "DeviceControl", "AirServer", "TestSupport", "HCIPackets", "HCITransports", "HostCore", "SMP"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HostCore", "GATT", "Roles"]),
         // HILTesting's own parts, apart from a bench.
         .testTarget(name: "HILTestingTests", dependencies: ["HILTesting", "HCITransports", "SMP"]),
-        .testTarget(name: "AccessoryPlayTests", dependencies: ["AccessoryPlay", "RigFormat", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HostCore", "SMP", "Roles"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "RigFormat", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
+        .testTarget(name: "AccessoryPlayTests", dependencies: ["AccessoryPlay", "StrictJSON", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HostCore", "SMP", "Roles"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "StrictJSON", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
     ]
 )

@@ -2,25 +2,25 @@ import Foundation
 import HCIPackets
 import GATT
 import SMP
-import RigFormat
+import StrictJSON
 
 extension AccessoryProfile {
     /// The keys of a profile file's top level.
     static let keys = ["$schema", "name", "description", "advertising", "services", "notify", "address", "security"]
 
     /// Reads a profile file strictly, as rigs are read: an unknown key, a missing field or a value of the
-    /// wrong kind is one `RigError` naming the field (`services[1].characteristics[0].properties[2]: unknown
+    /// wrong kind is one `InputError` naming the field (`services[1].characteristics[0].properties[2]: unknown
     /// property 'notfy'; did you mean notify?`).
-    public static func read(file path: String) throws(RigError) -> AccessoryProfile {
+    public static func read(file path: String) throws(InputError) -> AccessoryProfile {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return try RigDocument.read(file: path) { value throws(RigError) in try AccessoryProfile(reading: value, directory: directory) }
+        return try InputDocument.read(file: path) { value throws(InputError) in try AccessoryProfile(reading: value, directory: directory) }
     }
 
     /// Reads a profile: `name` (required), `description`, `advertising` (`interval_ms`, `services`) and
     /// `services`, each a ready profile (`{"profile": "heart-rate"}`) or a custom service, and `notify`, the
     /// characteristics that notify on their own (`NotificationSource`; a file's path is relative to `directory`).
-    public init(reading value: RigValue, directory: String = ".") throws(RigError) {
-        self = try value.object(keys: Self.keys, "a profile object") { fields throws(RigError) -> AccessoryProfile in
+    public init(reading value: InputValue, directory: String = ".") throws(InputError) {
+        self = try value.object(keys: Self.keys, "a profile object") { fields throws(InputError) -> AccessoryProfile in
             _ = try fields.value("$schema")?.string("a string naming the profile's JSON Schema", allowEmpty: true)
             _ = try fields.value("description")?.string("a string (what the accessory is)", allowEmpty: true)
             let name = try fields.string("name", "the accessory's name (what it advertises)")
@@ -32,10 +32,10 @@ extension AccessoryProfile {
             var interval = 100.0
             var advertised: [BluetoothUUID]?
             if let advertising = fields.value("advertising") {
-                try advertising.object(keys: ["interval_ms", "services"]) { ad throws(RigError) in
+                try advertising.object(keys: ["interval_ms", "services"]) { ad throws(InputError) in
                     interval = try ad.number("interval_ms", in: 20...10_240, "an advertising interval from 20 to 10240 ms", default: 100)
                     if let list = ad.value("services") {
-                        advertised = try list.array("an array of service UUIDs").map { (item: RigValue) throws(RigError) -> BluetoothUUID in try Self.uuid(item) }
+                        advertised = try list.array("an array of service UUIDs").map { (item: InputValue) throws(InputError) -> BluetoothUUID in try Self.uuid(item) }
                     }
                 }
             }
@@ -44,7 +44,7 @@ extension AccessoryProfile {
                 let source = try NotificationSource(reading: item, directory: directory)
                 let notifying = services.flatMap(\.characteristics).contains { $0.uuid == source.characteristic && $0.properties.contains(.notify) }
                 guard notifying else {
-                    throw try item.object(keys: NotificationSource.keys) { entry throws(RigError) -> RigError in
+                    throw try item.object(keys: NotificationSource.keys) { entry throws(InputError) -> InputError in
                         try entry.required("characteristic", "").problem("no characteristic \(source.characteristic) with the notify property in the profile's services")
                     }
                 }
@@ -61,8 +61,8 @@ extension AccessoryProfile {
     /// `{"type": "public" | "random-static" | "resolvable-private", "identity": "C3:11:22:33:44:55", "irk_hex": "…"}`:
     /// the identity (a random static address) and the IRK (16 octets, most significant first, as the Core spec
     /// writes keys) are optional, made fresh for each run when absent, and not for a public address.
-    static func address(_ value: RigValue) throws(RigError) -> (AddressKind, LocalIdentity?) {
-        try value.object(keys: ["type", "identity", "irk_hex"], "an address object") { fields throws(RigError) -> (AddressKind, LocalIdentity?) in
+    static func address(_ value: InputValue) throws(InputError) -> (AddressKind, LocalIdentity?) {
+        try value.object(keys: ["type", "identity", "irk_hex"], "an address object") { fields throws(InputError) -> (AddressKind, LocalIdentity?) in
             let kinds = AddressKind.allCases.map(\.rawValue)
             let typeValue = try fields.required("type", "an address type (\(kinds.joined(separator: ", ")))")
             let word = try typeValue.string("an address type (\(kinds.joined(separator: ", ")))")
@@ -92,8 +92,8 @@ extension AccessoryProfile {
 
     /// `{"pairing": "just-works" | "passkey" | "numeric-comparison", "passkey": 123456, "legacy": false}`: how the
     /// accessory pairs (it displays a passkey, never enters one) and bonds.
-    static func security(_ value: RigValue) throws(RigError) -> AccessorySecurity {
-        try value.object(keys: ["pairing", "passkey", "legacy"], "a security object") { fields throws(RigError) -> AccessorySecurity in
+    static func security(_ value: InputValue) throws(InputError) -> AccessorySecurity {
+        try value.object(keys: ["pairing", "passkey", "legacy"], "a security object") { fields throws(InputError) -> AccessorySecurity in
             let methods = ["just-works", "passkey", "numeric-comparison"]
             let methodValue = try fields.required("pairing", "a pairing method (\(methods.joined(separator: ", ")))")
             let method = try methodValue.string("a pairing method (\(methods.joined(separator: ", ")))")
@@ -101,21 +101,21 @@ extension AccessoryProfile {
                 let hint = DidYouMean.question(for: method, among: methods).map { "; \($0)" } ?? " (known: \(methods.joined(separator: ", ")))"
                 throw methodValue.problem("unknown pairing method '\(JSONValue.excerpt(method))'\(hint)")
             }
-            let passkey = try fields.value("passkey").map { (value: RigValue) throws(RigError) -> UInt32 in UInt32(try value.integer(in: 0...999_999, "a six-digit passkey")) }
+            let passkey = try fields.value("passkey").map { (value: InputValue) throws(InputError) -> UInt32 in UInt32(try value.integer(in: 0...999_999, "a six-digit passkey")) }
             if method == "passkey" && passkey == nil { throw methodValue.problem("passkey pairing needs \"passkey\": the six digits the accessory displays") }
             if method != "passkey", passkey != nil { throw try fields.required("passkey", "").problem("only passkey pairing has a passkey") }
             return AccessorySecurity(method: method, passkey: passkey, legacy: try fields.bool("legacy", default: false))
         }
     }
 
-    static func uuid(_ value: RigValue) throws(RigError) -> BluetoothUUID {
+    static func uuid(_ value: InputValue) throws(InputError) -> BluetoothUUID {
         let expected = "a UUID (16-bit like \"180D\" or 128-bit like \"6e400001-b5a3-f393-e0a9-e50e24dcca9e\")"
         guard let uuid = BluetoothUUID(try value.string(expected)) else { throw value.fail(expected) }
         return uuid
     }
 
-    static func service(_ value: RigValue) throws(RigError) -> GATTService {
-        try value.object(keys: ["profile", "uuid", "primary", "characteristics"], "a service object") { fields throws(RigError) -> GATTService in
+    static func service(_ value: InputValue) throws(InputError) -> GATTService {
+        try value.object(keys: ["profile", "uuid", "primary", "characteristics"], "a service object") { fields throws(InputError) -> GATTService in
             if let profile = fields.value("profile") {
                 try fields.restrict(to: ["profile"], what: "not allowed beside \"profile\"")
                 let known = StandardProfile.allCases.map(\.rawValue)
@@ -147,14 +147,14 @@ extension AccessoryProfile {
         ("write", .write), ("write-encrypted", .writeEncrypted), ("write-authenticated", .writeAuthenticated),
     ]
 
-    static func characteristic(_ value: RigValue) throws(RigError) -> GATTCharacteristic {
+    static func characteristic(_ value: InputValue) throws(InputError) -> GATTCharacteristic {
         let keys = ["uuid", "properties", "permissions", "value_hex", "value_text", "description"]
-        return try value.object(keys: keys, "a characteristic object") { fields throws(RigError) -> GATTCharacteristic in
+        return try value.object(keys: keys, "a characteristic object") { fields throws(InputError) -> GATTCharacteristic in
             let uuidValue = try fields.required("uuid", "a characteristic UUID")
             let uuid = try uuid(uuidValue)
             if let problem = ReservedAttributeTypes.characteristicProblem(uuid) { throw uuidValue.problem(problem) }
             let properties = try names(try fields.required("properties", "an array of properties"), Self.propertyNames, what: "property")
-            let permissions = try fields.value("permissions").map { (list: RigValue) throws(RigError) -> GATTPermissions in
+            let permissions = try fields.value("permissions").map { (list: InputValue) throws(InputError) -> GATTPermissions in
                 try names(list, Self.permissionNames, what: "permission")
             }
             if fields.has("value_hex") && fields.has("value_text") {
@@ -189,7 +189,7 @@ extension AccessoryProfile {
     }
 
     /// An array of names, each from `table`, as the union of their options.
-    static func names<Option: OptionSet>(_ value: RigValue, _ table: [(String, Option)], what: String) throws(RigError) -> Option {
+    static func names<Option: OptionSet>(_ value: InputValue, _ table: [(String, Option)], what: String) throws(InputError) -> Option {
         let known = table.map(\.0)
         var result: Option = []
         for item in try value.array("an array of \(what) names (\(known.joined(separator: ", ")))") {

@@ -1,6 +1,6 @@
 import HCIPackets
 import HostCore
-import RigFormat
+import StrictJSON
 
 extension FaultPlan {
     /// The keys every step may have.
@@ -32,13 +32,13 @@ extension FaultPlan {
 
     /// Reads a plan file strictly, as rigs are read: unknown keys are errors with a did-you-mean, values out
     /// of range are named with the value as written. `fallbackName` names a plan without `"name"`.
-    public static func read(file path: String, fallbackName: String) throws(RigError) -> FaultPlan {
-        try RigDocument.read(file: path) { value throws(RigError) in try FaultPlan(reading: value, fallbackName: fallbackName) }
+    public static func read(file path: String, fallbackName: String) throws(InputError) -> FaultPlan {
+        try InputDocument.read(file: path) { value throws(InputError) in try FaultPlan(reading: value, fallbackName: fallbackName) }
     }
 
     /// Reads `{"name", "description", "steps": [...]}`.
-    public init(reading value: RigValue, fallbackName: String) throws(RigError) {
-        self = try value.object(keys: ["$schema", "name", "description", "steps"], "a plan object") { fields throws(RigError) -> FaultPlan in
+    public init(reading value: InputValue, fallbackName: String) throws(InputError) {
+        self = try value.object(keys: ["$schema", "name", "description", "steps"], "a plan object") { fields throws(InputError) -> FaultPlan in
             _ = try fields.value("$schema")?.string("a string naming the plan's JSON Schema", allowEmpty: true)
             _ = try fields.value("description")?.string("a string (what the plan does)", allowEmpty: true)
             let name = try fields.optionalString("name", "the plan's name (a non-empty string)") ?? fallbackName
@@ -49,12 +49,12 @@ extension FaultPlan {
         }
     }
 
-    static func milliseconds(_ fields: RigObject, _ key: String, upTo limit: Int = 86_400_000) throws(RigError) -> Int? {
+    static func milliseconds(_ fields: InputObject, _ key: String, upTo limit: Int = 86_400_000) throws(InputError) -> Int? {
         try fields.value(key)?.integer(in: 0...limit, "a whole number of milliseconds from 0 to \(limit)")
     }
 
-    static func step(_ value: RigValue, number: Int) throws(RigError) -> Step {
-        try value.object(keys: stepKeys, "a step object") { fields throws(RigError) -> Step in
+    static func step(_ value: InputValue, number: Int) throws(InputError) -> Step {
+        try value.object(keys: stepKeys, "a step object") { fields throws(InputError) -> Step in
             let actionValue = try fields.required("do", "an action (\(actions.joined(separator: ", ")))")
             let word = try actionValue.string("an action (\(actions.joined(separator: ", ")))")
             guard let allowed = actionKeys[word] else {
@@ -69,7 +69,7 @@ extension FaultPlan {
             if action.actsOnLink, case .atTime = trigger {
                 throw try fields.required("at_ms", "").problem("\(word) acts on a link: trigger it with after_connect_ms, after_connections or a request")
             }
-            let expectations = try fields.value("expect").map { (expect: RigValue) throws(RigError) -> [Expectation] in
+            let expectations = try fields.value("expect").map { (expect: InputValue) throws(InputError) -> [Expectation] in
                 try Self.expectations(expect, action: action)
             } ?? []
             let name = try fields.optionalString("name", "the step's name (a non-empty string)") ?? "step \(number): \(word)"
@@ -86,7 +86,7 @@ extension FaultPlan {
     }
 
     /// The action `word` names, with its own keys read.
-    static func action(_ word: String, _ fields: RigObject) throws(RigError) -> Action {
+    static func action(_ word: String, _ fields: InputObject) throws(InputError) -> Action {
         switch word {
         case "disconnect": return .disconnect(reason: try reason(fields.value("reason")))
         case "vanish": return .vanish
@@ -106,7 +106,7 @@ extension FaultPlan {
 
     /// `interval_ms` (required), `latency` (default 0), `supervision_timeout_ms` (default 4000), in the ranges of
     /// Core v5.4 Vol 4 Part E §7.8.18, the timeout longer than (1 + latency) × interval × 2.
-    static func parameters(_ fields: RigObject) throws(RigError) -> ConnectionParameters {
+    static func parameters(_ fields: InputObject) throws(InputError) -> ConnectionParameters {
         let intervalValue = try fields.required("interval_ms", "a connection interval from 7.5 to 4000 ms")
         let interval = try fields.number("interval_ms", in: 7.5...4000, "a connection interval from 7.5 to 4000 ms, in steps of 1.25", default: 0)
         guard (interval / 1.25).rounded() == interval / 1.25 else {
@@ -126,7 +126,7 @@ extension FaultPlan {
     }
 
     /// The step's one trigger.
-    static func trigger(_ value: RigValue, _ fields: RigObject) throws(RigError) -> Trigger {
+    static func trigger(_ value: InputValue, _ fields: InputObject) throws(InputError) -> Trigger {
         let atTime = try milliseconds(fields, "at_ms")
         let afterConnect = try milliseconds(fields, "after_connect_ms")
         let connections = try fields.value("after_connections")?.integer(in: 1...10_000, "a number of connections from 1 to 10000")
@@ -148,8 +148,8 @@ extension FaultPlan {
     }
 
     /// A step's `expect` object: each expectation must suit the step's action.
-    static func expectations(_ value: RigValue, action: Action) throws(RigError) -> [Expectation] {
-        try value.object(keys: expectationKeys, "an object of expectations") { checks throws(RigError) -> [Expectation] in
+    static func expectations(_ value: InputValue, action: Action) throws(InputError) -> [Expectation] {
+        try value.object(keys: expectationKeys, "an object of expectations") { checks throws(InputError) -> [Expectation] in
             var expectations: [Expectation] = []
             if let wanted = checks.value("accept_parameters") {
                 guard try wanted.bool() else { throw wanted.problem("only true can be expected (leave it out to expect nothing)") }
@@ -195,7 +195,7 @@ extension FaultPlan {
     }
 
     /// Hex text (`"0x13"`, `"13"`) or a decimal number (`19`): one of the reasons HCI Disconnect accepts. Absent: 0x13.
-    static func reason(_ value: RigValue?) throws(RigError) -> HCIStatus {
+    static func reason(_ value: InputValue?) throws(InputError) -> HCIStatus {
         guard let value else { return .remoteUserTerminatedConnection }
         let allowed = disconnectReasons.map { "0x" + String($0, radix: 16, uppercase: true).leftPadded(2) }
         let expected = "a disconnect reason (\(allowed.joined(separator: ", ")))"

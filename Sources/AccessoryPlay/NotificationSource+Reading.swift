@@ -1,6 +1,6 @@
 import Foundation
 import Roles
-import RigFormat
+import StrictJSON
 
 extension NotificationSource {
     /// The keys of a `notify` entry.
@@ -8,8 +8,8 @@ extension NotificationSource {
 
     /// Reads `{"characteristic": "2A37", "every_ms": 1000, "prefix_hex": "00", "counter" | "waveform" | "file": …}`;
     /// a file's path is relative to `directory` (the profile's).
-    init(reading value: RigValue, directory: String) throws(RigError) {
-        self = try value.object(keys: Self.keys, "a notification source object") { fields throws(RigError) -> NotificationSource in
+    init(reading value: InputValue, directory: String) throws(InputError) {
+        self = try value.object(keys: Self.keys, "a notification source object") { fields throws(InputError) -> NotificationSource in
             let characteristic = try AccessoryProfile.uuid(try fields.required("characteristic", "the UUID of a characteristic that notifies"))
             let interval = try fields.required("every_ms", "how often it notifies, from 10 to 3600000 ms")
                 .integer(in: 10...3_600_000, "how often it notifies, from 10 to 3600000 ms")
@@ -38,13 +38,13 @@ extension NotificationSource {
         }
     }
 
-    static func octets(_ fields: RigObject) throws(RigError) -> Int {
+    static func octets(_ fields: InputObject) throws(InputError) -> Int {
         try fields.value("octets")?.integer(in: 1...4, "a width of 1 to 4 octets") ?? 1
     }
 
     /// `{"start": 60, "step": 1, "octets": 1}`.
-    static func counter(_ value: RigValue) throws(RigError) -> Kind {
-        try value.object(keys: ["start", "step", "octets"], "a counter object") { fields throws(RigError) -> Kind in
+    static func counter(_ value: InputValue) throws(InputError) -> Kind {
+        try value.object(keys: ["start", "step", "octets"], "a counter object") { fields throws(InputError) -> Kind in
             .counter(start: try fields.value("start")?.integer(in: 0...0xFFFF_FFFF, "a start from 0 to 4294967295") ?? 0,
                      step: try fields.value("step")?.integer(in: -1_000_000...1_000_000, "a step from -1000000 to 1000000") ?? 1,
                      octets: try octets(fields))
@@ -52,8 +52,8 @@ extension NotificationSource {
     }
 
     /// `{"shape": "sine", "period_ms": 10000, "min": 50, "max": 120, "octets": 1}`.
-    static func waveform(_ value: RigValue) throws(RigError) -> Kind {
-        try value.object(keys: ["shape", "period_ms", "min", "max", "octets"], "a waveform object") { fields throws(RigError) -> Kind in
+    static func waveform(_ value: InputValue) throws(InputError) -> Kind {
+        try value.object(keys: ["shape", "period_ms", "min", "max", "octets"], "a waveform object") { fields throws(InputError) -> Kind in
             let shapes = Shape.allCases.map(\.rawValue)
             let shapeValue = try fields.required("shape", "a shape (\(shapes.joined(separator: ", ")))")
             let word = try shapeValue.string("a shape (\(shapes.joined(separator: ", ")))")
@@ -73,7 +73,7 @@ extension NotificationSource {
 
     /// A file of values, one per line as hex octets; blank lines and lines starting with `#` are skipped. It is
     /// an input file like the profile: read no further than `InputLimits.fileBytes`.
-    static func values(_ value: RigValue, directory: String) throws(RigError) -> [[UInt8]] {
+    static func values(_ value: InputValue, directory: String) throws(InputError) -> [[UInt8]] {
         let name = try value.string("a file of values, one per line as hex octets")
         let path = name.hasPrefix("/") ? name : URL(fileURLWithPath: directory).appendingPathComponent(name).path
         let data: [UInt8]

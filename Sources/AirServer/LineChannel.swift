@@ -1,3 +1,4 @@
+import SocketServing
 import EventLoops
 import HCITransports
 import Synchronization
@@ -50,11 +51,11 @@ final class LineChannel: Sendable {
 
     /// A channel reading `input` and writing `output`; with `isSocket` both are one socket of a client,
     /// closed at the end. Its loop keeps time on `clock` (a served air's).
-    init(name: String, input: Int32, output: Int32, isSocket: Bool, limits: ControlLimits, clock: LoopClock = .real) throws(SimServeError) {
+    init(name: String, input: Int32, output: Int32, isSocket: Bool, limits: ControlLimits, clock: LoopClock = .real) throws(ServeError) {
         do {
             loop = try EventLoop(label: "sim-serve-lines", clock: clock)
         } catch {
-            throw SimServeError("\(name): cannot start its event loop: \(error)")
+            throw ServeError("\(name): cannot start its event loop: \(error)")
         }
         self.name = name
         self.input = input

@@ -1,3 +1,4 @@
+import SocketServing
 import DeviceControl
 
 /// `--power-follows ACCESSORY=LOCATION`: the accessory's power follows the presence of a USB device at a
@@ -13,14 +14,14 @@ public struct PowerFollow: Sendable, Hashable {
     }
 
     /// Parses `ACCESSORY=BUS-PORT.PORT` (`thermometer=1-1.2`).
-    public init(parsing text: String) throws(SimServeError) {
+    public init(parsing text: String) throws(ServeError) {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-            throw SimServeError("--power-follows '\(text)': expected ACCESSORY=USB-LOCATION (e.g. thermometer=1-1.2)", usage: true)
+            throw ServeError("--power-follows '\(text)': expected ACCESSORY=USB-LOCATION (e.g. thermometer=1-1.2)", usage: true)
         }
         let name = String(text[..<equals])
         let locationText = String(text[text.index(after: equals)...])
         guard let location = USBLocation(locationText), !location.isRootHub else {
-            throw SimServeError("--power-follows '\(text)': '\(locationText)' is not a USB device location (BUS-PORT[.PORT…], e.g. 1-1.2)", usage: true)
+            throw ServeError("--power-follows '\(text)': '\(locationText)' is not a USB device location (BUS-PORT[.PORT…], e.g. 1-1.2)", usage: true)
         }
         self.init(accessory: name, location: location)
     }

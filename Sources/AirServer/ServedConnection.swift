@@ -1,3 +1,4 @@
+import SocketServing
 import HCITransports
 import Simulation
 #if canImport(Glibc)
@@ -23,7 +24,7 @@ final class ServedConnection: Sendable {
 
     /// Takes ownership of `fd` (closed when the connection ends) and of the open `transport` to `controller`.
     init(number: Int, fd: Int32, listener: ServeAddress, controller: SimulatedController, transport: SimulatedTransport, claimed: Bool,
-         onEnd: @escaping @Sendable (ServedConnection, HCITransportError) -> Void) throws(SimServeError) {
+         onEnd: @escaping @Sendable (ServedConnection, HCITransportError) -> Void) throws(ServeError) {
         // The bridge keeps the air's time: on a virtual air its loop is one of the air's.
         bridge = try SocketBridge(name: "\(listener) connection \(number)", loopLabel: "sim-serve-\(number)", fd: fd, controller: transport,
                                   maximumDataLength: Int(controller.configuration.leBufferLength), clock: controller.air.clock)
@@ -47,16 +48,5 @@ final class ServedConnection: Sendable {
     /// Ends the connection (the server is shutting down); `onEnd` reports it once both ends have closed.
     func close(why: String) {
         bridge.close(why: why)
-    }
-}
-
-extension SocketOptions {
-    /// `close(2)`, for descriptors no transport owns yet.
-    static func closeDescriptor(_ fd: Int32) -> Int32 {
-        #if canImport(Glibc)
-        Glibc.close(fd)
-        #else
-        Darwin.close(fd)
-        #endif
     }
 }

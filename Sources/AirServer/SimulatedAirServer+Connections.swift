@@ -1,3 +1,4 @@
+import SocketServing
 import DeviceControl
 import Foundation
 import HCIPackets
@@ -37,7 +38,7 @@ extension SimulatedAirServer {
         do {
             if let claim, let named = runtime.world.controller(named: claim) {
                 guard !claimedControllers.contains(claim) else {
-                    throw SimServeError("the rig's controller '\(claim)' is in use by another host (or still power-cycling after one)")
+                    throw ServeError("the rig's controller '\(claim)' is in use by another host (or still power-cycling after one)")
                 }
                 controller = named
             } else {

@@ -1,3 +1,4 @@
+import SocketServing
 import Roles
 
 /// Who asks the control protocol: standard input, and the clients of the control socket — at most

@@ -1,3 +1,4 @@
+import SocketServing
 import DeviceControl
 import Foundation
 import EventLoops
@@ -107,10 +108,10 @@ public actor SimulatedAirServer {
     /// accepting. Usage errors (a rig without a simulation, an unknown accessory or controller) have
     /// `isUsage`; a socket that cannot be bound does not. On virtual time the start is a drive of the air's
     /// clock (the accessories' boots take no real time); what comes after runs in the caller's drives.
-    public static func start(rig: Rig, options: Options) async throws(SimServeError) -> SimulatedAirServer {
+    public static func start(rig: Rig, options: Options) async throws(ServeError) -> SimulatedAirServer {
         let runtime = try makeRuntime(rig: rig, options: options)
-        let started = await runtime.world.air.clock.drive { () async -> Result<SimulatedAirServer, SimServeError> in
-            do throws(SimServeError) {
+        let started = await runtime.world.air.clock.drive { () async -> Result<SimulatedAirServer, ServeError> in
+            do throws(ServeError) {
                 return .success(try await start(runtime, options: options))
             } catch {
                 return .failure(error)
@@ -155,9 +156,9 @@ public actor SimulatedAirServer {
     }
 
     /// The rig's simulated bench on the time `options` asks for (at a time scale of 1), not yet powered.
-    static func makeRuntime(rig: Rig, options: Options) throws(SimServeError) -> SimulatedRigRuntime {
+    static func makeRuntime(rig: Rig, options: Options) throws(ServeError) -> SimulatedRigRuntime {
         guard rig.simulation != nil else {
-            throw SimServeError("rig \(rig.name): it has no simulation block: nothing to serve", usage: true)
+            throw ServeError("rig \(rig.name): it has no simulation block: nothing to serve", usage: true)
         }
         // Its hosts are other processes, whose waits virtual time cannot see (unless a test asks for it).
         var onTime = rig.onRealTime { scale in
@@ -167,22 +168,22 @@ public actor SimulatedAirServer {
         do {
             return try SimulatedRigRuntime(rig: onTime)
         } catch {
-            throw SimServeError("\(error)", usage: true)
+            throw ServeError("\(error)", usage: true)
         }
     }
 
     /// Powers the runtime's accessories, binds every address and starts accepting (the body of `start`). On
     /// failure the caller shuts the runtime down, after its drive.
-    private static func start(_ runtime: SimulatedRigRuntime, options: Options) async throws(SimServeError) -> SimulatedAirServer {
+    private static func start(_ runtime: SimulatedRigRuntime, options: Options) async throws(ServeError) -> SimulatedAirServer {
         let rig = runtime.rig
         let firmwareControllers = Set(runtime.accessories.values.map(\.controller.name))
         for follow in options.powerFollows where runtime.accessories[follow.accessory] == nil {
-            throw SimServeError("--power-follows \(follow.accessory)=\(follow.location): \(Self.unknownAccessory(follow.accessory, runtime))", usage: true)
+            throw ServeError("--power-follows \(follow.accessory)=\(follow.location): \(Self.unknownAccessory(follow.accessory, runtime))", usage: true)
         }
         for claim in options.controllerListens {
             guard runtime.world.controller(named: claim.controller) != nil, !firmwareControllers.contains(claim.controller) else {
                 let free = runtime.world.controllerNames.filter { !firmwareControllers.contains($0) }
-                throw SimServeError("--listen-controller \(claim.controller)=\(claim.address): the rig has no free controller named '\(claim.controller)' (free: \(free.isEmpty ? "none" : free.joined(separator: ", ")); the others run accessory firmware)", usage: true)
+                throw ServeError("--listen-controller \(claim.controller)=\(claim.address): the rig has no free controller named '\(claim.controller)' (free: \(free.isEmpty ? "none" : free.joined(separator: ", ")); the others run accessory firmware)", usage: true)
             }
         }
         let followed = Set(options.powerFollows.map(\.accessory))
@@ -196,12 +197,12 @@ public actor SimulatedAirServer {
                 try await accessory.powerOn()
             }
         } catch {
-            throw SimServeError("rig \(rig.name): an accessory did not boot: \(error)")
+            throw ServeError("rig \(rig.name): an accessory did not boot: \(error)")
         }
         var bound: [(ListeningSocket, String?)] = []
         let clock = runtime.world.air.clock
         let loop: EventLoop
-        do throws(SimServeError) {
+        do throws(ServeError) {
             for address in options.listen { bound.append((try ListeningSocket(address, clock: clock), nil)) }
             for claim in options.controllerListens { bound.append((try ListeningSocket(claim.address, clock: clock), claim.controller)) }
             // Owner-only: a unix: control socket takes `quit` from its owner (and root) alone.
@@ -212,7 +213,7 @@ public actor SimulatedAirServer {
                 do {
                     loop = try EventLoop(label: "sim-serve")
                 } catch {
-                    throw SimServeError("cannot start the server's event loop: \(error)")
+                    throw ServeError("cannot start the server's event loop: \(error)")
                 }
             }
         } catch {

@@ -48,11 +48,11 @@ public enum Preflight {
             manifestData = try archive.extract(entry)
             location = SourceLocation(file: name, entry: entry.path)
         }
-        let root: MarkupElement
+        let root: XMLTextElement
         if AXMLReader.looksLikeBinaryXML(manifestData) {
             root = try AXMLReader.parse(manifestData, file: location.description)
         } else {
-            root = try MarkupReader.parse(manifestData, file: location.description)
+            root = try XMLTextReader.parse(manifestData, file: location.description)
         }
         let manifest = try AndroidManifest(root, file: location.description)
         return AndroidLinter.lint(manifest, location: location, options: options)

@@ -1,7 +1,7 @@
 import HCIPackets
 import GATT
 import SMP
-import RigFormat
+import StrictJSON
 
 extension AccessorySecurity {
     private typealias Table = RigFormatTable.Security
@@ -10,8 +10,8 @@ extension AccessorySecurity {
     /// digits, required for passkey), `legacy` (false) and `protection` ("encryption" or "authentication";
     /// "authentication" unless the method is Just Works), `protectedCharacteristic` (a UUID, default HIL
     /// Protected Data) and `privacy` (false: advertise with a new resolvable private address at every boot) optional.
-    public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(Table.shape) { fields throws(RigError) -> Self in
+    public init(reading value: InputValue) throws(InputError) {
+        self = try value.object(Table.shape) { fields throws(InputError) -> Self in
             let methods = Table.pairing.rule.choices ?? []
             let methodValue = try fields.required(Table.pairing)
             let method = try methodValue.string("a pairing method (\(methods.joined(separator: ", ")))")

@@ -3,7 +3,7 @@ import HCIPackets
 import HCITransports
 import SMP
 import Roles
-import RigFormat
+import StrictJSON
 import Simulation
 
 extension Rig {
@@ -11,22 +11,22 @@ extension Rig {
     /// then the whole checked for consistency (`RigConsistency`): switch ports that exist and are used
     /// once, simulated controllers used once. A top-level `"$schema"` string names the JSON Schema editors
     /// check the file against (`rigs/rig.schema.json`, `RigSchema`); its value is not used.
-    public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(RigFormatTable.Root.shape, "a JSON object (a rig file)") { fields throws(RigError) -> Rig in
+    public init(reading value: InputValue) throws(InputError) {
+        self = try value.object(RigFormatTable.Root.shape, "a JSON object (a rig file)") { fields throws(InputError) -> Rig in
             _ = try fields.value("$schema")?.string("a string naming the rig file's JSON Schema, like \"./rig.schema.json\"", allowEmpty: true)
             let name = try fields.string(RigFormatTable.Root.name)
             let summary = try fields.value("description")?.string("a string", allowEmpty: true)
             let adapterValue = try fields.required("adapter", "an object like {\"moniker\": \"usb:0\"}")
-            let adapter = try adapterValue.object(RigFormatTable.Adapter.shape) { adapterFields throws(RigError) -> Adapter in
+            let adapter = try adapterValue.object(RigFormatTable.Adapter.shape) { adapterFields throws(InputError) -> Adapter in
                 let monikerValue = try adapterFields.required("moniker", "a transport moniker like \"usb:0\" or \"sim:central\"")
                 let moniker = try monikerValue.string("a transport moniker like \"usb:0\" or \"sim:central\"")
                 do throws(HCITransportError) { _ = try TransportMoniker(parsing: moniker) } catch { throw monikerValue.problem(error.message) }
                 return Adapter(moniker: moniker, power: try adapterFields.value("power").map(Self.powerReference))
             }
-            let switches = try fields.value("powerSwitches").map { (value: RigValue) throws(RigError) -> [PowerSwitchDescription] in
+            let switches = try fields.value("powerSwitches").map { (value: InputValue) throws(InputError) -> [PowerSwitchDescription] in
                 try PowerSwitchDescription.list(reading: value)
             } ?? []
-            let simulation = try fields.value("simulation").map { (value: RigValue) throws(RigError) -> SimulatedWorldDescription in
+            let simulation = try fields.value("simulation").map { (value: InputValue) throws(InputError) -> SimulatedWorldDescription in
                 try SimulatedWorldDescription(reading: value)
             }
             let list = try fields.required("accessories", "an array of accessories")
@@ -57,27 +57,27 @@ extension Rig {
 
     /// `"labgrid": {"place": "bench-1", "coordinator": "127.0.0.1:20408"}`; the coordinator defaults to
     /// `LG_COORDINATOR`, else labgrid's default.
-    static func labgridPlace(_ value: RigValue) throws(RigError) -> LabgridPlace {
-        try value.object(RigFormatTable.Labgrid.shape, "an object like {\"place\": \"bench-1\", \"coordinator\": \"127.0.0.1:20408\"}") { fields throws(RigError) -> LabgridPlace in
+    static func labgridPlace(_ value: InputValue) throws(InputError) -> LabgridPlace {
+        try value.object(RigFormatTable.Labgrid.shape, "an object like {\"place\": \"bench-1\", \"coordinator\": \"127.0.0.1:20408\"}") { fields throws(InputError) -> LabgridPlace in
             let place = try fields.string(RigFormatTable.Labgrid.place)
-            let coordinator = try fields.value("coordinator").map { (value: RigValue) throws(RigError) -> String in
+            let coordinator = try fields.value("coordinator").map { (value: InputValue) throws(InputError) -> String in
                 try PowerSwitchDescription.coordinatorAddress(value)
             }
             return LabgridPlace(place: place, coordinator: coordinator)
         }
     }
 
-    static func powerReference(_ value: RigValue) throws(RigError) -> PowerReference {
-        try value.object(RigFormatTable.PowerReference.shape, "an object like {\"switch\": \"sim-switch\", \"port\": 1}") { fields throws(RigError) -> PowerReference in
+    static func powerReference(_ value: InputValue) throws(InputError) -> PowerReference {
+        try value.object(RigFormatTable.PowerReference.shape, "an object like {\"switch\": \"sim-switch\", \"port\": 1}") { fields throws(InputError) -> PowerReference in
             PowerReference(switchName: try fields.string(RigFormatTable.PowerReference.`switch`), port: try fields.integer(RigFormatTable.PowerReference.port))
         }
     }
 
-    static func accessory(_ value: RigValue) throws(RigError) -> Accessory {
-        try value.object(RigFormatTable.Accessory.shape) { fields throws(RigError) -> Accessory in
+    static func accessory(_ value: InputValue) throws(InputError) -> Accessory {
+        try value.object(RigFormatTable.Accessory.shape) { fields throws(InputError) -> Accessory in
             let name = try fields.string(RigFormatTable.Accessory.name)
             let matchValue = try fields.required("match", "an object with a name, address, service or manufacturer")
-            let filter = try matchValue.object(RigFormatTable.Match.shape) { match throws(RigError) -> ScanFilter in
+            let filter = try matchValue.object(RigFormatTable.Match.shape) { match throws(InputError) -> ScanFilter in
                 var filter = ScanFilter(name: try match.optionalString("name", "the advertised name"))
                 if let value = match.value("address") {
                     guard let address = BDAddress(try value.string("a BD_ADDR like \"C0:48:49:4C:00:02\"")) else { throw value.fail("a BD_ADDR like \"C0:48:49:4C:00:02\"") }
@@ -100,10 +100,10 @@ extension Rig {
                     expected.append(uuid)
                 }
             }
-            let security = try fields.value("security").map { (value: RigValue) throws(RigError) -> AccessorySecurity in
+            let security = try fields.value("security").map { (value: InputValue) throws(InputError) -> AccessorySecurity in
                 try AccessorySecurity(reading: value)
             }
-            var simulated = try fields.value("simulated").map { (value: RigValue) throws(RigError) -> SimulatedAccessoryDescription in
+            var simulated = try fields.value("simulated").map { (value: InputValue) throws(InputError) -> SimulatedAccessoryDescription in
                 try SimulatedAccessoryDescription(reading: value)
             }
             simulated?.security = security
@@ -113,7 +113,7 @@ extension Rig {
     }
 
     /// `["0x08", "0x15"]`: HCI status codes (Core v5.4 Vol 1 Part F).
-    static func statuses(_ fields: RigObject, _ key: String, default fallback: [HCIStatus]) throws(RigError) -> [HCIStatus] {
+    static func statuses(_ fields: InputObject, _ key: String, default fallback: [HCIStatus]) throws(InputError) -> [HCIStatus] {
         guard let list = fields.value(key) else { return fallback }
         var result: [HCIStatus] = []
         for item in try list.array("a non-empty array of HCI status codes like \"0x08\"", nonEmpty: true) {

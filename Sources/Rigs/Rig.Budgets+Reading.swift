@@ -1,26 +1,26 @@
-import RigFormat
+import StrictJSON
 
 extension Rig.Budgets {
     private typealias Table = RigFormatTable.Budgets
 
     /// The budgets of a rig without a `budgets` block: every field's default in the table.
-    static func defaults() throws(RigError) -> Rig.Budgets {
-        try Self(reading: RigValue(JSONNode(.object([]), at: JSONPosition(line: 1, column: 1)), path: "budgets"))
+    static func defaults() throws(InputError) -> Rig.Budgets {
+        try Self(reading: InputValue(JSONNode(.object([]), at: JSONPosition(line: 1, column: 1)), path: "budgets"))
     }
 
     /// Reads `budgets`: every field optional, none clamped, each within its range in `RigFormatTable.Budgets`
     /// (durations above 0 ms and at most an hour; the connection interval 7.5…4000 ms and the supervision
     /// timeout 100…32000 ms), the supervision timeout larger than twice the interval (Core v5.4 Vol 4 Part E
     /// §7.8.12, with no peripheral latency).
-    init(reading value: RigValue) throws(RigError) {
-        self = try value.object(Table.shape) { fields throws(RigError) -> Self in
-            func ms(_ field: JSONField) throws(RigError) -> Duration { Self.duration(milliseconds: try fields.number(field)) }
+    init(reading value: InputValue) throws(InputError) {
+        self = try value.object(Table.shape) { fields throws(InputError) -> Self in
+            func ms(_ field: JSONField) throws(InputError) -> Duration { Self.duration(milliseconds: try fields.number(field)) }
             let interval = try ms(Table.connectionIntervalMilliseconds)
             let timeout = try ms(Table.supervisionTimeoutMilliseconds)
             guard timeout > interval * 2 else {
                 let blamed = fields.has(Table.supervisionTimeoutMilliseconds.key) ? Table.supervisionTimeoutMilliseconds : Table.connectionIntervalMilliseconds
-                throw RigError(at: fields.path(blamed.key),
-                               "the supervision timeout (\(RigValue.format((timeout / .milliseconds(1)))) ms) must be larger than twice the connection interval (\(RigValue.format((interval / .milliseconds(1)))) ms) (Core v5.4 Vol 4 Part E §7.8.12)")
+                throw InputError(at: fields.path(blamed.key),
+                               "the supervision timeout (\(InputValue.format((timeout / .milliseconds(1)))) ms) must be larger than twice the connection interval (\(InputValue.format((interval / .milliseconds(1)))) ms) (Core v5.4 Vol 4 Part E §7.8.12)")
             }
             var budgets = Self(advertisingAfterPowerOn: try ms(Table.advertisingAfterPowerOnMilliseconds),
                         connect: try ms(Table.connectMilliseconds), discovery: try ms(Table.discoveryMilliseconds),

@@ -1,9 +1,9 @@
 import DeviceControl
 import HCITransports
-import RigFormat
+import StrictJSON
 import Simulation
 
-/// The checks across a rig's fields, each a one-line `RigError` naming the field: a power reference names
+/// The checks across a rig's fields, each a one-line `InputError` naming the field: a power reference names
 /// a switch of the rig and one of its ports (`accessories[0].power.port: 4 is not a port of switch
 /// sim-switch (ports: 1, 2, 3)`); no two users share a switch port or a simulated controller; a simulated
 /// port feeds the controller its user runs on; a `sim:` adapter names a controller of the simulation.
@@ -18,13 +18,13 @@ struct RigConsistency {
         var feeds: [Int: String]?
     }
 
-    func check() throws(RigError) {
+    func check() throws(InputError) {
         let simulation = rig.simulation
         var switches: [String: SwitchPorts] = [:]
         for entry in rig.powerSwitches { switches[entry.name] = SwitchPorts(ports: entry.ports, feeds: nil) }
         if let simulated = simulation?.powerSwitch {
             if let index = rig.powerSwitches.firstIndex(where: { $0.name == simulated.name }) {
-                throw RigError(at: "simulation.powerSwitch.name", "'\(simulated.name)' is also the name of powerSwitches[\(index)]")
+                throw InputError(at: "simulation.powerSwitch.name", "'\(simulated.name)' is also the name of powerSwitches[\(index)]")
             }
             var feeds: [Int: String] = [:]
             for port in simulated.ports { feeds[port.number] = port.controller }
@@ -36,32 +36,32 @@ struct RigConsistency {
         var adapterController: String?
         if case .simulated(let name)? = try? TransportMoniker(parsing: rig.adapter.moniker) {
             guard simulation != nil else {
-                throw RigError(at: "adapter.moniker", "\(rig.adapter.moniker) names a simulated controller, but the rig has no simulation block")
+                throw InputError(at: "adapter.moniker", "\(rig.adapter.moniker) names a simulated controller, but the rig has no simulation block")
             }
             guard controllers.contains(name) else {
-                throw RigError(at: "adapter.moniker", "\(rig.adapter.moniker): no simulated controller named '\(name)' (simulation.controllers has: \(controllers.joined(separator: ", ")))")
+                throw InputError(at: "adapter.moniker", "\(rig.adapter.moniker): no simulated controller named '\(name)' (simulation.controllers has: \(controllers.joined(separator: ", ")))")
             }
             adapterController = name
         }
 
         var portUsers: [String: String] = [:]
-        func checkPower(_ reference: Rig.PowerReference?, at path: String, user: String, runsOn controller: String?) throws(RigError) {
+        func checkPower(_ reference: Rig.PowerReference?, at path: String, user: String, runsOn controller: String?) throws(InputError) {
             guard let reference else { return }
             guard let entry = switches[reference.switchName] else {
-                throw RigError(at: "\(path).switch", "no power switch named '\(reference.switchName)' (the rig has: \(switches.keys.sorted().joined(separator: ", ").ifEmpty("none")))")
+                throw InputError(at: "\(path).switch", "no power switch named '\(reference.switchName)' (the rig has: \(switches.keys.sorted().joined(separator: ", ").ifEmpty("none")))")
             }
             guard entry.ports.contains(reference.port) else {
-                throw RigError(at: "\(path).port", "\(reference.port) is not a port of switch \(reference.switchName) (ports: \(entry.ports.map(String.init).joined(separator: ", ")))")
+                throw InputError(at: "\(path).port", "\(reference.port) is not a port of switch \(reference.switchName) (ports: \(entry.ports.map(String.init).joined(separator: ", ")))")
             }
             let key = "\(reference.switchName) port \(reference.port)"
-            if let first = portUsers[key] { throw RigError(at: path, "\(key) already powers \(first)") }
+            if let first = portUsers[key] { throw InputError(at: path, "\(key) already powers \(first)") }
             portUsers[key] = user
             if let feeds = entry.feeds {
                 guard let controller else {
-                    throw RigError(at: "\(path).switch", "\(reference.switchName) is a simulated switch, which powers simulated controllers only; give this accessory a simulated block")
+                    throw InputError(at: "\(path).switch", "\(reference.switchName) is a simulated switch, which powers simulated controllers only; give this accessory a simulated block")
                 }
                 if let fed = feeds[reference.port], fed != controller {
-                    throw RigError(at: "\(path).port", "port \(reference.port) of \(reference.switchName) feeds controller '\(fed)', not '\(controller)' that this runs on")
+                    throw InputError(at: "\(path).port", "port \(reference.port) of \(reference.switchName) feeds controller '\(fed)', not '\(controller)' that this runs on")
                 }
             }
         }
@@ -73,18 +73,18 @@ struct RigConsistency {
         for (index, accessory) in rig.accessories.enumerated() {
             let path = "accessories[\(index)]"
             if let first = names[accessory.name] {
-                throw RigError(at: "\(path).name", "'\(accessory.name)' is used twice (first by accessories[\(first)])")
+                throw InputError(at: "\(path).name", "'\(accessory.name)' is used twice (first by accessories[\(first)])")
             }
             names[accessory.name] = index
             if let simulated = accessory.simulated {
                 guard simulation != nil else {
-                    throw RigError(at: "\(path).simulated", "a simulated accessory needs the rig's simulation block")
+                    throw InputError(at: "\(path).simulated", "a simulated accessory needs the rig's simulation block")
                 }
                 guard controllers.contains(simulated.controller) else {
-                    throw RigError(at: "\(path).simulated.controller", "no simulated controller named '\(simulated.controller)' (simulation.controllers has: \(controllers.joined(separator: ", ")))")
+                    throw InputError(at: "\(path).simulated.controller", "no simulated controller named '\(simulated.controller)' (simulation.controllers has: \(controllers.joined(separator: ", ")))")
                 }
                 if let first = controllerUsers[simulated.controller] {
-                    throw RigError(at: "\(path).simulated.controller", "controller '\(simulated.controller)' is already used by \(first)")
+                    throw InputError(at: "\(path).simulated.controller", "controller '\(simulated.controller)' is already used by \(first)")
                 }
                 controllerUsers[simulated.controller] = "\(path) (\(accessory.name))"
             }

@@ -1,5 +1,5 @@
 import DeviceControl
-import RigFormat
+import StrictJSON
 import Simulation
 
 /// The rig format, declared once: each object of a rig file and each of its fields — key, type, range or

@@ -1,5 +1,5 @@
 import Foundation
-import RigFormat
+import StrictJSON
 
 extension Rig {
     /// The default rig: `rigs/simulated.json` of this package, found from the working directory or the
@@ -19,15 +19,15 @@ extension Rig {
     }
 
     /// Reads and validates a rig file; errors are one line, `rig file PATH: …`.
-    public static func load(path: String) throws(RigError) -> Rig {
-        var rig = try RigDocument.read(file: path) { value throws(RigError) -> Rig in try Rig(reading: value) }
+    public static func load(path: String) throws(InputError) -> Rig {
+        var rig = try InputDocument.read(file: path) { value throws(InputError) -> Rig in try Rig(reading: value) }
         rig.path = path
         return rig
     }
 
     /// Parses and validates rig JSON; errors name the field path (`accessories[1].power.port`) and the
     /// value as written, or the line and column of a syntax error.
-    public static func parse(_ data: Data) throws(RigError) -> Rig {
-        try Rig(reading: try RigDocument.parse(data))
+    public static func parse(_ data: Data) throws(InputError) -> Rig {
+        try Rig(reading: try InputDocument.parse(data))
     }
 }

@@ -1,5 +1,5 @@
 import DeviceControl
-import RigFormat
+import StrictJSON
 
 /// One switch port of a rig as the harness drives it: the switch restricted to that port (an accessory's
 /// `power.port`, the adapter's `adapter.power.port`), and whether the rig accepts transitions on it that
@@ -65,11 +65,11 @@ public struct RigPowerPorts: Sendable {
                 make: (PowerSwitchDescription) throws -> any PowerSwitch = { try PowerSwitchFactory.makeSwitch($0) }) throws {
         func port(_ reference: Rig.PowerReference, _ field: String) throws -> RigPowerPort {
             guard let description = descriptions.first(where: { $0.name == reference.switchName }) else {
-                throw RigError("\(field).switch: no power switch named '\(reference.switchName)' (the rig has: \(descriptions.map(\.name).sorted().joined(separator: ", ")))")
+                throw InputError("\(field).switch: no power switch named '\(reference.switchName)' (the rig has: \(descriptions.map(\.name).sorted().joined(separator: ", ")))")
             }
             guard let restricted = description.restricted(toPort: reference.port) else {
                 let ports = description.ports.map(String.init).joined(separator: ", ")
-                throw RigError("\(field).port: \(reference.port) is not a port of switch \(description.name) (ports: \(ports))")
+                throw InputError("\(field).port: \(reference.port) is not a port of switch \(description.name) (ports: \(ports))")
             }
             return RigPowerPort(try make(restricted), acceptsUnverified: description.verify.acceptsUnverified)
         }

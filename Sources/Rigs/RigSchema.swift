@@ -1,4 +1,4 @@
-import RigFormat
+import StrictJSON
 
 /// The JSON Schema (draft-07) of a rig file — what `hil rig schema` prints and `rigs/rig.schema.json` holds —
 /// and its Markdown reference (`hil rig doc`, docs/rig-reference.md), both written from the rig format's one

@@ -1,6 +1,6 @@
 import DeviceControl
 import HCITransports
-import RigFormat
+import StrictJSON
 import Simulation
 
 /// A rig's simulated bench brought to life: the simulated air and controllers, the accessory firmware
@@ -12,9 +12,9 @@ public final class SimulatedRigRuntime: Sendable {
     public let accessories: [String: SimulatedAccessory]
 
     /// Builds the bench; accessories stay unpowered until `powerOnAll()`.
-    public init(rig: Rig) throws(RigError) {
+    public init(rig: Rig) throws(InputError) {
         guard var description = rig.simulation else {
-            throw RigError("rig \(rig.name): it has no simulation block, so sim: monikers name nothing")
+            throw InputError("rig \(rig.name): it has no simulation block, so sim: monikers name nothing")
         }
         // A firmware that refuses connections is a controller that never accepts them.
         for accessory in rig.accessories where accessory.simulated?.faults.refusesConnections == true {
@@ -25,7 +25,7 @@ public final class SimulatedRigRuntime: Sendable {
         do {
             world = try SimulatedWorld(description)
         } catch {
-            throw RigError("rig \(rig.name): simulation: \(error)")
+            throw InputError("rig \(rig.name): simulation: \(error)")
         }
         var accessories: [String: SimulatedAccessory] = [:]
         for accessory in rig.accessories {

@@ -1,13 +1,13 @@
 import GATT
-import RigFormat
+import StrictJSON
 
 extension SimulatedAccessoryDescription {
     /// Reads an accessory's `simulated` block: `controller` and `name` required; `services` (standard
     /// profile names), `advertisingIntervalMilliseconds` (20…10240, Core v5.4 Vol 6 Part B §4.4.2.2),
     /// `bootDelayMilliseconds` (0…60000) and `faults` optional. Its security is the rig accessory's.
-    public init(reading value: RigValue) throws(RigError) {
+    public init(reading value: InputValue) throws(InputError) {
         self = try value.object(SimulationFormat.Accessory.shape) {
-            fields throws(RigError) -> Self in
+            fields throws(InputError) -> Self in
             let controller = try fields.string(SimulationFormat.Accessory.controller)
             let name = try fields.string(SimulationFormat.Accessory.name)
             var services: [StandardProfile] = []
@@ -26,7 +26,7 @@ extension SimulatedAccessoryDescription {
             return Self(controller: controller, name: name, services: services,
                         advertisingIntervalMilliseconds: try fields.number(SimulationFormat.Accessory.advertisingIntervalMilliseconds),
                         bootDelayMilliseconds: try fields.number(SimulationFormat.Accessory.bootDelayMilliseconds),
-                        faults: try fields.value("faults").map { (value: RigValue) throws(RigError) -> SimulatedAccessoryFaults in
+                        faults: try fields.value("faults").map { (value: InputValue) throws(InputError) -> SimulatedAccessoryFaults in
                             try SimulatedAccessoryFaults(reading: value)
                         } ?? SimulatedAccessoryFaults())
         }
@@ -38,8 +38,8 @@ extension SimulatedAccessoryFaults {
 
     /// Reads `faults`: every key optional, a misspelt one an error (a fault that is silently never
     /// injected would make its suite pass for the wrong reason).
-    public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(Table.shape) { fields throws(RigError) -> Self in
+    public init(reading value: InputValue) throws(InputError) {
+        self = try value.object(Table.shape) { fields throws(InputError) -> Self in
             return Self(
                 stopsAdvertisingAfterPowerCycles: try fields.optionalInteger(Table.stopsAdvertisingAfterPowerCycles),
                 dropsLinkAfterMilliseconds: try fields.optionalNumber(Table.dropsLinkAfterMilliseconds),
@@ -50,7 +50,7 @@ extension SimulatedAccessoryFaults {
                 servesProtectedUnencrypted: try fields.bool(Table.servesProtectedUnencrypted),
                 rejectsPairing: try fields.bool(Table.rejectsPairing),
                 answersWithWrongLTK: try fields.bool(Table.answersWithWrongLTK),
-                maliciousATT: try fields.value("maliciousATT").map { (item: RigValue) throws(RigError) -> SimulatedMaliciousATT in
+                maliciousATT: try fields.value("maliciousATT").map { (item: InputValue) throws(InputError) -> SimulatedMaliciousATT in
                     let known = SimulatedMaliciousATT.allCases.map(\.rawValue)
                     let text = try item.string("one of \(known.joined(separator: ", "))")
                     guard let behaviour = SimulatedMaliciousATT(rawValue: text) else {

@@ -1,12 +1,12 @@
 import HCIPackets
-import RigFormat
+import StrictJSON
 
 extension SimulatedWorldDescription {
     /// Reads a rig's `simulation` block: `controllers` (required), `powerSwitch`, `timing`. Every field is
     /// checked and unknown keys are rejected; names, addresses and switch ports must be unique, and each
     /// port must feed a controller of the world.
-    public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(SimulationFormat.Simulation.shape) { fields throws(RigError) -> SimulatedWorldDescription in
+    public init(reading value: InputValue) throws(InputError) {
+        self = try value.object(SimulationFormat.Simulation.shape) { fields throws(InputError) -> SimulatedWorldDescription in
             let list = try fields.required("controllers", "an array of simulated controllers")
             var controllers: [Controller] = []
             var names: [String: String] = [:]
@@ -14,12 +14,12 @@ extension SimulatedWorldDescription {
             for item in try list.array("a non-empty array of simulated controllers", nonEmpty: true) {
                 let controller = try Controller(reading: item)
                 if let first = names[controller.name] {
-                    throw RigError(at: "\(item.path).name", "'\(controller.name)' is used twice (first by \(first))")
+                    throw InputError(at: "\(item.path).name", "'\(controller.name)' is used twice (first by \(first))")
                 }
                 names[controller.name] = item.path
                 let address = "\(controller.addressType.isRandom ? "random" : "public") \(controller.address)"
                 if let first = addresses[address] {
-                    throw RigError(at: "\(item.path).address", "the \(address) address is used twice (first by \(first))")
+                    throw InputError(at: "\(item.path).address", "the \(address) address is used twice (first by \(first))")
                 }
                 addresses[address] = item.path
                 controllers.append(controller)
@@ -28,7 +28,7 @@ extension SimulatedWorldDescription {
             if let value = fields.value("powerSwitch") {
                 powerSwitch = try PowerSwitch(reading: value, controllers: controllers.map(\.name))
             }
-            let timing = try fields.value("timing").map { (value: RigValue) throws(RigError) -> SimulationTiming in try SimulationTiming(reading: value) }
+            let timing = try fields.value("timing").map { (value: InputValue) throws(InputError) -> SimulationTiming in try SimulationTiming(reading: value) }
             return SimulatedWorldDescription(controllers: controllers, powerSwitch: powerSwitch, timing: timing ?? .rigDefault)
         }
         let problems = self.problems
@@ -41,8 +41,8 @@ extension SimulatedWorldDescription.Controller {
 
     /// Reads one simulated controller: `name` and `address` required, every other field optional.
     /// `addressType` is "public" or "random", `faults` a list such as ["refusesConnections"].
-    public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(Table.shape) { fields throws(RigError) -> Self in
+    public init(reading value: InputValue) throws(InputError) {
+        self = try value.object(Table.shape) { fields throws(InputError) -> Self in
             let nameValue = try fields.required("name", "a controller name (its moniker is sim:NAME)")
             let name = try nameValue.string("a controller name (its moniker is sim:NAME)")
             guard !name.contains(where: { $0.isWhitespace || $0 == "/" }) else { throw nameValue.fail("a name without whitespace or '/'") }
@@ -74,8 +74,8 @@ extension SimulatedWorldDescription.Controller {
                 }
             }
             let d = Self(name: name, address: address)
-            func byte(_ field: JSONField) throws(RigError) -> UInt8 { UInt8(clamping: try fields.integer(field)) }
-            func word(_ field: JSONField) throws(RigError) -> UInt16 { UInt16(clamping: try fields.integer(field)) }
+            func byte(_ field: JSONField) throws(InputError) -> UInt8 { UInt8(clamping: try fields.integer(field)) }
+            func word(_ field: JSONField) throws(InputError) -> UInt16 { UInt16(clamping: try fields.integer(field)) }
             return Self(name: name, address: address, addressType: addressType,
                         rssi: try fields.integer(Table.rssi),
                         faults: faults,
@@ -94,8 +94,8 @@ extension SimulatedWorldDescription.Controller {
 extension SimulatedWorldDescription.PowerSwitch {
     /// Reads a simulated switch: `name` (default "sim-switch") and `ports`, each `{"number": N,
     /// "controller": NAME}` with N from 1 to 255, once each, feeding a controller in `controllers`.
-    public init(reading value: RigValue, controllers: [String]) throws(RigError) {
-        self = try value.object(SimulationFormat.PowerSwitch.shape) { fields throws(RigError) -> Self in
+    public init(reading value: InputValue, controllers: [String]) throws(InputError) {
+        self = try value.object(SimulationFormat.PowerSwitch.shape) { fields throws(InputError) -> Self in
             let name = try fields.string(SimulationFormat.PowerSwitch.name)
             if let nameValue = fields.value(SimulationFormat.PowerSwitch.name), name.contains(where: \.isWhitespace) {
                 throw nameValue.fail("a name without spaces")
@@ -104,7 +104,7 @@ extension SimulatedWorldDescription.PowerSwitch {
             var ports: [Port] = []
             var seen: [Int: String] = [:]
             for item in try list.array("a non-empty array of ports like {\"number\": 1, \"controller\": \"thermometer\"}", nonEmpty: true) {
-                let port = try item.object(SimulationFormat.Port.shape) { portFields throws(RigError) -> Port in
+                let port = try item.object(SimulationFormat.Port.shape) { portFields throws(InputError) -> Port in
                     let number = try portFields.integer(SimulationFormat.Port.number)
                     let controllerValue = try portFields.required("controller", "the name of the controller it feeds")
                     let controller = try controllerValue.string("the name of the controller it feeds")
@@ -114,7 +114,7 @@ extension SimulatedWorldDescription.PowerSwitch {
                     return Port(number: number, controller: controller)
                 }
                 if let first = seen[port.number] {
-                    throw RigError(at: "\(item.path).number", "port \(port.number) is listed twice (first by \(first))")
+                    throw InputError(at: "\(item.path).number", "port \(port.number) is listed twice (first by \(first))")
                 }
                 seen[port.number] = item.path
                 ports.append(port)
@@ -129,11 +129,11 @@ extension SimulationTiming {
 
     /// Reads `simulation.timing`; every field optional, each within its range (nothing is clamped). A rig's
     /// simulated bench runs on virtual time unless `"clock": "real"` says otherwise.
-    public init(reading value: RigValue) throws(RigError) {
-        self = try value.object(Table.shape) { fields throws(RigError) -> Self in
+    public init(reading value: InputValue) throws(InputError) {
+        self = try value.object(Table.shape) { fields throws(InputError) -> Self in
             let clock = try fields.string(Table.clock)
             guard let kind = Clock(rawValue: clock) else {
-                throw RigError(at: fields.path("clock"), "must be \"virtual\" or \"real\", not \"\(JSONValue.excerpt(clock))\"")
+                throw InputError(at: fields.path("clock"), "must be \"virtual\" or \"real\", not \"\(JSONValue.excerpt(clock))\"")
             }
             return Self(
                 timeScale: try fields.number(Table.timeScale),

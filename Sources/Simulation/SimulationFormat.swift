@@ -1,5 +1,5 @@
 import GATT
-import RigFormat
+import StrictJSON
 
 /// The simulated bench's part of the rig format, declared once: the `simulation` block (its controllers, power
 /// switch and timing) and an accessory's `simulated` block (its firmware and faults). The readers

@@ -5,7 +5,7 @@ import GATT
 import SMP
 import Roles
 import HILResults
-import RigFormat
+import StrictJSON
 
 /// `hil accessory MONIKER --profile PROFILE.json --plan PLAN.json [--out DIR]`: the bench plays an accessory
 /// for a phone app, runs a fault plan against it and reports what the app did.

@@ -1,6 +1,6 @@
 import DeviceControl
 import Foundation
-import RigFormat
+import StrictJSON
 import Rigs
 
 /// `hil power SWITCH [--port N] on|off|cycle|status`, or `hil power --rig FILE NAME …`.
@@ -82,7 +82,7 @@ enum PowerCommand {
             }
         } catch let error as UsageError {
             return fail("\(error); see 'hil power --help'", .usageError)
-        } catch let error as RigError {
+        } catch let error as InputError {
             return fail(error.description, .usageError)
         } catch let error as PowerSwitchError {
             return fail(error.message, error.isUsageError ? .usageError : .infrastructureError)

@@ -2,7 +2,7 @@ import BenchOperations
 import DeviceControl
 import Foundation
 import HCITransports
-import RigFormat
+import StrictJSON
 import Rigs
 
 /// `hil recover MONIKER [--switch SWITCH --port N] [--reset-timeout S] [--json] [--rig RIG.json]`: checks
@@ -79,7 +79,7 @@ enum RecoverCommand {
         switch error {
         case let error as HCITransportError:
             Diagnostics.fail("recover", error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError)
-        case let error as RigError:
+        case let error as InputError:
             Diagnostics.fail("recover", error.description, .usageError)
         default:
             Diagnostics.fail("recover", "\(moniker): \(error)", .infrastructureError)

@@ -1,3 +1,5 @@
+import ControllerServer
+import SocketServing
 import AirServer
 import BenchOperations
 import Foundation

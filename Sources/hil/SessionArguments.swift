@@ -1,7 +1,7 @@
 import BenchOperations
 import Foundation
 import HCITransports
-import RigFormat
+import StrictJSON
 
 /// Opens the controller a command names, printing the one-line diagnostic and choosing the exit status
 /// when it cannot: a bad moniker or rig file is a usage error (3), anything else the bench's (2).
@@ -22,7 +22,7 @@ enum SessionOpening {
         switch error {
         case let error as HCITransportError:
             Diagnostics.fail(command, error.description, error.kind == .invalidMoniker ? .usageError : .infrastructureError)
-        case let error as RigError:
+        case let error as InputError:
             Diagnostics.fail(command, error.description, .usageError)
         case let error as RigLockError:
             Diagnostics.fail(command, error.description, .infrastructureError)

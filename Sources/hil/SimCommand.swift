@@ -1,3 +1,4 @@
+import SocketServing
 import AirServer
 import DeviceControl
 import Foundation
@@ -37,15 +38,15 @@ enum SimServeCommand {
         let options: SimulatedAirServer.Options
         do {
             rigPath = try arguments.option("rig") ?? Rig.defaultPath() ?? "rigs/simulated.json"
-            let listen = try arguments.options("listen").map { text throws(SimServeError) in try ServeAddress(parsing: text) }
-            let claims = try arguments.options("listen-controller").map { text throws(SimServeError) -> SimulatedAirServer.ControllerListen in
+            let listen = try arguments.options("listen").map { text throws(ServeError) in try ServeAddress(parsing: text) }
+            let claims = try arguments.options("listen-controller").map { text throws(ServeError) -> SimulatedAirServer.ControllerListen in
                 guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-                    throw SimServeError("--listen-controller '\(text)': expected NAME=ADDRESS (e.g. central=unix:/tmp/hil-central)", usage: true)
+                    throw ServeError("--listen-controller '\(text)': expected NAME=ADDRESS (e.g. central=unix:/tmp/hil-central)", usage: true)
                 }
                 return .init(controller: String(text[..<equals]), address: try ServeAddress(parsing: String(text[text.index(after: equals)...])))
             }
-            let control = try arguments.option("control").map { text throws(SimServeError) in try Self.controlAddress(text) }
-            let follows = try arguments.options("power-follows").map { text throws(SimServeError) in try PowerFollow(parsing: text) }
+            let control = try arguments.option("control").map { text throws(ServeError) in try Self.controlAddress(text) }
+            let follows = try arguments.options("power-follows").map { text throws(ServeError) in try PowerFollow(parsing: text) }
             let sysfs = try arguments.option("sysfs") ?? "/sys"
             try arguments.finish()
             guard !listen.isEmpty || !claims.isEmpty else { throw UsageError("give at least one --listen (or --listen-controller)") }
@@ -96,11 +97,11 @@ enum SimServeCommand {
 extension SimServeCommand {
     /// `--control ADDRESS`: a Unix socket, or a loopback TCP port; never one another host can reach, since
     /// the protocol has no authentication and takes `quit`.
-    static func controlAddress(_ text: String) throws(SimServeError) -> ServeAddress {
+    static func controlAddress(_ text: String) throws(ServeError) -> ServeAddress {
         do {
             return try ServeAddress(parsing: text)
         } catch {
-            throw SimServeError("--control \(error.description); the control socket has no authentication, so it is a unix:PATH "
+            throw ServeError("--control \(error.description); the control socket has no authentication, so it is a unix:PATH "
                 + "(only its owner can connect) or a loopback tcp: port (every local user can)", usage: true)
         }
     }

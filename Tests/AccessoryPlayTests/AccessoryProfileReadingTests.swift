@@ -2,7 +2,7 @@ import AccessoryPlay
 import Foundation
 import HCIPackets
 import SMP
-import RigFormat
+import StrictJSON
 import Testing
 
 /// The profiles in profiles/ read, and build the databases the Bluetooth Assigned Numbers describe.
@@ -10,7 +10,7 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func message(_ text: String) -> String? {
-        do { _ = try AccessoryProfile(reading: try RigDocument.parse(Array(text.utf8))); return nil } catch { return error.message }
+        do { _ = try AccessoryProfile(reading: try InputDocument.parse(Array(text.utf8))); return nil } catch { return error.message }
     }
 
     /// Assigned Numbers §3.4 (GATT services): Heart Rate 0x180D, Health Thermometer 0x1809, Battery 0x180F;
@@ -35,7 +35,7 @@ import Testing
     /// Core v5.4 Vol 6 Part B §1.3: an identity is a random static address (top bits 11); the IRK is written most
     /// significant octet first, as the spec's sample data writes it, and kept in HCI order.
     @Test func anAddressBlockReadsItsKindIdentityAndIRK() throws {
-        let read = try AccessoryProfile(reading: try RigDocument.parse(Array(#"""
+        let read = try AccessoryProfile(reading: try InputDocument.parse(Array(#"""
             {"name": "A", "address": {"type": "resolvable-private", "identity": "C3:11:22:33:44:55", "irk_hex": "ec0234a357c8ad05341010a60a397d9b"}}
             """#.utf8)))
         #expect(read.addressKind == .resolvablePrivate)
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func aSecurityBlockSaysHowTheAccessoryPairs() throws {
-        let read = try AccessoryProfile(reading: try RigDocument.parse(Array(#"{"name": "A", "security": {"pairing": "passkey", "passkey": 123456}}"#.utf8)))
+        let read = try AccessoryProfile(reading: try InputDocument.parse(Array(#"{"name": "A", "security": {"pairing": "passkey", "passkey": 123456}}"#.utf8)))
         #expect(read.security?.method == "passkey" && read.security?.passkey == 123_456)
         #expect(message(#"{"name": "A", "security": {"pairing": "passkey"}}"#)?.hasPrefix("security.pairing: passkey pairing needs \"passkey\"") == true)
         #expect(message(#"{"name": "A", "security": {"pairing": "just-works", "passkey": 1}}"#) == "security.passkey: only passkey pairing has a passkey")

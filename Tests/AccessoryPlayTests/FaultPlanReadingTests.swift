@@ -1,14 +1,14 @@
 import AccessoryPlay
 import HCIPackets
-import RigFormat
+import StrictJSON
 import TestSupport
 import Testing
 
 /// Plan files are read like rigs: unknown keys, wrong values and impossible combinations are one error
 /// naming the field.
 @Suite struct FaultPlanReadingTests {
-    func read(_ text: String) throws(RigError) -> FaultPlan {
-        try FaultPlan(reading: try RigDocument.parse(Array(text.utf8)), fallbackName: "test")
+    func read(_ text: String) throws(InputError) -> FaultPlan {
+        try FaultPlan(reading: try InputDocument.parse(Array(text.utf8)), fallbackName: "test")
     }
 
     func message(_ text: String) -> String? {

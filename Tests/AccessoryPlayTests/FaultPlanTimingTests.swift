@@ -3,7 +3,7 @@ import HCIPackets
 import EventLoops
 import HostCore
 import Roles
-import RigFormat
+import StrictJSON
 import Simulation
 import Testing
 
@@ -25,11 +25,11 @@ import Testing
 
     func profile(notify: String? = nil) throws -> AccessoryProfile {
         let text = Self.profileText + (notify.map { #", "notify": ["# + $0 + "]" } ?? "") + "}"
-        return try AccessoryProfile(reading: try RigDocument.parse(Array(text.utf8)), directory: ".")
+        return try AccessoryProfile(reading: try InputDocument.parse(Array(text.utf8)), directory: ".")
     }
 
     func plan(_ text: String) throws -> FaultPlan {
-        try FaultPlan(reading: try RigDocument.parse(Array(text.utf8)), fallbackName: "timing")
+        try FaultPlan(reading: try InputDocument.parse(Array(text.utf8)), fallbackName: "timing")
     }
 
     /// Plays `profile` with `plan` on the world's accessory while `central` (a host of ours on the world's

@@ -1,7 +1,7 @@
 import AccessoryPlay
 import Foundation
 import HCIPackets
-import RigFormat
+import StrictJSON
 import TestSupport
 import Testing
 
@@ -9,8 +9,8 @@ import Testing
 @Suite struct NotificationSourceTests {
     static let level = BluetoothUUID(UInt16(0x2A19))
 
-    func profile(_ notify: String, directory: String = ".") throws(RigError) -> AccessoryProfile {
-        try AccessoryProfile(reading: try RigDocument.parse(Array(#"{"name": "A", "services": [{"profile": "battery"}], "notify": ["#.utf8) + Array(notify.utf8) + Array("]}".utf8)),
+    func profile(_ notify: String, directory: String = ".") throws(InputError) -> AccessoryProfile {
+        try AccessoryProfile(reading: try InputDocument.parse(Array(#"{"name": "A", "services": [{"profile": "battery"}], "notify": ["#.utf8) + Array(notify.utf8) + Array("]}".utf8)),
                              directory: directory)
     }
 
@@ -42,7 +42,7 @@ import Testing
         let source = try #require(read.notificationSources.first)
         #expect((0..<4).map { source.value($0, atMilliseconds: 0) } == [[0x64], [0x63], [0x62], [0x64]])
         try "64\nzz\n".write(to: directory.appendingPathComponent("bad.txt"), atomically: true, encoding: .utf8)
-        #expect(throws: RigError.self) { try profile(#"{"characteristic": "2A19", "every_ms": 1000, "file": "bad.txt"}"#, directory: directory.path) }
+        #expect(throws: InputError.self) { try profile(#"{"characteristic": "2A19", "every_ms": 1000, "file": "bad.txt"}"#, directory: directory.path) }
     }
 
     @Test func badEntriesNameTheirField() {

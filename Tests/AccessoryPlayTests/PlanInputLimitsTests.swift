@@ -1,6 +1,6 @@
 import AccessoryPlay
 import Foundation
-import RigFormat
+import StrictJSON
 import TestSupport
 import Testing
 
@@ -8,7 +8,7 @@ import Testing
 /// value echoed), a `description` never type-checked, values echoed whole into the terminal.
 @Suite struct PlanInputLimitsTests {
     func message(_ text: String) -> String? {
-        do { _ = try FaultPlan(reading: try RigDocument.parse(Array(text.utf8)), fallbackName: "test"); return nil } catch { return error.message }
+        do { _ = try FaultPlan(reading: try InputDocument.parse(Array(text.utf8)), fallbackName: "test"); return nil } catch { return error.message }
     }
 
     @Test func aTenMegabyteDoFileIsRefusedByItsSizeInOneLine() throws {
@@ -18,7 +18,7 @@ import Testing
         let text = #"{"name": "big", "steps": [{"at_ms": 0, "do": ""# + String(repeating: "a", count: 10 << 20) + #""}]}"#
         try Data(text.utf8).write(to: file)
         #expect { try FaultPlan.read(file: file.path, fallbackName: "big") } throws: {
-            ($0 as? RigError)?.message == "\(text.utf8.count) bytes, more than InputLimits.fileBytes = 1048576"
+            ($0 as? InputError)?.message == "\(text.utf8.count) bytes, more than InputLimits.fileBytes = 1048576"
         }
     }
 

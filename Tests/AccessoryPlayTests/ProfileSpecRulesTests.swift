@@ -1,6 +1,6 @@
 import AccessoryPlay
 import Roles
-import RigFormat
+import StrictJSON
 import Testing
 
 /// A profile holds only what the Core spec lets a GATT server and a random static address be: the checks a
@@ -8,7 +8,7 @@ import Testing
 /// descriptors served as characteristics).
 @Suite struct ProfileSpecRulesTests {
     func message(_ text: String) -> String? {
-        do { _ = try AccessoryProfile(reading: try RigDocument.parse(Array(text.utf8))); return nil } catch { return error.message }
+        do { _ = try AccessoryProfile(reading: try InputDocument.parse(Array(text.utf8))); return nil } catch { return error.message }
     }
 
     func identity(_ address: String) -> String? {

@@ -1,3 +1,5 @@
+@testable import SocketServing
+import TestSupport
 @testable import HCITransports
 @testable import AirServer
 import Foundation
@@ -19,7 +21,7 @@ final class ChannelUnderTest: Sendable {
 
     init(_ name: String, limits: ControlLimits, clock: LoopClock) throws {
         var fds: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else { throw SimServeError("socketpair: \(POSIX.describe(errno))") }
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else { throw ServeError("socketpair: \(POSIX.describe(errno))") }
         client = fds[1]
         channel = try LineChannel(name: name, input: fds[0], output: fds[0], isSocket: true, limits: limits, clock: clock)
         channel.start(answer: { [answers] line in

@@ -1,3 +1,5 @@
+@testable import SocketServing
+@testable import Support
 @testable import AirServer
 import DeviceControl
 import Foundation
@@ -73,7 +75,7 @@ import TestSupport
     /// Nothing listens: the client's connect fails at once (before its deadline is even read).
     @Test func nothingListeningIsAnInfrastructureErrorNotAUsageOne() async throws {
         await #expect { try await offPool { try SimServeControlClient.request("status", to: .unix(path: "/tmp/hil-no-such-air.ctl"), timeout: .seconds(1)) } } throws: { error in
-            guard let error = error as? SimServeError else { return false }
+            guard let error = error as? ServeError else { return false }
             return !error.isUsage && error.description.contains("no served air listens there")
         }
     }
@@ -114,6 +116,6 @@ import TestSupport
 
     @Test(arguments: ["thermometer", "=1-1.2", "thermometer=", "thermometer=1", "thermometer=1-1.2/../../etc", "thermometer=usb1"])
     func rejectsBadPowerFollows(text: String) {
-        #expect(throws: SimServeError.self) { try PowerFollow(parsing: text) }
+        #expect(throws: ServeError.self) { try PowerFollow(parsing: text) }
     }
 }

@@ -1,3 +1,4 @@
+@testable import Support
 @testable import AirServer
 import Foundation
 import EventLoops

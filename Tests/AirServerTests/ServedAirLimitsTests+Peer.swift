@@ -1,3 +1,5 @@
+@testable import SocketServing
+@testable import Support
 @testable import AirServer
 import Foundation
 import Synchronization

@@ -1,3 +1,5 @@
+@testable import SocketServing
+@testable import Support
 @testable import AirServer
 import Foundation
 @testable import HCIPackets
@@ -74,7 +76,7 @@ import TestSupport
             try await Self.serve(.init(listen: [], controllerListens: [.init(controller: "thermometer", address: .unix(path: path))],
                                        log: { _ in })) { _, _ in }
         } throws: { error in
-            guard let error = error as? SimServeError else { return false }
+            guard let error = error as? ServeError else { return false }
             return error.isUsage && error.description.contains("the rig has no free controller named 'thermometer'")
         }
         #expect(!FileManager.default.fileExists(atPath: path), "nothing was left listening")
@@ -83,7 +85,7 @@ import TestSupport
     @Test func aLiveSocketIsNotTakenOverAndAStaleOneIsReplaced() async throws {
         let path = "/tmp/hil-live-\(UUID().uuidString.prefix(8))"
         let first = try ListeningSocket(.unix(path: path))
-        #expect(throws: SimServeError.self) { try ListeningSocket(.unix(path: path)) }
+        #expect(throws: ServeError.self) { try ListeningSocket(.unix(path: path)) }
         first.close()
         #expect(!FileManager.default.fileExists(atPath: path))
         // A stale socket file (nobody listening) is replaced.
@@ -99,6 +101,6 @@ import TestSupport
         // A regular file is never replaced.
         #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect { try ListeningSocket(.unix(path: path)) } throws: { ($0 as? SimServeError)?.isUsage == true }
+        #expect { try ListeningSocket(.unix(path: path)) } throws: { ($0 as? ServeError)?.isUsage == true }
     }
 }

@@ -104,7 +104,7 @@ struct FormatterTests {
     @Test func junitHasOneTestcasePerRuleAndFailsErrors() throws {
         let report = try Self.mixedReport()
         let xml = ReportFormat.junit.render(report)
-        let root = try MarkupReader.parse(Data(xml.utf8), file: "junit.xml")  // well-formed
+        let root = try XMLTextReader.parse(Data(xml.utf8), file: "junit.xml")  // well-formed
         #expect(root.localName == "testsuites")
         #expect(root.attribute("tests", namespace: nil) == "16")
         #expect(root.attribute("failures", namespace: nil) == "1")
@@ -119,7 +119,7 @@ struct FormatterTests {
         #expect(warned.children(named: "failure").isEmpty)
         #expect(warned.children(named: "system-out").first?.text.hasPrefix("warning: AndroidManifest.xml:5:5") == true)
 
-        let strict = try MarkupReader.parse(Data(ReportFormat.junit.render(report, strict: true).utf8), file: "junit.xml")
+        let strict = try XMLTextReader.parse(Data(ReportFormat.junit.render(report, strict: true).utf8), file: "junit.xml")
         #expect(strict.attribute("failures", namespace: nil) == "2")
     }
 

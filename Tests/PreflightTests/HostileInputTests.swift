@@ -92,7 +92,7 @@ struct HostileInputTests {
     @Test(arguments: [100_000, 200_000])
     func attributesPastTheLimitAreRefusedQuickly(count: Int) {
         let comparisons = NameComparisons()
-        let refused = refusal { _ = try MarkupReader.parse(Self.manyAttributes(count), file: "m.xml", counting: comparisons) }
+        let refused = refusal { _ = try XMLTextReader.parse(Self.manyAttributes(count), file: "m.xml", counting: comparisons) }
         #expect(refused?.message.contains("attribute number 65536 on one element, more than ReaderLimits.attributesPerElement = 65535 in /manifest/application") == true,
                 "\(String(describing: refused))")
         #expect(comparisons.count < Self.comparisonsPerName * 65_536, "\(comparisons.count) name comparisons for 65,536 names")
@@ -113,14 +113,14 @@ struct HostileInputTests {
             let data = Self.manyAttributes(count, duplicateLast: true)
             let comparisons = NameComparisons()
             do {
-                _ = try MarkupReader.parse(data, file: "m.xml", limits: limits, counting: comparisons)
+                _ = try XMLTextReader.parse(data, file: "m.xml", limits: limits, counting: comparisons)
                 Issue.record("duplicate accepted")
             } catch {
                 #expect(error.description.contains("duplicate attribute a0 in <application>"), "\(error)")
             }
             counts.append(comparisons.count)
             #expect(comparisons.count < Self.comparisonsPerName * count, "\(comparisons.count) name comparisons for \(count) names")
-            let element = try MarkupReader.parse(Self.manyAttributes(count), file: "m.xml", limits: limits)
+            let element = try XMLTextReader.parse(Self.manyAttributes(count), file: "m.xml", limits: limits)
             #expect(element.children.first?.attributes.count == count)
         }
         // Four times the attributes: linear makes about 4 times the comparisons, quadratic 16 times.
@@ -131,7 +131,7 @@ struct HostileInputTests {
         var limits = ReaderLimits()
         limits.attributesPerDocument = 10
         let text = Self.manifestHead + String(repeating: #"<uses-permission android:name="x" android:maxSdkVersion="30"/>"#, count: 6) + "</manifest>"
-        let refused = refusal { _ = try MarkupReader.parse(Data(text.utf8), file: "m.xml", limits: limits) }
+        let refused = refusal { _ = try XMLTextReader.parse(Data(text.utf8), file: "m.xml", limits: limits) }
         #expect(refused?.message.contains("attribute number 11 in the document, more than ReaderLimits.attributesPerDocument = 10 in /manifest/uses-permission") == true,
                 "\(String(describing: refused))")
     }
@@ -140,9 +140,9 @@ struct HostileInputTests {
         var limits = ReaderLimits()
         limits.stringBytes = 1_000
         let value = String(repeating: "x", count: 1_001)
-        let attribute = refusal { _ = try MarkupReader.parse(Data("<a b=\"\(value)\"/>".utf8), file: "m.xml", limits: limits) }
+        let attribute = refusal { _ = try XMLTextReader.parse(Data("<a b=\"\(value)\"/>".utf8), file: "m.xml", limits: limits) }
         #expect(attribute?.message.contains("a value of 1001 bytes for attribute b, more than ReaderLimits.stringBytes = 1000 in /a") == true)
-        let text = refusal { _ = try MarkupReader.parse(Data("<a>\(value)</a>".utf8), file: "m.xml", limits: limits) }
+        let text = refusal { _ = try XMLTextReader.parse(Data("<a>\(value)</a>".utf8), file: "m.xml", limits: limits) }
         #expect(text?.message.contains("text of 1001 bytes, more than ReaderLimits.stringBytes = 1000 in /a") == true)
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import RigFormat
+import StrictJSON
 import Testing
 
 /// The defects found with generated rig variants (issue 11), each as a rig that must be refused in one

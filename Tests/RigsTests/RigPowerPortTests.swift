@@ -1,7 +1,7 @@
 @testable import DeviceControl
 import Foundation
 import EventLoops
-import RigFormat
+import StrictJSON
 @testable import Rigs
 import Synchronization
 import Testing
@@ -110,7 +110,7 @@ import TestSupport
         do {
             _ = try RigPowerPorts(rig: rig, switches: switches) { FakeSwitch(name: $0.name, verified: true) }
             Issue.record("port 7 was accepted")
-        } catch let error as RigError {
+        } catch let error as InputError {
             #expect(error.description == "accessories[0].power.port: 7 is not a port of switch hub (ports: 2, 3, 4)")
         }
     }

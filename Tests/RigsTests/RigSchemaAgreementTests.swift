@@ -1,5 +1,5 @@
 import Foundation
-import RigFormat
+import StrictJSON
 import Rigs
 import Testing
 import TestSupport

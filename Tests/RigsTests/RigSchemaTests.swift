@@ -1,5 +1,5 @@
 import Foundation
-import RigFormat
+import StrictJSON
 @testable import Rigs
 import Testing
 import TestSupport

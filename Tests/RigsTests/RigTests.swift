@@ -1,7 +1,7 @@
 import DeviceControl
 import Foundation
 @testable import Roles
-import RigFormat
+import StrictJSON
 @testable import Rigs
 import Testing
 import TestSupport
@@ -120,7 +120,7 @@ import TestSupport
 
     @Test func aMissingFileIsNamed() {
         #expect { try Rig.load(path: "/nonexistent/rig.json") } throws: { error in
-            (error as? RigError)?.description == "rig file /nonexistent/rig.json: cannot read it (no such file)"
+            (error as? InputError)?.description == "rig file /nonexistent/rig.json: cannot read it (no such file)"
         }
     }
 }

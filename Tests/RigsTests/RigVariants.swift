@@ -1,5 +1,5 @@
 import Foundation
-import RigFormat
+import StrictJSON
 
 /// One generated variant of a rig file: what was changed at which field path, and the rig after the change.
 struct RigVariant: Sendable {

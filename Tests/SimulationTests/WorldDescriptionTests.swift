@@ -1,6 +1,6 @@
 import Foundation
 import HCIPackets
-import RigFormat
+import StrictJSON
 import Simulation
 import Testing
 
@@ -27,9 +27,9 @@ import Testing
     }
 
     /// A rig's `simulation` block as the rig reader reads it.
-    static func read(_ json: String) throws(RigError) -> SimulatedWorldDescription {
-        var value = try RigDocument.parse(Array(json.utf8))
-        value = RigValue(value.node, path: "simulation")
+    static func read(_ json: String) throws(InputError) -> SimulatedWorldDescription {
+        var value = try InputDocument.parse(Array(json.utf8))
+        value = InputValue(value.node, path: "simulation")
         return try SimulatedWorldDescription(reading: value)
     }
 

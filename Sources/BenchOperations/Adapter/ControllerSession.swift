@@ -1,6 +1,6 @@
 import HCITransports
 import HostCore
-import RigFormat
+import StrictJSON
 import Rigs
 
 /// A host on the controller a moniker names, plus — for `sim:` monikers — the simulated bench of the rig
@@ -11,7 +11,7 @@ public struct ControllerSession: Sendable {
 
     /// Opens `moniker`. A `sim:` moniker resolves against `rigPath` (default: rigs/simulated.json), whose
     /// simulated accessories are powered on first. A rig that is given is read and checked first, whatever
-    /// the moniker (its errors are `RigError`s). Packets go to an H4 capture at `capturePath` when given, its
+    /// the moniker (its errors are `InputError`s). Packets go to an H4 capture at `capturePath` when given, its
     /// keys redacted unless `captureKeys` is `.kept`.
     public static func open(moniker text: String, rigPath: String?, capturePath: String? = nil, captureKeys: CaptureKeys = .redacted,
                             commandTimeout: Duration = .seconds(2)) async throws -> ControllerSession {
@@ -29,7 +29,7 @@ public struct ControllerSession: Sendable {
     /// The simulated bench a `sim:` moniker needs, running with its accessories powered on: the rig at
     /// `rigPath`, else rigs/simulated.json. Nil for every other moniker; a rig that is given is read and
     /// checked whatever the moniker. A bad moniker is an `HCITransportError` of kind `.invalidMoniker`; a
-    /// bad rig a `RigError`.
+    /// bad rig a `InputError`.
     public static func simulation(for text: String, rigPath: String?) async throws -> SimulatedRigRuntime? {
         let rig = try self.rig(for: text, rigPath: rigPath)
         guard case .simulated = try TransportMoniker(parsing: text), let rig else { return nil }
@@ -38,13 +38,13 @@ public struct ControllerSession: Sendable {
 
     /// The rig a session on `text` belongs to: the one at `rigPath` (read and checked whatever the
     /// moniker), else for a `sim:` moniker rigs/simulated.json, else none. A bad moniker is an
-    /// `HCITransportError` of kind `.invalidMoniker`; a bad or missing rig a `RigError`.
+    /// `HCITransportError` of kind `.invalidMoniker`; a bad or missing rig a `InputError`.
     public static func rig(for text: String, rigPath: String?) throws -> Rig? {
         let moniker = try TransportMoniker(parsing: text)
         if let rigPath { return try Rig.load(path: rigPath) }
         guard case .simulated = moniker else { return nil }
         guard let path = Rig.defaultPath() else {
-            throw RigError("\(text): sim: monikers resolve against a rig file; none given (--rig) and rigs/simulated.json not found")
+            throw InputError("\(text): sim: monikers resolve against a rig file; none given (--rig) and rigs/simulated.json not found")
         }
         return try Rig.load(path: path)
     }

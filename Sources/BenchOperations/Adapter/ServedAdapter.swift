@@ -17,7 +17,7 @@ public struct ServedAdapter: Sendable {
     /// Reads the rig, takes the lease (waiting up to `wait` for its holder), brings up a simulated bench
     /// and opens the transport, capturing to `capturePath` (an H4 btsnoop file, its keys redacted unless
     /// `captureKeys` is `.kept`) when given. Errors: a bad moniker is an `HCITransportError` of kind
-    /// `.invalidMoniker`, a bad rig a `RigError`, a held lease a `RigLockError`, an adapter that cannot be
+    /// `.invalidMoniker`, a bad rig a `InputError`, a held lease a `RigLockError`, an adapter that cannot be
     /// opened another `HCITransportError`. `notice` hears that the lease is busy or was taken over, and a rig
     /// time scale that was ignored.
     public static func open(moniker: String, rigPath: String?, capturePath: String?, captureKeys: CaptureKeys = .redacted, command: String,

@@ -1,14 +1,14 @@
 import Foundation
-import RigFormat
+import StrictJSON
 
 extension PowerSwitchDescription {
     private typealias Table = PowerSwitchFormat.Switch
 
     /// Reads one entry of a rig's `powerSwitches`: every field checked, a field of another kind or an
     /// unknown key rejected (`powerSwitches[0].serail: unknown key; did you mean serial?`).
-    public init(reading value: RigValue) throws(RigError) {
+    public init(reading value: InputValue) throws(InputError) {
         let kinds = "one of " + Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        self = try value.object(keys: Table.shape.keys.sorted()) { fields throws(RigError) -> PowerSwitchDescription in
+        self = try value.object(keys: Table.shape.keys.sorted()) { fields throws(InputError) -> PowerSwitchDescription in
             let nameValue = try fields.required("name", "a switch name, e.g. \"pdu-outlet-3\"")
             let name = try nameValue.string("a switch name, e.g. \"pdu-outlet-3\"")
             guard !name.contains(where: \.isWhitespace) else { throw nameValue.fail("a name without spaces") }
@@ -16,19 +16,19 @@ extension PowerSwitchDescription {
             guard let kind = Kind(rawValue: try kindValue.string(kinds)) else { throw kindValue.fail(kinds) }
             try fields.restrict(to: Table.keys(of: kind), what: "unknown key for kind \"\(kind.rawValue)\"")
             let backend = try Self.backend(kind, fields)
-            let verify = try fields.value("verify").map { (value: RigValue) throws(RigError) -> Verify in try Verify(reading: value) } ?? Verify()
+            let verify = try fields.value("verify").map { (value: InputValue) throws(InputError) -> Verify in try Verify(reading: value) } ?? Verify()
             return PowerSwitchDescription(name: name, backend: backend, verify: verify)
         }
     }
 
     /// A rig's `powerSwitches` array; names must be unique.
-    public static func list(reading value: RigValue) throws(RigError) -> [PowerSwitchDescription] {
+    public static func list(reading value: InputValue) throws(InputError) -> [PowerSwitchDescription] {
         var switches: [PowerSwitchDescription] = []
         var seen: [String: Int] = [:]
         for (index, item) in try value.array("an array of switch entries").enumerated() {
             let entry = try PowerSwitchDescription(reading: item)
             if let first = seen[entry.name] {
-                throw RigError(at: "\(item.path).name", "\"\(entry.name)\" is used twice (first by \(value.path)[\(first)])")
+                throw InputError(at: "\(item.path).name", "\"\(entry.name)\" is used twice (first by \(value.path)[\(first)])")
             }
             seen[entry.name] = index
             switches.append(entry)
@@ -36,12 +36,12 @@ extension PowerSwitchDescription {
         return switches
     }
 
-    private static func backend(_ kind: Kind, _ fields: RigObject) throws(RigError) -> Backend {
+    private static func backend(_ kind: Kind, _ fields: InputObject) throws(InputError) -> Backend {
         switch kind {
         case .command:
             var pattern: StatePattern?
             if let value = fields.value("statePattern") {
-                pattern = try value.object(PowerSwitchFormat.StatePattern.shape) { patternFields throws(RigError) -> StatePattern in
+                pattern = try value.object(PowerSwitchFormat.StatePattern.shape) { patternFields throws(InputError) -> StatePattern in
                     let on = try regularExpression(patternFields.required(PowerSwitchFormat.StatePattern.on))
                     let off = try regularExpression(patternFields.required(PowerSwitchFormat.StatePattern.off))
                     do { return try StatePattern(on: on, off: off) } catch { throw value.problem("\(error)") }
@@ -77,25 +77,25 @@ extension PowerSwitchDescription {
                 guard case .object(let members) = value.node.value else { throw value.fail("an object of string values") }
                 var values: [String: String] = [:]
                 for member in members {
-                    values[member.key] = try RigValue(member.value, path: "\(value.path).\(member.key)").string("a string", allowEmpty: true)
+                    values[member.key] = try InputValue(member.value, path: "\(value.path).\(member.key)").string("a string", allowEmpty: true)
                 }
                 environment = values
             }
-            let ready = try fields.value("readyPattern").map { (value: RigValue) throws(RigError) -> String in try regularExpression(value) }
+            let ready = try fields.value("readyPattern").map { (value: InputValue) throws(InputError) -> String in try regularExpression(value) }
             return .process(argv: try argv(fields, "argv", required: true) ?? [], environment: environment, readyPattern: ready,
                             readyDeadline: try seconds(fields, Table.readyDeadlineSeconds),
                             stopDeadline: try seconds(fields, Table.stopDeadlineSeconds),
                             pidFile: try fields.optionalString("pidFile", "a file path"))
         case .labgrid:
             let place = try fields.string("place", "the name of a labgrid place, e.g. \"bench-1\"")
-            let coordinator = try fields.value("coordinator").map { (value: RigValue) throws(RigError) -> String in try coordinatorAddress(value) }
+            let coordinator = try fields.value("coordinator").map { (value: InputValue) throws(InputError) -> String in try coordinatorAddress(value) }
             return .labgrid(place: place, resource: try fields.optionalString("resource", "the name of the place's power resource"),
                             coordinator: coordinator)
         }
     }
 
     /// A labgrid coordinator address, `HOST:PORT`.
-    public static func coordinatorAddress(_ value: RigValue) throws(RigError) -> String {
+    public static func coordinatorAddress(_ value: InputValue) throws(InputError) -> String {
         let expected = "a labgrid coordinator address like \"127.0.0.1:20408\""
         let text = try value.string(expected)
         guard let colon = text.lastIndex(of: ":"), colon != text.startIndex, let port = Int(text[text.index(after: colon)...]),
@@ -103,27 +103,27 @@ extension PowerSwitchDescription {
         return text
     }
 
-    private static func regularExpression(_ value: RigValue) throws(RigError) -> String {
+    private static func regularExpression(_ value: InputValue) throws(InputError) -> String {
         let text = try value.string("a regular expression")
         guard (try? NSRegularExpression(pattern: text)) != nil else { throw value.fail("a valid regular expression") }
         return text
     }
 
     /// Seconds in the field's range (or its default), as a duration.
-    static func seconds(_ fields: RigObject, _ field: JSONField) throws(RigError) -> Duration {
+    static func seconds(_ fields: InputObject, _ field: JSONField) throws(InputError) -> Duration {
         .milliseconds(Int64((try fields.number(field) * 1000).rounded()))
     }
 
     /// Seconds from 0.001 to 120, as a duration, defaulting to `fallback`.
-    static func seconds(_ fields: RigObject, _ field: JSONField, default fallback: Double) throws(RigError) -> Duration {
+    static func seconds(_ fields: InputObject, _ field: JSONField, default fallback: Double) throws(InputError) -> Duration {
         guard fields.has(field.key) else { return .milliseconds(Int64((fallback * 1000).rounded())) }
         return try seconds(fields, field)
     }
 
     /// A command line: a non-empty array of strings, the first a program name (no shell is used).
-    private static func argv(_ fields: RigObject, _ key: String, required: Bool) throws(RigError) -> [String]? {
+    private static func argv(_ fields: InputObject, _ key: String, required: Bool) throws(InputError) -> [String]? {
         guard let value = fields.value(key) else {
-            if required { throw RigError(at: fields.path(key), "missing; expected a command line as an array of strings, e.g. [\"pdu\", \"on\", \"3\"]") }
+            if required { throw InputError(at: fields.path(key), "missing; expected a command line as an array of strings, e.g. [\"pdu\", \"on\", \"3\"]") }
             return nil
         }
         let items = try value.array("a command line as an array of strings (no shell is used)")
@@ -136,13 +136,13 @@ extension PowerSwitchDescription {
     }
 
     /// `ports: [2, 3]` or `port: 2`, each 1…255, each once.
-    private static func ports(_ fields: RigObject) throws(RigError) -> [Int] {
+    private static func ports(_ fields: InputObject) throws(InputError) -> [Int] {
         let expected = "a port number from 1 to 255"
         switch (fields.value("ports"), fields.value("port")) {
         case (.some, .some):
-            throw RigError(at: fields.path("port"), "give either \"port\" or \"ports\", not both")
+            throw InputError(at: fields.path("port"), "give either \"port\" or \"ports\", not both")
         case (nil, nil):
-            throw RigError(at: fields.path("ports"), "missing; expected an array of port numbers, e.g. [2]")
+            throw InputError(at: fields.path("ports"), "missing; expected an array of port numbers, e.g. [2]")
         case (nil, .some(let port)):
             return [try port.integer(in: 1...255, expected)]
         case (.some(let list), nil):
@@ -160,14 +160,14 @@ extension PowerSwitchDescription {
 
 extension PowerSwitchDescription.Verify {
     /// `"verify": "none"`, or `{"devices": [...], "deadlineSeconds": 3, "onDeadlineSeconds": 10}`.
-    public init(reading value: RigValue) throws(RigError) {
+    public init(reading value: InputValue) throws(InputError) {
         let forms = "\"none\" (transitions cannot be verified, and the rig accepts that) or an object like {\"devices\": [\"2fe3:000b\"], \"deadlineSeconds\": 3}"
         if case .string(let text) = value.node.value {
             guard text == "none" else { throw value.fail(forms) }
             self.init(acceptsUnverified: true)
             return
         }
-        self = try value.object(PowerSwitchFormat.Verify.shape, forms) { fields throws(RigError) -> Self in
+        self = try value.object(PowerSwitchFormat.Verify.shape, forms) { fields throws(InputError) -> Self in
             var verify = Self()
             if let list = fields.value("devices") {
                 let device = "a device: \"VID:PID\", \"VID:PID/SERIAL\", a location like \"1-1.4.2\", or \"LOCATION=VID:PID\""

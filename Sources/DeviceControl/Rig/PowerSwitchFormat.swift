@@ -1,4 +1,4 @@
-import RigFormat
+import StrictJSON
 
 /// The power switches' part of the rig format, declared once: a `powerSwitches` entry with the keys of each
 /// kind, its command lines and its `verify`. `PowerSwitchDescription(reading:)` reads through these fields;

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads Android binary XML (AXML, the compiled AndroidManifest.xml inside an APK) into a `MarkupElement` tree.
+/// Reads Android binary XML (AXML, the compiled AndroidManifest.xml inside an APK) into a `XMLTextElement` tree.
 ///
 /// The format is a sequence of chunks, each with a 8-byte header (`type: u16, headerSize: u16, size: u32`,
 /// little-endian), as laid out in the platform's `ResourceTypes.h`: an `RES_XML_TYPE` document chunk holding a
@@ -47,7 +47,7 @@ public enum AXMLReader {
     }
 
     /// Decodes a binary XML document; `file` names it in errors.
-    public static func parse(_ data: Data, file: String, limits: ReaderLimits = .standard) throws(PreflightError) -> MarkupElement {
+    public static func parse(_ data: Data, file: String, limits: ReaderLimits = .standard) throws(PreflightError) -> XMLTextElement {
         let reader = ByteReader(data)
         func fail(_ offset: Int, _ message: String) -> PreflightError { .binaryXML(file: file, offset: offset, message: message) }
 
@@ -63,8 +63,8 @@ public enum AXMLReader {
 
         var strings: [String] = []
         var resourceIDs: [UInt32] = []
-        var stack: [MarkupElement] = []
-        var root: MarkupElement?
+        var stack: [XMLTextElement] = []
+        var root: XMLTextElement?
         var elementCount = 0
         var attributeTotal = 0
         func overLimit(_ what: String, _ limit: String, _ value: Int, at offset: Int, adding name: String) -> PreflightError {
@@ -133,7 +133,7 @@ public enum AXMLReader {
                 guard attributeCount == 0 || firstAttribute + Int(attributeCount) * Int(attributeSize) <= chunkSize else {
                     throw fail(offset + ext + 12, "\(attributeCount) attributes of \(attributeSize) bytes run past the \(chunkSize)-byte element chunk")
                 }
-                var attributes: [MarkupAttribute] = []
+                var attributes: [XMLTextAttribute] = []
                 for index in 0..<Int(attributeCount) {
                     let at = firstAttribute + index * Int(attributeSize)
                     guard let attrNS = chunk.u32(at), let attrName = chunk.u32(at + 4), let raw = chunk.u32(at + 8),
@@ -152,9 +152,9 @@ public enum AXMLReader {
                             try string(index, at: offset + at + 16) ?? ""
                         }
                     }
-                    attributes.append(MarkupAttribute(namespaceURI: try string(attrNS, at: offset + at), localName: localName, value: text))
+                    attributes.append(XMLTextAttribute(namespaceURI: try string(attrNS, at: offset + at), localName: localName, value: text))
                 }
-                stack.append(MarkupElement(namespaceURI: namespace, localName: name, attributes: attributes,
+                stack.append(XMLTextElement(namespaceURI: namespace, localName: name, attributes: attributes,
                                            line: lineNumber == 0 ? nil : Int(lineNumber), column: nil))
             case ChunkType.endElement:
                 let ext = Int(chunkHeaderSize)

@@ -1,6 +1,6 @@
 /// The parts of an AndroidManifest.xml that the Bluetooth lint reads, with where each was declared.
 ///
-/// Built from a `MarkupElement` tree (text or binary XML). Applies the manifest merger's `tools:`
+/// Built from a `XMLTextElement` tree (text or binary XML). Applies the manifest merger's `tools:`
 /// markers that change what ships: an element with `tools:node="remove"` or `"removeAll"` is dropped, and
 /// attributes named in `tools:remove` are dropped. Other `tools:` attributes (`replace`, `targetApi`,
 /// `ignore`...) do not change the declaration and are ignored.
@@ -81,7 +81,7 @@ public struct AndroidManifest: Sendable {
     ]
 
     /// Reads the manifest model from a parsed document; `file` names it in errors.
-    public init(_ root: MarkupElement, file: String) throws(PreflightError) {
+    public init(_ root: XMLTextElement, file: String) throws(PreflightError) {
         guard root.localName == "manifest" else {
             throw .unexpectedContent(file: file, message: "the root element is <\(root.localName)>, not <manifest>: not an AndroidManifest.xml")
         }
@@ -149,13 +149,13 @@ public struct AndroidManifest: Sendable {
 
     // MARK: Merger markers
 
-    private static func isKept(_ element: MarkupElement) -> Bool {
+    private static func isKept(_ element: XMLTextElement) -> Bool {
         let node = element.attribute("node", namespace: toolsNamespace)?.trimmingCharactersInWhitespace()
         return node != "remove" && node != "removeAll"
     }
 
     /// The element with the attributes listed in `tools:remove` taken out.
-    private static func keptAttributes(_ element: MarkupElement) -> MarkupElement {
+    private static func keptAttributes(_ element: XMLTextElement) -> XMLTextElement {
         guard let list = element.attribute("remove", namespace: toolsNamespace) else { return element }
         let removed = Set(list.split(separator: ",").map { String($0).trimmingCharactersInWhitespace() })
         var copy = element

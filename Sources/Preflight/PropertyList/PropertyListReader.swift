@@ -24,7 +24,7 @@ public enum PropertyListReader {
         let root: PropertyListNode
         switch format {
         case .xml:
-            let element = try MarkupReader.parse(data, file: file, limits: limits)
+            let element = try XMLTextReader.parse(data, file: file, limits: limits)
             root = try xmlRoot(element, file: file)
         case .binary:
             root = try BinaryPropertyListReader.read(data, file: file, limits: limits)
@@ -48,7 +48,7 @@ public enum PropertyListReader {
 
     // MARK: XML
 
-    private static func xmlRoot(_ element: MarkupElement, file: String) throws(PreflightError) -> PropertyListNode {
+    private static func xmlRoot(_ element: XMLTextElement, file: String) throws(PreflightError) -> PropertyListNode {
         guard element.localName == "plist" else {
             throw .propertyList(file: file, message: "the root element is <\(element.localName)>, not <plist>")
         }
@@ -59,7 +59,7 @@ public enum PropertyListReader {
     }
 
     /// Converts an XML plist element tree, containers with an explicit stack (no recursion).
-    private static func node(_ root: MarkupElement, file: String) throws(PreflightError) -> PropertyListNode {
+    private static func node(_ root: XMLTextElement, file: String) throws(PreflightError) -> PropertyListNode {
         if let value = try scalar(root, file: file) { return value }
         var stack = [XMLContainer(root, key: nil)]
         while var container = stack.popLast() {
@@ -83,20 +83,20 @@ public enum PropertyListReader {
 
     /// An `<array>` or `<dict>` being converted: the next child to read, and the values read so far.
     private struct XMLContainer {
-        let element: MarkupElement
+        let element: XMLTextElement
         /// The `<key>` this container is the value of, in its parent `<dict>`.
-        let key: MarkupElement?
+        let key: XMLTextElement?
         var next = 0
         var items: [PropertyListNode] = []
         var entries: [String: PropertyListNode] = [:]
 
-        init(_ element: MarkupElement, key: MarkupElement?) {
+        init(_ element: XMLTextElement, key: XMLTextElement?) {
             self.element = element
             self.key = key
         }
 
         /// The next value (with its `<key>` in a dict), nil when all are read.
-        mutating func nextChild(file: String) throws(PreflightError) -> (key: MarkupElement?, value: MarkupElement)? {
+        mutating func nextChild(file: String) throws(PreflightError) -> (key: XMLTextElement?, value: XMLTextElement)? {
             let children = element.children
             guard next < children.count else { return nil }
             guard element.localName == "dict" else {
@@ -121,7 +121,7 @@ public enum PropertyListReader {
             return (keyElement, valueElement)
         }
 
-        mutating func add(_ value: PropertyListNode, key: MarkupElement?) {
+        mutating func add(_ value: PropertyListNode, key: XMLTextElement?) {
             if let key {
                 // Point at the key: that is the line a developer edits.
                 entries[key.text] = PropertyListNode(value.value, line: key.line, column: key.column)
@@ -137,7 +137,7 @@ public enum PropertyListReader {
     }
 
     /// The value of a scalar element; nil for `<array>` and `<dict>`.
-    private static func scalar(_ element: MarkupElement, file: String) throws(PreflightError) -> PropertyListNode? {
+    private static func scalar(_ element: XMLTextElement, file: String) throws(PreflightError) -> PropertyListNode? {
         let line = element.line, column = element.column
         func bad(_ message: String) -> PreflightError {
             .xmlSyntax(file: file, line: line ?? 0, column: column ?? 0, message: message)

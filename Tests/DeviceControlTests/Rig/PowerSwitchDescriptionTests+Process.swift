@@ -1,5 +1,5 @@
 import Foundation
-import RigFormat
+import StrictJSON
 import Testing
 import TestSupport
 @testable import DeviceControl

@@ -1,17 +1,17 @@
 import Foundation
-import RigFormat
+import StrictJSON
 import Testing
 @testable import DeviceControl
 
 @Suite struct PowerSwitchDescriptionTests {
     /// The `powerSwitches` of a rig's JSON, read as the rig reader reads them (other top-level keys are
     /// the rig's, not the switches', and are not checked here).
-    static func load(_ json: String) throws(RigError) -> [PowerSwitchDescription] {
-        do throws(RigError) {
-            let root = try RigDocument.parse(Array(json.utf8))
+    static func load(_ json: String) throws(InputError) -> [PowerSwitchDescription] {
+        do throws(InputError) {
+            let root = try InputDocument.parse(Array(json.utf8))
             guard case .object(let members) = root.node.value else { throw root.fail("an object") }
             guard let member = members.first(where: { $0.key == "powerSwitches" }) else { return [] }
-            return try PowerSwitchDescription.list(reading: RigValue(member.value, path: "powerSwitches"))
+            return try PowerSwitchDescription.list(reading: InputValue(member.value, path: "powerSwitches"))
         } catch {
             throw error.inFile("rigs/test.json")
         }
