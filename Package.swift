@@ -102,14 +102,14 @@ let package = Package(
         // sockets, byte bridges, socket options, the servers' one error type.
         .target(name: "SocketServing", dependencies: ["EventLoops", "HCITransports"]),
         // `hil serve`: one opened controller (any moniker) served as H4 to one host at a time, with an idle timeout.
-        .target(name: "ControllerServer", dependencies: ["SocketServing", "HCIPackets", "EventLoops", "HCITransports"]),
-        .target(name: "AirServer", dependencies: ["SocketServing", "Simulation", "DeviceControl", "Rigs", "HCIPackets", "EventLoops", "HCITransports", "Roles"]),
+        .target(name: "ControllerServer", dependencies: ["Support", "SocketServing", "HCIPackets", "EventLoops", "HCITransports"]),
+        .target(name: "AirServer", dependencies: ["Support", "SocketServing", "Simulation", "DeviceControl", "Rigs", "HCIPackets", "EventLoops", "HCITransports", "Roles"]),
         // The runner: `swift test` supervision, the event stream followed live, progress, results written.
         .target(name: "HILRunner", dependencies: ["Support", "HILResults", "Rigs", "BenchOperations", "DeviceControl"]),
         // Swift Testing traits that lease a bench.
         .target(name: "HILTesting", dependencies: ["Support", "Rigs", "BenchOperations", "HILResults", "DeviceControl", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
         // The bench as a scriptable accessory for a phone app (`hil accessory`): profiles, fault plans, the report.
-        .target(name: "AccessoryPlay", dependencies: ["StrictJSON", "HILResults", "HCIPackets", "EventLoops", "HostCore", "GATT", "SMP", "Roles"]),
+        .target(name: "AccessoryPlay", dependencies: ["Support", "StrictJSON", "HILResults", "HCIPackets", "EventLoops", "HostCore", "GATT", "SMP", "Roles"]),
         // The command-line tool: arguments, presenters of its answers, exit codes.
         .executableTarget(name: "hil", dependencies: ["ControllerServer", "SocketServing", "Support", "HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "StrictJSON", "AccessoryPlay", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // Benchmarks run by scripts/bench-*: each measures ours beside a baseline in the same run.

@@ -1,6 +1,7 @@
 import HCIPackets
 import EventLoops
 import GATT
+import Support
 import Synchronization
 
 /// The run's record of what the central did, shared with the ATT interceptor of every link (which runs on
@@ -20,10 +21,9 @@ final class ActivityLog: Sendable {
         var events: [CentralEvent] = []
         /// Links whose ATT requests get no response.
         var silenced: Set<UInt16> = []
-        /// Who waits for the next event (`waitForEvent`), by a number of their own.
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var nextWaiter: UInt64 = 1
     }
+    /// Signalled once per event recorded, so its count follows the events' (what `waitForEvent` awaits).
+    private let recorded = ChangeSignal()
 
     init(clock: LoopClock, database: GATTDatabase, observer: @escaping @Sendable (CentralEvent) -> Void) {
         self.clock = clock
@@ -43,13 +43,9 @@ final class ActivityLog: Sendable {
                 range: ClosedRange<UInt16>? = nil, characteristic: BluetoothUUID? = nil) -> Double {
         let event = CentralEvent(milliseconds: milliseconds(at: instant), kind: kind, handle: handle, detail: detail, range: range,
                                  characteristic: characteristic)
-        let waiters = state.withLock { state in
-            state.events.append(event)
-            defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
-        }
+        state.withLock { $0.events.append(event) }
         observer(event)
-        for waiter in waiters { waiter.resume() }
+        recorded.signal()
         return event.milliseconds
     }
 
@@ -59,33 +55,8 @@ final class ActivityLog: Sendable {
     /// Returns once more than `count` events have been recorded, once `deadline` (an instant of `clock`)
     /// has come, or once the task is cancelled, whichever is first.
     func waitForEvent(after count: Int, until deadline: ContinuousClock.Instant? = nil) async {
-        guard let deadline else { return await nextEvent(after: count) }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.nextEvent(after: count) }
-            group.addTask { try? await self.clock.sleep(until: deadline, tolerance: nil) }
-            await group.next()
-            group.cancelAll()
-        }
-    }
-
-    /// Returns once more than `count` events have been recorded, or once the task is cancelled.
-    private func nextEvent(after count: Int) async {
-        let id = state.withLock { state -> UInt64 in
-            defer { state.nextWaiter += 1 }
-            return state.nextWaiter
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let waiting = state.withLock { state -> Bool in
-                    guard state.events.count <= count, !Task.isCancelled else { return false }
-                    state.waiters[id] = continuation
-                    return true
-                }
-                if !waiting { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-        }
+        guard let deadline else { return await recorded.wait(after: UInt64(count)) }
+        await recorded.wait(after: UInt64(count), until: deadline, clock: clock)
     }
 
     /// Every event so far, in time order.

@@ -89,7 +89,7 @@ extension SimulatedAirServer {
     func ended(_ connection: ServedConnection, _ error: HCITransportError) async {
         connections[connection.number] = nil
         connectionSlots -= 1
-        closings.bump()
+        closings.signal()
         await connection.controller.powerOff()
         switch error.kind {
         case .closedByPeer: options.log("hil sim serve: \(connection.label): the host closed it")

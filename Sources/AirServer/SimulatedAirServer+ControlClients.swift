@@ -27,7 +27,7 @@ extension SimulatedAirServer {
             channel.stop()
         }
         channels[id] = nil
-        closings.bump()
+        closings.signal()
         if let misbehaviour = end.misbehaviour { options.log("hil sim serve: standard input: \(misbehaviour)") }
         if !shuttingDown { options.log("hil sim serve: standard input ended; still serving until quit, SIGTERM or SIGINT") }
     }
@@ -64,7 +64,7 @@ extension SimulatedAirServer {
     private func controlClientEnded(_ id: Int, _ name: String, _ end: LineChannel.End) {
         controlClients -= 1
         channels[id] = nil
-        closings.bump()
+        closings.signal()
         if let misbehaviour = end.misbehaviour { options.log("hil sim serve: \(name): dropped: \(misbehaviour)") }
     }
 

@@ -1,3 +1,4 @@
+import Support
 import SocketServing
 import DeviceControl
 import Foundation
@@ -75,7 +76,7 @@ public actor SimulatedAirServer {
     /// The air's clock, which every loop of the server keeps time on.
     public nonisolated var clock: LoopClock { runtime.world.air.clock }
     /// Bumped whenever a connection or a control channel ends: what `shutdown()` waits for.
-    nonisolated let closings = Changes()
+    nonisolated let closings = ChangeSignal()
     /// The addresses actually bound (with the kernel's port for `tcp:…:0`), in the order given.
     public nonisolated let addresses: [ServeAddress]
     public nonisolated let controlAddress: ServeAddress?
@@ -308,10 +309,10 @@ public actor SimulatedAirServer {
         for channel in channels.values { channel.stop() }
         let deadline = clock.now.advanced(by: .seconds(2))
         while !connections.isEmpty || !channels.isEmpty {
-            let seen = closings.version
+            let seen = closings.count
             guard clock.now < deadline else { break }
             if connections.isEmpty && channels.isEmpty { break }
-            await closings.wait(after: seen, until: deadline, on: clock)
+            await closings.wait(after: seen, until: deadline, clock: clock)
         }
         if !connections.isEmpty {
             options.log("hil sim serve: \(connections.count) connection(s) had not finished closing after 2 s")

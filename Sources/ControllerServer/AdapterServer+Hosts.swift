@@ -58,7 +58,7 @@ extension AdapterServer {
             if state.serving == client.number { state.serving = nil }
             return state.adapterGone
         }
-        defer { closings.bump() }
+        defer { closings.signal() }
         let why: String
         if let adapterGone {
             why = "the controller went away: \(adapterGone.message)"

@@ -1,3 +1,4 @@
+import Support
 import SocketServing
 import HCIPackets
 import EventLoops
@@ -73,7 +74,7 @@ public final class AdapterServer: Sendable {
     private let listener: ListeningSocket
     let state = Mutex(State())
     /// Bumped when a host's connection has ended: what `shutdown()` waits for.
-    let closings = Changes()
+    let closings = ChangeSignal()
 
     struct State {
         /// The number of the host being served, claimed at its accept (before its bridge exists).
@@ -158,9 +159,9 @@ public final class AdapterServer: Sendable {
         let clock = options.clock
         let deadline = clock.now.advanced(by: .seconds(2))
         while true {
-            let seen = closings.version
+            let seen = closings.count
             guard state.withLock({ $0.client != nil }), clock.now < deadline else { break }
-            await closings.wait(after: seen, until: deadline, on: clock)
+            await closings.wait(after: seen, until: deadline, clock: clock)
         }
         if state.withLock({ $0.client != nil }) { options.log("hil serve: the host's connection had not finished closing after 2 s") }
         adapterLoop.execute { [adapter] in adapter.close() }
