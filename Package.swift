@@ -7,7 +7,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "hil", targets: ["hil"]),
-        .library(name: "Support", targets: ["Support"]),
+        // What a user's own suites import (Examples/ThermoHILTests): the traits, and the modules their API
+        // hands out — the host stack's layers, results and rigs. Everything else is this package's own.
+        .library(name: "HILTesting", targets: ["HILTesting"]),
         .library(name: "HCIPackets", targets: ["HCIPackets"]),
         .library(name: "EventLoops", targets: ["EventLoops"]),
         .library(name: "HCITransports", targets: ["HCITransports"]),
@@ -15,18 +17,8 @@ let package = Package(
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "SMP", targets: ["SMP"]),
         .library(name: "Roles", targets: ["Roles"]),
-        .library(name: "BluetoothCrypto", targets: ["BluetoothCrypto"]),
-        .library(name: "StrictJSON", targets: ["StrictJSON"]),
-        .library(name: "DeviceControl", targets: ["DeviceControl"]),
-        .library(name: "Simulation", targets: ["Simulation"]),
-        .library(name: "Preflight", targets: ["Preflight"]),
         .library(name: "HILResults", targets: ["HILResults"]),
         .library(name: "Rigs", targets: ["Rigs"]),
-        .library(name: "BenchOperations", targets: ["BenchOperations"]),
-        .library(name: "AirServer", targets: ["AirServer"]),
-        .library(name: "HILRunner", targets: ["HILRunner"]),
-        .library(name: "HILTesting", targets: ["HILTesting"]),
-        .library(name: "AccessoryPlay", targets: ["AccessoryPlay"]),
     ],
     targets: [
         // C libraries, from Debian -dev packages.

@@ -12,7 +12,7 @@ import Roles
 /// clock, so on a simulated bench's virtual time a plan runs at the speed of its computation and its times
 /// are exact. The player's own tasks run where the clock's work runs (`LoopClock.taskExecutor`), and it
 /// waits for what the central does as events (`ActivityLog.waitForEvent`), never by looking again later.
-public actor AccessoryPlayer {
+package actor AccessoryPlayer {
     let device: LEDevice
     let profile: AccessoryProfile
     let plan: FaultPlan
@@ -41,18 +41,18 @@ public actor AccessoryPlayer {
     nonisolated var clock: LoopClock { log.clock }
 
     /// How a run ended.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Nil when the plan finished; else why it stopped early.
-        public var interruption: String?
-        public var events: [CentralEvent]
-        public var steps: [StepOutcome]
+        package var interruption: String?
+        package var events: [CentralEvent]
+        package var steps: [StepOutcome]
         /// The active scans the accessory saw (empty when its controller has no extended advertising, which
         /// is what reports scan requests).
-        public var scans: [ScanSpan] = []
+        package var scans: [ScanSpan] = []
     }
 
     /// `observer` sees each event as it happens (the command prints it).
-    public init(device: LEDevice, profile: AccessoryProfile, plan: FaultPlan, database: GATTDatabase,
+    package init(device: LEDevice, profile: AccessoryProfile, plan: FaultPlan, database: GATTDatabase,
                 observer: @escaping @Sendable (CentralEvent) -> Void = { _ in }) {
         self.device = device
         self.profile = profile
@@ -66,7 +66,7 @@ public actor AccessoryPlayer {
     }
 
     /// Starts advertising and runs the plan; throws only when the accessory cannot start advertising.
-    public func run() async throws(RoleError) -> Result {
+    package func run() async throws(RoleError) -> Result {
         let incoming = await device.incomingConnections()
         watcher = task { [weak self] in
             for await link in incoming { await self?.connected(link) }

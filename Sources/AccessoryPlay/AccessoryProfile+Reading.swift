@@ -11,7 +11,7 @@ extension AccessoryProfile {
     /// Reads a profile file strictly, as rigs are read: an unknown key, a missing field or a value of the
     /// wrong kind is one `InputError` naming the field (`services[1].characteristics[0].properties[2]: unknown
     /// property 'notfy'; did you mean notify?`).
-    public static func read(file path: String) throws(InputError) -> AccessoryProfile {
+    package static func read(file path: String) throws(InputError) -> AccessoryProfile {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return try InputDocument.read(file: path) { value throws(InputError) in try AccessoryProfile(reading: value, directory: directory) }
     }
@@ -19,7 +19,7 @@ extension AccessoryProfile {
     /// Reads a profile: `name` (required), `description`, `advertising` (`interval_ms`, `services`) and
     /// `services`, each a ready profile (`{"profile": "heart-rate"}`) or a custom service, and `notify`, the
     /// characteristics that notify on their own (`NotificationSource`; a file's path is relative to `directory`).
-    public init(reading value: InputValue, directory: String = ".") throws(InputError) {
+    package init(reading value: InputValue, directory: String = ".") throws(InputError) {
         self = try value.object(keys: Self.keys, "a profile object") { fields throws(InputError) -> AccessoryProfile in
             _ = try fields.value("$schema")?.string("a string naming the profile's JSON Schema", allowEmpty: true)
             _ = try fields.value("description")?.string("a string (what the accessory is)", allowEmpty: true)

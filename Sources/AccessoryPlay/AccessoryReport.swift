@@ -5,16 +5,16 @@ import HILResults
 /// expectation (passed or failed with the measured value against its limit; skipped when the run ended
 /// first), one for the central's activity (with how long each active scan lasted), then junit.xml,
 /// results.json and report.html rendered from them; and `central.json` with every event, step and scan.
-public enum AccessoryReport {
+package enum AccessoryReport {
     /// The suite every case of the report is in.
     static let suite = "hil accessory"
 
     /// The file with the central's events and the steps' outcomes.
-    public static func activityURL(in directory: URL) -> URL { directory.appendingPathComponent("central.json") }
+    package static func activityURL(in directory: URL) -> URL { directory.appendingPathComponent("central.json") }
 
     /// Creates the results directory and removes what an earlier run left in it (its records, captures and
     /// reports), before the run writes its capture there.
-    public static func prepare(_ directory: URL) throws(ResultsError) {
+    package static func prepare(_ directory: URL) throws(ResultsError) {
         let layout = ResultsLayout(directory)
         try layout.create()
         try layout.removePreviousRun()
@@ -22,7 +22,7 @@ public enum AccessoryReport {
 
     /// Writes the directory (after `prepare`) and returns the records.
     @discardableResult
-    public static func write(_ result: AccessoryPlayer.Result, plan: FaultPlan, profileName: String, started: Date,
+    package static func write(_ result: AccessoryPlayer.Result, plan: FaultPlan, profileName: String, started: Date,
                              directory: URL, capturePath: String?, context: RunContext) throws(ResultsError) -> [TestRecord] {
         let layout = ResultsLayout(directory)
         let duration = (result.events.last?.milliseconds ?? 0) / 1000

@@ -1,21 +1,21 @@
 import HCIPackets
 
 /// One thing the central (the app under test) or the accessory did, at a time from the start of the run.
-public struct CentralEvent: Sendable, Hashable, Codable {
+package struct CentralEvent: Sendable, Hashable, Codable {
     /// Milliseconds since the accessory started.
-    public var milliseconds: Double
-    public var kind: Kind
+    package var milliseconds: Double
+    package var kind: Kind
     /// The link's handle, for link events.
-    public var handle: UInt16?
+    package var handle: UInt16?
     /// What happened, in words: `connected C0:…:01 (interval 30 ms, latency 0, timeout 4200 ms)`, `read 2A37`.
-    public var detail: String
+    package var detail: String
     /// A discovery request's attribute handle range (Starting_Handle, Ending_Handle).
-    public var startHandle: UInt16?
-    public var endHandle: UInt16?
+    package var startHandle: UInt16?
+    package var endHandle: UInt16?
     /// The characteristic a read, write or (un)subscription is of, as its UUID's text (`2A37`).
-    public var characteristic: String?
+    package var characteristic: String?
 
-    public init(milliseconds: Double, kind: Kind, handle: UInt16? = nil, detail: String, range: ClosedRange<UInt16>? = nil,
+    package init(milliseconds: Double, kind: Kind, handle: UInt16? = nil, detail: String, range: ClosedRange<UInt16>? = nil,
                 characteristic: BluetoothUUID? = nil) {
         self.milliseconds = milliseconds
         self.kind = kind
@@ -27,7 +27,7 @@ public struct CentralEvent: Sendable, Hashable, Codable {
     }
 
     /// The kinds of events the report counts.
-    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// The accessory advertises (at the start, after a fault).
         case advertising
         /// A central began an active scan (its first scan request; `AccessoryPlayer.Result.scans` has each scan).

@@ -32,12 +32,12 @@ extension FaultPlan {
 
     /// Reads a plan file strictly, as rigs are read: unknown keys are errors with a did-you-mean, values out
     /// of range are named with the value as written. `fallbackName` names a plan without `"name"`.
-    public static func read(file path: String, fallbackName: String) throws(InputError) -> FaultPlan {
+    package static func read(file path: String, fallbackName: String) throws(InputError) -> FaultPlan {
         try InputDocument.read(file: path) { value throws(InputError) in try FaultPlan(reading: value, fallbackName: fallbackName) }
     }
 
     /// Reads `{"name", "description", "steps": [...]}`.
-    public init(reading value: InputValue, fallbackName: String) throws(InputError) {
+    package init(reading value: InputValue, fallbackName: String) throws(InputError) {
         self = try value.object(keys: ["$schema", "name", "description", "steps"], "a plan object") { fields throws(InputError) -> FaultPlan in
             _ = try fields.value("$schema")?.string("a string naming the plan's JSON Schema", allowEmpty: true)
             _ = try fields.value("description")?.string("a string (what the plan does)", allowEmpty: true)

@@ -3,27 +3,27 @@ import HostCore
 
 /// What `hil accessory` does to the phone, step by step: each step waits for its trigger, does its action,
 /// and may state what the app is expected to do next (`docs/accessory-plans.md`).
-public struct FaultPlan: Sendable {
+package struct FaultPlan: Sendable {
     /// The plan's name (for the report); the file's name when it has none.
-    public var name: String
-    public var steps: [Step]
+    package var name: String
+    package var steps: [Step]
 
-    public init(name: String, steps: [Step]) {
+    package init(name: String, steps: [Step]) {
         self.name = name
         self.steps = steps
     }
 
     /// One step: when, what, and what the app should do about it.
-    public struct Step: Sendable {
+    package struct Step: Sendable {
         /// `"name"`, or `step N: ACTION`.
-        public var name: String
-        public var trigger: Trigger
-        public var action: Action
+        package var name: String
+        package var trigger: Trigger
+        package var action: Action
         /// Stay away this long after the fault, then advertise again; nil advertises again at once.
-        public var advertiseAfterMilliseconds: Int?
-        public var expectations: [Expectation]
+        package var advertiseAfterMilliseconds: Int?
+        package var expectations: [Expectation]
 
-        public init(name: String, trigger: Trigger, action: Action, advertiseAfterMilliseconds: Int? = nil, expectations: [Expectation] = []) {
+        package init(name: String, trigger: Trigger, action: Action, advertiseAfterMilliseconds: Int? = nil, expectations: [Expectation] = []) {
             self.name = name
             self.trigger = trigger
             self.action = action
@@ -33,7 +33,7 @@ public struct FaultPlan: Sendable {
     }
 
     /// When a step runs. Steps run in order: a step's trigger is awaited only once the step before it ran.
-    public enum Trigger: Sendable, Hashable {
+    package enum Trigger: Sendable, Hashable {
         /// `at_ms`: this long after the accessory started advertising.
         case atTime(milliseconds: Int)
         /// `after_connect_ms` (and `after_connections`): this long after a central connected, once at least
@@ -45,11 +45,11 @@ public struct FaultPlan: Sendable {
     }
 
     /// What a central does to a characteristic that can trigger a step.
-    public enum CentralRequest: String, Sendable, Hashable, CaseIterable {
+    package enum CentralRequest: String, Sendable, Hashable, CaseIterable {
         case read, write, subscribe
 
         /// The trigger's key in a plan: `after_read`, `after_write`, `after_subscribe`.
-        public var key: String { "after_\(rawValue)" }
+        package var key: String { "after_\(rawValue)" }
         /// The kind of event the activity log records for it.
         var eventKind: CentralEvent.Kind {
             switch self {
@@ -61,7 +61,7 @@ public struct FaultPlan: Sendable {
     }
 
     /// What a step does.
-    public enum Action: Sendable, Hashable {
+    package enum Action: Sendable, Hashable {
         /// `disconnect`: HCI Disconnect with this reason (the central sees it as the link's end).
         case disconnect(reason: HCIStatus)
         /// `vanish`: stop advertising and drop the link without a Disconnect (an HCI Reset of our
@@ -96,7 +96,7 @@ public struct FaultPlan: Sendable {
         case forgetBond
 
         /// Whether the action needs a link to act on (it cannot run at a time when none may be up).
-        public var actsOnLink: Bool {
+        package var actsOnLink: Bool {
             switch self {
             case .stopAnsweringATT, .notifyFlood, .updateParameters, .requirePairing: true
             case .disconnect, .vanish, .serviceChanged, .rotateAddress, .refusePairing, .forgetBond: false
@@ -104,7 +104,7 @@ public struct FaultPlan: Sendable {
         }
 
         /// Whether the action ends the link (so the central has something to reconnect after).
-        public var endsLink: Bool {
+        package var endsLink: Bool {
             switch self {
             case .disconnect, .vanish, .stopAnsweringATT: true
             case .serviceChanged, .notifyFlood, .updateParameters, .rotateAddress, .requirePairing, .refusePairing, .forgetBond: false
@@ -112,7 +112,7 @@ public struct FaultPlan: Sendable {
         }
 
         /// The plan file's word for it.
-        public var word: String {
+        package var word: String {
             switch self {
             case .disconnect: "disconnect"
             case .vanish: "vanish"
@@ -129,7 +129,7 @@ public struct FaultPlan: Sendable {
     }
 
     /// What the app should do after a step, checked and reported as one test case.
-    public enum Expectation: Sendable, Hashable {
+    package enum Expectation: Sendable, Hashable {
         /// `reconnect_within_ms`: the central connects again within this long of the accessory advertising again.
         case reconnectWithin(milliseconds: Int)
         /// `rediscover_after_service_changed` (with `rediscover_within_ms`, default 10 s): after a Service Changed
@@ -146,16 +146,16 @@ public struct FaultPlan: Sendable {
         case reencryptWithBond(withinMilliseconds: Int)
 
         /// The default time a reconnected central has to encrypt with its bond.
-        public static let defaultReencryptionMilliseconds = 5_000
+        package static let defaultReencryptionMilliseconds = 5_000
 
         /// How long an `update_parameters` step waits for the central.
-        public static let parameterUpdateMilliseconds = 5_000
+        package static let parameterUpdateMilliseconds = 5_000
 
         /// The default time a central has to re-discover after Service Changed.
-        public static let defaultRediscoveryMilliseconds = 10_000
+        package static let defaultRediscoveryMilliseconds = 10_000
 
         /// The key it is written with.
-        public var key: String {
+        package var key: String {
             switch self {
             case .reconnectWithin: "reconnect_within_ms"
             case .rediscoverAfterServiceChanged: "rediscover_after_service_changed"
@@ -166,7 +166,7 @@ public struct FaultPlan: Sendable {
         }
 
         /// Its limit in milliseconds.
-        public var limit: Int {
+        package var limit: Int {
             switch self {
             case .reconnectWithin(let milliseconds), .rediscoverAfterServiceChanged(let milliseconds), .pairWithin(let milliseconds),
                  .reencryptWithBond(let milliseconds): milliseconds

@@ -5,15 +5,15 @@ import HCIPackets
 /// every `intervalMilliseconds` the next value of a counter, a waveform or a file's lines is written to the
 /// database and sent to each central that subscribed to its notifications — a heart rate that moves, a
 /// temperature that drifts, a recorded trace played back.
-public struct NotificationSource: Sendable, Hashable {
+package struct NotificationSource: Sendable, Hashable {
     /// The characteristic's UUID (its value handle is looked up in the database).
-    public var characteristic: BluetoothUUID
-    public var intervalMilliseconds: Int
+    package var characteristic: BluetoothUUID
+    package var intervalMilliseconds: Int
     /// Octets sent before each number (a Heart Rate Measurement's Flags, say); not used by `values`.
-    public var prefix: [UInt8]
-    public var kind: Kind
+    package var prefix: [UInt8]
+    package var kind: Kind
 
-    public init(characteristic: BluetoothUUID, intervalMilliseconds: Int, prefix: [UInt8] = [], kind: Kind) {
+    package init(characteristic: BluetoothUUID, intervalMilliseconds: Int, prefix: [UInt8] = [], kind: Kind) {
         self.characteristic = characteristic
         self.intervalMilliseconds = intervalMilliseconds
         self.prefix = prefix
@@ -21,7 +21,7 @@ public struct NotificationSource: Sendable, Hashable {
     }
 
     /// Where the values come from.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// `start`, `start + step`, … as a little-endian unsigned number of `octets` octets (wrapping).
         case counter(start: Int, step: Int, octets: Int)
         /// A periodic wave between `minimum` and `maximum`, sampled at each notification's time, as a
@@ -32,12 +32,12 @@ public struct NotificationSource: Sendable, Hashable {
     }
 
     /// The waveforms a source can follow.
-    public enum Shape: String, Sendable, Hashable, CaseIterable {
+    package enum Shape: String, Sendable, Hashable, CaseIterable {
         case sine, triangle, square, sawtooth
     }
 
     /// The value of the notification number `index` (from 0), sent `milliseconds` after the source started.
-    public func value(_ index: Int, atMilliseconds milliseconds: Double) -> [UInt8] {
+    package func value(_ index: Int, atMilliseconds milliseconds: Double) -> [UInt8] {
         switch kind {
         case .counter(let start, let step, let octets):
             return prefix + Self.littleEndian(start &+ step &* index, octets: octets)

@@ -3,29 +3,29 @@ import HCIPackets
 /// One active scan by one scanner, as the accessory saw it: the scan requests (SCAN_REQ, Core v5.4 Vol 6
 /// Part B §2.3.2.1) that scanner sent, from the first to the last. A passive scan sends none, so it leaves
 /// no span; requests further apart than `gap` are two scans. Times are milliseconds from the start.
-public struct ScanSpan: Sendable, Hashable, Encodable {
+package struct ScanSpan: Sendable, Hashable, Encodable {
     /// Scanner_Address as the controller reported it (a phone's is usually a resolvable private address, new
     /// every few minutes) and its type.
-    public var scanner: String
-    public var addressType: String
-    public var firstMilliseconds: Double
-    public var lastMilliseconds: Double
-    public var requests: Int
+    package var scanner: String
+    package var addressType: String
+    package var firstMilliseconds: Double
+    package var lastMilliseconds: Double
+    package var requests: Int
 
     /// How long the scan lasted, first request to last.
-    public var durationMilliseconds: Double { lastMilliseconds - firstMilliseconds }
+    package var durationMilliseconds: Double { lastMilliseconds - firstMilliseconds }
 
     /// `C0:…:01 (random) scanned actively for 2300 ms from 512 ms (23 scan requests)`.
-    public var summary: String {
+    package var summary: String {
         "\(scanner) (\(addressType)) scanned actively for \(RoundedText.ms(durationMilliseconds)) from \(RoundedText.ms(firstMilliseconds)) "
             + "(\(requests) scan request\(requests == 1 ? "" : "s"))"
     }
 
     /// The longest silence within one scan: 6 s, past the 5.12 s scan interval of Android's low-power scan
     /// mode (a 0.512 s window each 5.12 s), the sparsest duty cycle a phone app asks for.
-    public static let gap: Double = 6000
+    package static let gap: Double = 6000
 
-    public init(scanner: BDAddress, addressType: AddressType, at milliseconds: Double) {
+    package init(scanner: BDAddress, addressType: AddressType, at milliseconds: Double) {
         self.scanner = scanner.description
         self.addressType = addressType.description
         self.firstMilliseconds = milliseconds
@@ -38,7 +38,7 @@ public struct ScanSpan: Sendable, Hashable, Encodable {
         case scanner, addressType, firstMilliseconds, lastMilliseconds, requests, durationMilliseconds
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(scanner, forKey: .scanner)
         try container.encode(addressType, forKey: .addressType)

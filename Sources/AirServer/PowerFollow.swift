@@ -4,17 +4,17 @@ import DeviceControl
 /// `--power-follows ACCESSORY=LOCATION`: the accessory's power follows the presence of a USB device at a
 /// sysfs location (`/sys/bus/usb/devices/1-1.2`), as an accessory powered from a hub port does when the
 /// port is cut and restored. Parsed here; watched by the server.
-public struct PowerFollow: Sendable, Hashable {
-    public let accessory: String
-    public let location: USBLocation
+package struct PowerFollow: Sendable, Hashable {
+    package let accessory: String
+    package let location: USBLocation
 
-    public init(accessory: String, location: USBLocation) {
+    package init(accessory: String, location: USBLocation) {
         self.accessory = accessory
         self.location = location
     }
 
     /// Parses `ACCESSORY=BUS-PORT.PORT` (`thermometer=1-1.2`).
-    public init(parsing text: String) throws(ServeError) {
+    package init(parsing text: String) throws(ServeError) {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
             throw ServeError("--power-follows '\(text)': expected ACCESSORY=USB-LOCATION (e.g. thermometer=1-1.2)", usage: true)
         }

@@ -9,10 +9,10 @@ import Darwin
 
 /// The client side of a served air's control socket (`hil sim power --control unix:PATH …`): sends one
 /// request line and returns the one answer line.
-public enum SimServeControlClient {
+package enum SimServeControlClient {
     /// Sends `line` to the control socket at `address` and waits up to `timeout` for the answer.
     /// Throws when nothing listens there, the server closes without answering, or the deadline passes.
-    public static func request(_ line: String, to address: ServeAddress, timeout: Duration) throws(ServeError) -> String {
+    package static func request(_ line: String, to address: ServeAddress, timeout: Duration) throws(ServeError) -> String {
         let fd = try connect(address)
         defer { _ = SocketOptions.closeDescriptor(fd) }
         POSIX.setNonBlocking(fd)

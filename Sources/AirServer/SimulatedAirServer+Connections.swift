@@ -104,5 +104,5 @@ extension SimulatedAirServer {
     }
 
     /// Whether a connection holds the rig's controller `name` (or it is still power-cycling after one).
-    public func isClaimed(_ name: String) -> Bool { claimedControllers.contains(name) }
+    package func isClaimed(_ name: String) -> Bool { claimedControllers.contains(name) }
 }

@@ -8,7 +8,7 @@ import Simulation
 /// control-socket clients.
 extension SimulatedAirServer {
     /// Answers one control line (see `ControlRequest`), after the requests before it.
-    public func answer(_ line: String) async -> String {
+    package func answer(_ line: String) async -> String {
         await answer(line, from: nil)
     }
 

@@ -7,7 +7,7 @@ import Roles
 extension SimulatedAirServer {
     /// Reads requests from standard input and answers on standard output until end of input; end of
     /// input does not stop the server (a server started in the background keeps serving), and the log says so.
-    public func serveStandardInput() async {
+    package func serveStandardInput() async {
         guard !shuttingDown else { return }
         let channel: LineChannel
         do {

@@ -18,38 +18,38 @@ import Synchronization
 /// rig's named controllers instead (one host at a time), power-cycled when the host leaves. The air runs
 /// on real time whatever the rig's `timeScale` and `clock` say: it mixes real hosts — unless `Options.time`
 /// asks for virtual time, for a test whose hosts keep their own time (see `run(rig:options:_:)`).
-public actor SimulatedAirServer {
+package actor SimulatedAirServer {
     /// A listening address that claims one of the rig's controllers (`--listen-controller central=unix:PATH`).
-    public struct ControllerListen: Sendable, Hashable {
-        public let controller: String
-        public let address: ServeAddress
-        public init(controller: String, address: ServeAddress) {
+    package struct ControllerListen: Sendable, Hashable {
+        package let controller: String
+        package let address: ServeAddress
+        package init(controller: String, address: ServeAddress) {
             self.controller = controller
             self.address = address
         }
     }
 
-    public struct Options: Sendable {
-        public var listen: [ServeAddress]
-        public var controllerListens: [ControllerListen]
-        public var control: ServeAddress?
-        public var powerFollows: [PowerFollow]
+    package struct Options: Sendable {
+        package var listen: [ServeAddress]
+        package var controllerListens: [ControllerListen]
+        package var control: ServeAddress?
+        package var powerFollows: [PowerFollow]
         /// The sysfs tree `powerFollows` reads (`/sys`; a fake tree in tests).
-        public var sysfs: SysfsRoot
+        package var sysfs: SysfsRoot
         /// At most this many H4 connections at once (btvirt's limit is 16); more are closed at once, each
         /// with a line in the log.
-        public var maximumConnections: Int
+        package var maximumConnections: Int
         /// What each control client (of `control`) may hold of the server, and how many there may be.
-        public var controlLimits: ControlLimits
+        package var controlLimits: ControlLimits
         /// Where diagnostics go, one line each (stderr for the CLI).
-        public var log: @Sendable (String) -> Void
+        package var log: @Sendable (String) -> Void
         /// The time the air runs on: real (the default: its hosts are other processes, whose waits virtual time
         /// cannot see), or virtual, where time stands still while anything of the air, its accessories, its
         /// sockets' loops or the server computes, and jumps when all of them wait — for a test whose hosts keep
         /// their deadlines on a clock of the test's own. The rig's time scale is ignored either way.
-        public var time: SimulationTiming.Clock
+        package var time: SimulationTiming.Clock
 
-        public init(listen: [ServeAddress], controllerListens: [ControllerListen] = [], control: ServeAddress? = nil,
+        package init(listen: [ServeAddress], controllerListens: [ControllerListen] = [], control: ServeAddress? = nil,
                     powerFollows: [PowerFollow] = [], sysfs: SysfsRoot = SysfsRoot(), maximumConnections: Int = 16,
                     controlLimits: ControlLimits = ControlLimits(), time: SimulationTiming.Clock = .real,
                     log: @escaping @Sendable (String) -> Void) {
@@ -65,23 +65,23 @@ public actor SimulatedAirServer {
         }
     }
 
-    public nonisolated let runtime: SimulatedRigRuntime
+    package nonisolated let runtime: SimulatedRigRuntime
     nonisolated let options: Options
     /// The loop the server's own work runs on (its executor, and its tasks'): on virtual time the air's, so
     /// that the air's clock sees it; on real time one of the server's own.
-    public nonisolated let loop: EventLoop
+    package nonisolated let loop: EventLoop
     /// Whether the server started `loop` (and so ends it).
     private nonisolated let ownsLoop: Bool
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
     /// The air's clock, which every loop of the server keeps time on.
-    public nonisolated var clock: LoopClock { runtime.world.air.clock }
+    package nonisolated var clock: LoopClock { runtime.world.air.clock }
     /// Bumped whenever a connection or a control channel ends: what `shutdown()` waits for.
     nonisolated let closings = ChangeSignal()
     /// The addresses actually bound (with the kernel's port for `tcp:…:0`), in the order given.
-    public nonisolated let addresses: [ServeAddress]
-    public nonisolated let controlAddress: ServeAddress?
+    package nonisolated let addresses: [ServeAddress]
+    package nonisolated let controlAddress: ServeAddress?
     /// Yields once for each request to stop (`quit`, a signal the CLI forwards); the CLI then calls `shutdown()`.
-    public nonisolated let stopRequests: AsyncStream<String>
+    package nonisolated let stopRequests: AsyncStream<String>
     private nonisolated let stopSink: AsyncStream<String>.Continuation
 
     var listeners: [ListeningSocket] = []
@@ -109,7 +109,7 @@ public actor SimulatedAirServer {
     /// accepting. Usage errors (a rig without a simulation, an unknown accessory or controller) have
     /// `isUsage`; a socket that cannot be bound does not. On virtual time the start is a drive of the air's
     /// clock (the accessories' boots take no real time); what comes after runs in the caller's drives.
-    public static func start(rig: Rig, options: Options) async throws(ServeError) -> SimulatedAirServer {
+    package static func start(rig: Rig, options: Options) async throws(ServeError) -> SimulatedAirServer {
         let runtime = try makeRuntime(rig: rig, options: options)
         let started = await runtime.world.air.clock.drive { () async -> Result<SimulatedAirServer, ServeError> in
             do throws(ServeError) {
@@ -132,7 +132,7 @@ public actor SimulatedAirServer {
     /// connections; on virtual time all of it is one drive of the air's clock, so the test that calls it owns
     /// every instant of the served air, from the accessories' first boot on. The bench is shut down last,
     /// after the drive.
-    public static func run<T: Sendable>(rig: Rig, options: Options, _ body: (SimulatedAirServer) async throws -> T) async throws -> T {
+    package static func run<T: Sendable>(rig: Rig, options: Options, _ body: (SimulatedAirServer) async throws -> T) async throws -> T {
         let runtime = try makeRuntime(rig: rig, options: options)
         let outcome = await runtime.world.air.clock.drive { () async -> (SimulatedAirServer?, Result<T, any Error>) in
             let server: SimulatedAirServer
@@ -266,13 +266,13 @@ public actor SimulatedAirServer {
 
     /// `serving 3 controllers' air on unix:/tmp/hil-air (control unix:/tmp/hil-air.ctl)`: printed once
     /// the server accepts connections, for scripts to wait on.
-    public nonisolated var readyLine: String {
+    package nonisolated var readyLine: String {
         let control = controlAddress.map { "control \($0)" } ?? "no control socket"
         return "serving \(runtime.world.controllers.count) controllers' air on \(addresses.map(\.description).joined(separator: ", ")) (\(control))"
     }
 
     /// Asks the server's owner to stop (what `quit` does).
-    public nonisolated func requestStop(_ why: String) { stopSink.yield(why) }
+    package nonisolated func requestStop(_ why: String) { stopSink.yield(why) }
 
     // MARK: Shutdown
 
@@ -281,7 +281,7 @@ public actor SimulatedAirServer {
     ///
     /// Not isolated to the server: on virtual time the server's executor is the air's loop, which ends with
     /// the bench, so nothing of the shutdown may come back to the server after it.
-    public nonisolated func shutdown() async {
+    package nonisolated func shutdown() async {
         guard await closeForShutdown() else { return }
         await runtime.shutdown()
         stopSink.finish()

@@ -20,32 +20,32 @@ import Synchronization
 /// closed and `stopRequests` yields `.adapterClosed`. A host that sends and receives nothing for
 /// `idleTimeout` is closed, so that a forgotten or vanished host does not hold the controller for ever;
 /// a vanished host on TCP is also found by keepalive (`SocketOptions.setKeepAlive`).
-public final class AdapterServer: Sendable {
+package final class AdapterServer: Sendable {
     /// Why the server's owner should stop it.
-    public enum StopReason: Sendable {
+    package enum StopReason: Sendable {
         /// A signal (or a caller) asked.
         case requested(String)
         /// The controller went away; the server cannot serve any more.
         case adapterClosed(HCITransportError)
     }
 
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The adapter's moniker, for lines and errors (`usb:0`, `sim:central`).
-        public var name: String
-        public var listen: ServeAddress
+        package var name: String
+        package var listen: ServeAddress
         /// How long the controller may take to answer the Read Local Version Information sent at start.
-        public var answerTimeout: Duration
+        package var answerTimeout: Duration
         /// How long a host may send and receive nothing before it is closed and the controller is free for
         /// the next one (`defaultIdleTimeout` unless asked).
-        public var idleTimeout: Duration
+        package var idleTimeout: Duration
         /// The clock the server's loops keep their deadlines on: real time, or a test's stepped clock.
-        public var clock: LoopClock
+        package var clock: LoopClock
         /// Where a host's arrival and departure are told (stdout for the CLI), one line each.
-        public var announce: @Sendable (String) -> Void
+        package var announce: @Sendable (String) -> Void
         /// Where refusals and trouble go (stderr for the CLI), one line each.
-        public var log: @Sendable (String) -> Void
+        package var log: @Sendable (String) -> Void
 
-        public init(name: String, listen: ServeAddress, answerTimeout: Duration = .seconds(2),
+        package init(name: String, listen: ServeAddress, answerTimeout: Duration = .seconds(2),
                     idleTimeout: Duration = AdapterServer.defaultIdleTimeout, clock: LoopClock = .real,
                     announce: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void) {
             self.name = name
@@ -61,12 +61,12 @@ public final class AdapterServer: Sendable {
     /// Five minutes: longer than any one step of a test a host drives (it is silent only while it waits on
     /// something, and every wait of a suite is shorter), short enough that a runner that crashed or forgot
     /// its connection frees the bench before the next job gives up on it.
-    public static let defaultIdleTimeout = Duration.seconds(300)
+    package static let defaultIdleTimeout = Duration.seconds(300)
 
     /// The address actually bound (with the kernel's port for `tcp:…:0`).
-    public let address: ServeAddress
+    package let address: ServeAddress
     /// Yields for each request to stop and once when the adapter goes away; the owner then calls `shutdown()`.
-    public let stopRequests: AsyncStream<StopReason>
+    package let stopRequests: AsyncStream<StopReason>
     let options: Options
     let adapter: any HCITransport
     let adapterLoop: EventLoop
@@ -100,7 +100,7 @@ public final class AdapterServer: Sendable {
     /// closes it when the start fails), checks that the controller answers, binds `options.listen` and
     /// starts accepting hosts. A bad address has `isUsage`; a controller that does not answer or a socket
     /// that cannot be bound does not.
-    public static func start(adapter: any HCITransport, options: Options) async throws(ServeError) -> AdapterServer {
+    package static func start(adapter: any HCITransport, options: Options) async throws(ServeError) -> AdapterServer {
         let loop: EventLoop
         do {
             loop = try EventLoop(label: "serve-adapter", clock: options.clock)
@@ -141,14 +141,14 @@ public final class AdapterServer: Sendable {
     }
 
     /// `serving usb:0 on tcp:127.0.0.1:9001`: printed once the server accepts hosts, for scripts to wait on.
-    public var readyLine: String { "serving \(options.name) on \(address)" }
+    package var readyLine: String { "serving \(options.name) on \(address)" }
 
     /// Asks the server's owner to stop (what a signal does).
-    public func requestStop(_ why: String) { stopSink.yield(.requested(why)) }
+    package func requestStop(_ why: String) { stopSink.yield(.requested(why)) }
 
     /// Stops accepting (removing a Unix socket's file), closes the host being served and the adapter.
     /// Waits at most 2 s (of `options.clock`) for the host's connection to finish closing. Idempotent.
-    public func shutdown() async {
+    package func shutdown() async {
         let (first, client) = state.withLock { state -> (Bool, Client?) in
             defer { state.shuttingDown = true }
             return (!state.shuttingDown, state.client)

@@ -7,10 +7,10 @@ import HILResults
 /// `hil run`: lock the rig, build and run the suites under Swift Testing, follow the event stream, the
 /// records and the loop progress as they grow, print progress, re-write junit.xml, results.json and
 /// report.html after every finished case, stop `swift test` at the deadline, and decide the exit status.
-public enum HILRun {
+package enum HILRun {
     /// Runs as asked; a cancellation of the calling task stops the run like a signal without a name would.
     /// `hil run` itself calls `runHandlingSignals`.
-    public static func run(_ options: RunOptions, output: RunOutput) async -> RunReport {
+    package static func run(_ options: RunOptions, output: RunOutput) async -> RunReport {
         await run(options, output: output, control: RunControl())
     }
 

@@ -3,8 +3,8 @@ import Foundation
 /// Finds the BluetoothHIL package, whose `Tests/HILTests` are the built-in suites: `HIL_PACKAGE_DIR`, else
 /// the nearest directory above the `hil` executable, else above the current directory, whose
 /// Package.swift names the package BluetoothHIL.
-public enum PackageLocator {
-    public static func bluetoothHIL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+package enum PackageLocator {
+    package static func bluetoothHIL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
         if let path = environment["HIL_PACKAGE_DIR"], !path.isEmpty {
             let url = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
             return isBluetoothHIL(url) ? url : nil
@@ -32,7 +32,7 @@ public enum PackageLocator {
     }
 
     /// Whether a directory holds a Swift package.
-    public static func isPackage(_ directory: URL) -> Bool {
+    package static func isPackage(_ directory: URL) -> Bool {
         FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path)
     }
 }

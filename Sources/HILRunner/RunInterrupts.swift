@@ -5,12 +5,12 @@ import Synchronization
 /// The signals that interrupt a run (SIGINT, SIGTERM, SIGHUP) as they come, and the phase the run is in,
 /// which the run sets as it goes: the first signal is kept with when it came and the phase it came in.
 /// `RunSignals` reports the signals; the run reads the first when it stops and writes its results.
-public final class RunInterrupts: Sendable {
+package final class RunInterrupts: Sendable {
     /// The first signal, when it came, and the phase the run was in then.
-    public struct Received: Sendable, Hashable {
-        public var signal: Int32
-        public var time: Date
-        public var phase: RunInterruption.Phase
+    package struct Received: Sendable, Hashable {
+        package var signal: Int32
+        package var time: Date
+        package var phase: RunInterruption.Phase
     }
 
     private struct State {
@@ -21,7 +21,7 @@ public final class RunInterrupts: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// The run is now in `phase`.
     func enter(_ phase: RunInterruption.Phase) {
@@ -33,7 +33,7 @@ public final class RunInterrupts: Sendable {
 
     /// Records a signal that came at `time`; how many have come, this one included.
     @discardableResult
-    public func receive(_ signal: Int32, at time: Date = Date()) -> Int {
+    package func receive(_ signal: Int32, at time: Date = Date()) -> Int {
         state.withLock { state in
             if state.first == nil { state.first = Received(signal: signal, time: time, phase: state.phase) }
             state.count += 1
@@ -42,7 +42,7 @@ public final class RunInterrupts: Sendable {
     }
 
     /// The first signal, if one came.
-    public var first: Received? { state.withLock { $0.first } }
+    package var first: Received? { state.withLock { $0.first } }
 
     /// The interruption the results tell, if a signal came: in the phase it came in, or — when the tests
     /// were running and `run` holds what the event stream said by the end — the test case running at that

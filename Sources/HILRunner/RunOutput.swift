@@ -8,14 +8,14 @@ import HILResults
 
 /// Where a run prints: `out` for progress and results (standard output), `err` for notes and errors
 /// (standard error). Tests pass closures that collect the text.
-public struct RunOutput: Sendable {
-    public var out: @Sendable (String) -> Void
-    public var err: @Sendable (String) -> Void
+package struct RunOutput: Sendable {
+    package var out: @Sendable (String) -> Void
+    package var err: @Sendable (String) -> Void
     /// Whether `out` is a terminal a person watches (progress redrawn in place) or not (one
     /// machine-readable line per case).
-    public var isInteractive: Bool
+    package var isInteractive: Bool
 
-    public init(isInteractive: Bool, out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+    package init(isInteractive: Bool, out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
         self.isInteractive = isInteractive
         self.out = out
         self.err = err
@@ -24,7 +24,7 @@ public struct RunOutput: Sendable {
     /// Standard output and error; interactive when standard output is a terminal and `quiet` is false.
     /// Writes ignore a closed reader (`hil run | head`): the run goes on and finishes its results
     /// (SIGPIPE is ignored by `hil run`).
-    public static func standard(quiet: Bool) -> RunOutput {
+    package static func standard(quiet: Bool) -> RunOutput {
         RunOutput(isInteractive: !quiet && isatty(STDOUT_FILENO) == 1,
                   out: { text in writeAll(STDOUT_FILENO, text) },
                   err: { text in writeAll(STDERR_FILENO, text) })

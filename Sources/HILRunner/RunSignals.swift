@@ -20,7 +20,7 @@ extension HILRun {
     /// `run`, with the signals above handled as described. The sources stay installed until the process
     /// exits: a signal after the run's status was decided (in the instant before `exit`) is ignored, so the
     /// status always agrees with the results.
-    public static func runHandlingSignals(_ options: RunOptions, output: RunOutput) async -> RunReport {
+    package static func runHandlingSignals(_ options: RunOptions, output: RunOutput) async -> RunReport {
         let control = RunControl()
         let task = Task { await run(options, output: output, control: control) }
         RunSignals.install(control, cancelling: task)

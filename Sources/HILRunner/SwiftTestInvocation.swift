@@ -15,36 +15,36 @@ import HILResults
 /// already-built bundle runs exactly as `swift test` runs it on Linux for Swift Testing — the bundle
 /// with the same arguments and `--testing-library swift-testing` — for machines (a bench, a QEMU guest)
 /// that have the Swift runtime but no toolchain time to spare.
-public struct SwiftTestInvocation: Sendable, Hashable {
-    public enum Suites: Sendable, Hashable {
+package struct SwiftTestInvocation: Sendable, Hashable {
+    package enum Suites: Sendable, Hashable {
         /// The standard transition suites (`Tests/HILTests`) of the BluetoothHIL package at this path.
         case builtIn(URL)
         /// A user's package of their own suites.
         case package(URL)
 
-        public var directory: URL {
+        package var directory: URL {
             switch self {
             case .builtIn(let url), .package(let url): return url
             }
         }
     }
 
-    public var suites: Suites
+    package var suites: Suites
     /// The user's `--filter` (a regular expression over test IDs), if any.
-    public var filter: String?
-    public var layout: ResultsLayout
+    package var filter: String?
+    package var layout: ResultsLayout
     /// Absolute path of the rig file.
-    public var rig: URL
-    public var repeatCount: Int
+    package var rig: URL
+    package var repeatCount: Int
     /// The `swift` to run (`HIL_SWIFT`, else `swift` from PATH).
-    public var swift: String
+    package var swift: String
     /// An already-built test bundle (`.build/debug/BluetoothHILPackageTests.xctest`) to run directly; nil
     /// to build and run through SwiftPM.
-    public var testBundle: URL?
+    package var testBundle: URL?
     /// Whether the cases' captures keep the keys (`HIL_CAPTURE_KEYS=1`, `hil run --capture-keys`).
-    public var captureKeys = false
+    package var captureKeys = false
 
-    public init(suites: Suites, filter: String?, layout: ResultsLayout, rig: URL, repeatCount: Int = 1, swift: String = "swift",
+    package init(suites: Suites, filter: String?, layout: ResultsLayout, rig: URL, repeatCount: Int = 1, swift: String = "swift",
                 testBundle: URL? = nil) {
         self.testBundle = testBundle
         self.suites = suites
@@ -56,7 +56,7 @@ public struct SwiftTestInvocation: Sendable, Hashable {
     }
 
     /// The one `--filter` for `swift test`, or nil for every test.
-    public var combinedFilter: String? {
+    package var combinedFilter: String? {
         switch suites {
         case .builtIn:
             guard let filter, !filter.isEmpty else { return "^HILTests\\." }
@@ -68,11 +68,11 @@ public struct SwiftTestInvocation: Sendable, Hashable {
     }
 
     /// `swift build --build-tests …`; nil with a `testBundle` (nothing to build).
-    public var buildCommand: [String]? {
+    package var buildCommand: [String]? {
         testBundle == nil ? [swift, "build", "--build-tests", "--package-path", suites.directory.path] : nil
     }
 
-    public var testCommand: [String] {
+    package var testCommand: [String] {
         let head = testBundle.map { [$0.path] } ?? [swift, "test", "--skip-build", "--package-path", suites.directory.path]
         var command = head + ["--no-parallel", "--event-stream-output-path", layout.events.path, "--event-stream-version", "0",
                               "--attachments-path", layout.attachments.path]
@@ -83,7 +83,7 @@ public struct SwiftTestInvocation: Sendable, Hashable {
 
     /// What the tests read: `HIL_RIG`, `HIL_RESULTS`, `HIL_REPEAT`, `HIL_RUNNER_PID` (this process: the
     /// tests end themselves when it is gone, `RunnerWatchdog`), and `HIL_CAPTURE_KEYS=1` with `captureKeys`.
-    public var environment: [String: String] {
+    package var environment: [String: String] {
         var environment = ["HIL_RIG": rig.path, "HIL_RESULTS": layout.directory.path, "HIL_REPEAT": String(repeatCount),
                            "HIL_RUNNER_PID": String(getpid())]
         if captureKeys { environment["HIL_CAPTURE_KEYS"] = "1" }

@@ -3,7 +3,7 @@ import Foundation
 /// The readers `preflight-fuzz` drives, one input at a time (Sources/preflight-fuzz, scripts/fuzz-preflight).
 /// The replay test runs the committed corpora (Tests/PreflightTests/Fixtures/fuzz/<target>/) through the
 /// same entry point, so a crash the fuzzer found stays a regression test.
-public enum FuzzTarget: String, CaseIterable, Sendable {
+package enum FuzzTarget: String, CaseIterable, Sendable {
     /// An Info.plist as XML (the reader detects binary and OpenStep too), then the iOS rules.
     case xmlPlist = "xml-plist"
     /// An Info.plist as a binary property list, then the iOS rules.
@@ -18,7 +18,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     /// Runs `data` through the target's reader. A malformed input is a `PreflightError`, which counts as
     /// handled; a bug traps. Returns a number derived from what was read, so no work is optimized away.
-    public func run(_ data: Data) -> Int {
+    package func run(_ data: Data) -> Int {
         do {
             switch self {
             case .xmlPlist, .binaryPlist:

@@ -5,14 +5,14 @@ import Foundation
 /// `Preflight` reads an iOS Info.plist (XML or binary, or inside an `.ipa`) or an Android manifest (text or
 /// binary AXML, or inside an `.apk`), checks it against the rules in `RuleCatalog`, and returns a `Report`
 /// that the formatters in `ReportFormat` render as text, JSON, SARIF 2.1.0 or JUnit XML.
-public enum Preflight {
+package enum Preflight {
     /// Lints an iOS Info.plist or `.ipa` at `path`.
-    public static func lintIOS(path: String, options: IOSOptions = IOSOptions()) throws(PreflightError) -> Report {
+    package static func lintIOS(path: String, options: IOSOptions = IOSOptions()) throws(PreflightError) -> Report {
         try lintIOS(data: try read(path), name: path, options: options)
     }
 
     /// Lints an iOS Info.plist or `.ipa` given as bytes; `name` is used in locations and errors.
-    public static func lintIOS(data: Data, name: String, options: IOSOptions = IOSOptions()) throws(PreflightError) -> Report {
+    package static func lintIOS(data: Data, name: String, options: IOSOptions = IOSOptions()) throws(PreflightError) -> Report {
         var location = SourceLocation(file: name)
         var plistData = data
         if ZipArchive.looksLikeZip(data) {
@@ -29,12 +29,12 @@ public enum Preflight {
     }
 
     /// Lints an AndroidManifest.xml (text or binary) or `.apk` at `path`.
-    public static func lintAndroid(path: String, options: AndroidOptions = AndroidOptions()) throws(PreflightError) -> Report {
+    package static func lintAndroid(path: String, options: AndroidOptions = AndroidOptions()) throws(PreflightError) -> Report {
         try lintAndroid(data: try read(path), name: path, options: options)
     }
 
     /// Lints an AndroidManifest.xml (text or binary) or `.apk` given as bytes; `name` is used in locations and errors.
-    public static func lintAndroid(data: Data, name: String, options: AndroidOptions = AndroidOptions()) throws(PreflightError) -> Report {
+    package static func lintAndroid(data: Data, name: String, options: AndroidOptions = AndroidOptions()) throws(PreflightError) -> Report {
         var location = SourceLocation(file: name)
         var manifestData = data
         if ZipArchive.looksLikeZip(data) {

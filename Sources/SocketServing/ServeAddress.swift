@@ -3,7 +3,7 @@ import HCITransports
 /// client then uses (`unix:PATH` is also the client's moniker; `tcp:127.0.0.1:PORT` is reached with
 /// `tcp-client:127.0.0.1:PORT`). Only loopback TCP addresses are accepted unless the caller allows remote
 /// ones (`hil serve --allow-remote`): a bench is a test bench, not a network service.
-public enum ServeAddress: Hashable, Sendable, CustomStringConvertible {
+package enum ServeAddress: Hashable, Sendable, CustomStringConvertible {
     case unix(path: String)
     /// A numeric IP address: an IPv4 loopback literal (127.0.0.0/8) or `::1` unless remote addresses were
     /// allowed; port 0 asks the kernel for a free port.
@@ -22,7 +22,7 @@ public enum ServeAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `unix:PATH` or `tcp:HOST:PORT` (`tcp:[::1]:PORT` for IPv6). With `allowingRemote`, HOST may be
     /// any numeric IPv4 or IPv6 address (`0.0.0.0` for every interface); otherwise only a loopback one.
-    public init(parsing text: String, allowingRemote: Bool = false) throws(ServeError) {
+    package init(parsing text: String, allowingRemote: Bool = false) throws(ServeError) {
         if text.hasPrefix("unix:") {
             let path = String(text.dropFirst(5))
             guard !path.isEmpty else { throw ServeError("'\(text)': unix: needs a socket path", usage: true) }
@@ -59,7 +59,7 @@ public enum ServeAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether only this host can connect: a Unix socket, or a loopback TCP address.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         switch self {
         case .unix: true
         case .tcp(let host, _): Self.isLoopback(host)
@@ -75,7 +75,7 @@ public enum ServeAddress: Hashable, Sendable, CustomStringConvertible {
         return values.count == 4 && values.allSatisfy { $0 <= 255 } && values[0] == 127
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unix(let path): "unix:\(path)"
         case .tcp(let host, let port): host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"

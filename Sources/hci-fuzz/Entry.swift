@@ -22,7 +22,7 @@ private let selectedTarget = FuzzTarget.fromEnvironment
 
 /// The libFuzzer callback: one input, 0 to keep it in the corpus if it adds coverage.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func hciFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+package func hciFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let target = selectedTarget else {
         let message = Array("hci-fuzz: HIL_FUZZ_TARGET names no target (targets: \(FuzzTarget.names))\n".utf8)
         _ = write(2, message, message.count)

@@ -28,7 +28,7 @@ private let fuzzTarget: FuzzTarget = {
 
 /// The libFuzzer callback: one input, 0 to keep it in the corpus if it adds coverage.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func preflightFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+package func preflightFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = data.map { Data(bytes: $0, count: size) } ?? Data()
     touchedTotal &+= fuzzTarget.run(input)
     return 0

@@ -5,16 +5,16 @@
 /// permissions (BLUETOOTH, BLUETOOTH_ADMIN, location for scanning) are needed from minSdk up to 30 when
 /// targeting 31+, and on every version when targeting 30 or lower, because such an app keeps the old
 /// permission model on Android 12+.
-public enum AndroidLinter {
+package enum AndroidLinter {
     /// The target Google Play requires of new apps and updates (API 35 from 31 August 2025), assumed when none is known.
-    public static let assumedTargetSdk = 35
+    package static let assumedTargetSdk = 35
     /// The minSdk assumed when none is known: Android 5.0, where BluetoothLeScanner arrived.
-    public static let assumedMinSdk = 21
+    package static let assumedMinSdk = 21
 
     typealias P = AndroidPermissions
 
     /// Lints a parsed manifest.
-    public static func lint(_ manifest: AndroidManifest, location: SourceLocation, options: AndroidOptions) -> Report {
+    package static func lint(_ manifest: AndroidManifest, location: SourceLocation, options: AndroidOptions) -> Report {
         var findings: [Finding] = []
         var notes: [String] = []
         let root = location.at(line: manifest.line, column: manifest.column)

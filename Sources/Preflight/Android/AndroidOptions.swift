@@ -1,5 +1,5 @@
 /// What an Android app does with Bluetooth, as `--uses` names it.
-public enum AndroidUse: String, Sendable, Hashable, CaseIterable, Codable {
+package enum AndroidUse: String, Sendable, Hashable, CaseIterable, Codable {
     /// Discovers devices (BluetoothLeScanner.startScan, startDiscovery).
     case scan
     /// Connects to or talks to devices (connectGatt, bonded devices).
@@ -17,17 +17,17 @@ public enum AndroidUse: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// How to lint an AndroidManifest.xml.
-public struct AndroidOptions: Sendable {
+package struct AndroidOptions: Sendable {
     /// minSdkVersion; nil reads `<uses-sdk>`.
-    public var minSdk: Int?
+    package var minSdk: Int?
     /// targetSdkVersion; nil reads `<uses-sdk>`.
-    public var targetSdk: Int?
+    package var targetSdk: Int?
     /// What the app does; nil infers it from the declarations and says so.
-    public var uses: Set<AndroidUse>?
+    package var uses: Set<AndroidUse>?
     /// Adds the once-per-run explanation of the Nearby devices prompt (AND017).
-    public var explain: Bool
+    package var explain: Bool
 
-    public init(minSdk: Int? = nil, targetSdk: Int? = nil, uses: Set<AndroidUse>? = nil, explain: Bool = false) {
+    package init(minSdk: Int? = nil, targetSdk: Int? = nil, uses: Set<AndroidUse>? = nil, explain: Bool = false) {
         self.minSdk = minSdk
         self.targetSdk = targetSdk
         self.uses = uses

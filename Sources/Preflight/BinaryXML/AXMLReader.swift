@@ -7,7 +7,7 @@ import Foundation
 /// string pool, an optional resource map, then namespace, element and CDATA nodes. Every size and index is
 /// checked against its chunk; a fault throws `PreflightError.binaryXML` with the byte offset. Elements are
 /// kept on an explicit stack, within `ReaderLimits` (nesting depth, elements, attributes, string sizes).
-public enum AXMLReader {
+package enum AXMLReader {
     enum ChunkType {
         static let stringPool: UInt16 = 0x0001
         static let xml: UInt16 = 0x0003
@@ -42,12 +42,12 @@ public enum AXMLReader {
     ]
 
     /// True when `data` starts with an `RES_XML_TYPE` chunk header.
-    public static func looksLikeBinaryXML(_ data: Data) -> Bool {
+    package static func looksLikeBinaryXML(_ data: Data) -> Bool {
         data.starts(with: [0x03, 0x00, 0x08, 0x00])
     }
 
     /// Decodes a binary XML document; `file` names it in errors.
-    public static func parse(_ data: Data, file: String, limits: ReaderLimits = .standard) throws(PreflightError) -> XMLTextElement {
+    package static func parse(_ data: Data, file: String, limits: ReaderLimits = .standard) throws(PreflightError) -> XMLTextElement {
         let reader = ByteReader(data)
         func fail(_ offset: Int, _ message: String) -> PreflightError { .binaryXML(file: file, offset: offset, message: message) }
 

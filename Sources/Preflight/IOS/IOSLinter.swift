@@ -1,5 +1,5 @@
 /// Lints an iOS app's Info.plist against the IOS rules.
-public enum IOSLinter {
+package enum IOSLinter {
     static let alwaysKey = "NSBluetoothAlwaysUsageDescription"
     static let peripheralKey = "NSBluetoothPeripheralUsageDescription"
     static let centralMode = "bluetooth-central"
@@ -16,7 +16,7 @@ public enum IOSLinter {
     ///   - root: the plist's top-level dictionary.
     ///   - location: where the plist is (file and archive entry); lines come from the plist nodes.
     ///   - options: deployment target, declared uses, `--explain`.
-    public static func lint(_ root: PropertyListNode, location: SourceLocation, options: IOSOptions) -> Report {
+    package static func lint(_ root: PropertyListNode, location: SourceLocation, options: IOSOptions) -> Report {
         let plist = root.value.dictionary ?? [:]
         var findings: [Finding] = []
         var notes: [String] = []

@@ -1,5 +1,5 @@
 /// What an iOS app does with Bluetooth, as `--uses` names it.
-public enum IOSUse: String, Sendable, Hashable, CaseIterable, Codable {
+package enum IOSUse: String, Sendable, Hashable, CaseIterable, Codable {
     /// Talks to accessories (CBCentralManager).
     case central
     /// Acts as an accessory (CBPeripheralManager).
@@ -11,15 +11,15 @@ public enum IOSUse: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// How to lint an Info.plist.
-public struct IOSOptions: Sendable {
+package struct IOSOptions: Sendable {
     /// The deployment target; nil reads `MinimumOSVersion` from the plist (as in a built app).
-    public var deploymentTarget: OSVersion?
+    package var deploymentTarget: OSVersion?
     /// What the app does; nil infers background use from `UIBackgroundModes` and says so.
-    public var uses: Set<IOSUse>?
+    package var uses: Set<IOSUse>?
     /// Adds the once-per-run explanation of the permission prompt (IOS008).
-    public var explain: Bool
+    package var explain: Bool
 
-    public init(deploymentTarget: OSVersion? = nil, uses: Set<IOSUse>? = nil, explain: Bool = false) {
+    package init(deploymentTarget: OSVersion? = nil, uses: Set<IOSUse>? = nil, explain: Bool = false) {
         self.deploymentTarget = deploymentTarget
         self.uses = uses
         self.explain = explain

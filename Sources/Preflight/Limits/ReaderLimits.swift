@@ -4,31 +4,31 @@
 ///
 /// Real Info.plists and manifests are far inside every limit: the largest merged manifests are a few
 /// thousand elements, a dozen levels deep, with under 30 attributes an element.
-public struct ReaderLimits: Sendable, Hashable {
+package struct ReaderLimits: Sendable, Hashable {
     /// Elements open at once (XML, binary XML) and containers inside containers (property lists).
-    public var nestingDepth = 512
+    package var nestingDepth = 512
     /// Attributes on one element: 65,535 is the most Android's binary XML can hold (`attributeCount` is a
     /// 16-bit field in `ResXMLTree_attrExt`).
-    public var attributesPerElement = 65_535
+    package var attributesPerElement = 65_535
     /// Attributes in the whole document.
-    public var attributesPerDocument = 1_000_000
+    package var attributesPerDocument = 1_000_000
     /// Elements in the whole document (XML, binary XML) or values in a property list, counting a value each
     /// time it is reached: a binary plist can refer to one container many times.
-    public var values = 1_000_000
+    package var values = 1_000_000
     /// Bytes of one string: an attribute value, an element's text, a property list string or data.
-    public var stringBytes = 1 << 20
+    package var stringBytes = 1 << 20
     /// Entries in a zip archive's central directory.
-    public var zipEntries = 1_000_000
+    package var zipEntries = 1_000_000
     /// Bytes of one zip entry, compressed and uncompressed: manifests and plists are far smaller.
-    public var zipEntryBytes: UInt64 = 64 << 20
+    package var zipEntryBytes: UInt64 = 64 << 20
     /// Uncompressed bytes per compressed byte of one deflated zip entry larger than
     /// `compressionRatioFloor` (a zip bomb inflates about 1,000 to 1; text XML, 5 to 20).
-    public var compressionRatio: UInt64 = 200
+    package var compressionRatio: UInt64 = 200
     /// Entries smaller than this uncompressed are not held to `compressionRatio`.
-    public var compressionRatioFloor: UInt64 = 1 << 20
+    package var compressionRatioFloor: UInt64 = 1 << 20
 
-    public init() {}
+    package init() {}
 
     /// The limits `hil preflight` reads with.
-    public static let standard = ReaderLimits()
+    package static let standard = ReaderLimits()
 }

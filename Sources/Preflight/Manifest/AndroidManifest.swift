@@ -4,71 +4,71 @@
 /// markers that change what ships: an element with `tools:node="remove"` or `"removeAll"` is dropped, and
 /// attributes named in `tools:remove` are dropped. Other `tools:` attributes (`replace`, `targetApi`,
 /// `ignore`...) do not change the declaration and are ignored.
-public struct AndroidManifest: Sendable {
+package struct AndroidManifest: Sendable {
     /// The `android:` namespace URI.
-    public static let androidNamespace = "http://schemas.android.com/apk/res/android"
+    package static let androidNamespace = "http://schemas.android.com/apk/res/android"
     /// The `tools:` namespace URI of the manifest merger.
-    public static let toolsNamespace = "http://schemas.android.com/tools"
+    package static let toolsNamespace = "http://schemas.android.com/tools"
 
     /// A `<uses-permission>` or `<uses-permission-sdk-23>`.
-    public struct Permission: Sendable, Hashable {
+    package struct Permission: Sendable, Hashable {
         /// `android:name`, e.g. `android.permission.BLUETOOTH_SCAN`.
-        public let name: String
+        package let name: String
         /// `android:maxSdkVersion`, when given and numeric.
-        public let maxSdkVersion: Int?
+        package let maxSdkVersion: Int?
         /// `android:maxSdkVersion` as written, when given (to report a non-numeric one).
-        public let maxSdkVersionText: String?
+        package let maxSdkVersionText: String?
         /// `android:usesPermissionFlags` split on `|` (binary manifests: decoded from the flag bits).
-        public let usesPermissionFlags: [String]
+        package let usesPermissionFlags: [String]
         /// True for `<uses-permission-sdk-23>`: requested only on API 23 and later.
-        public let sdk23Only: Bool
-        public let line: Int?
-        public let column: Int?
+        package let sdk23Only: Bool
+        package let line: Int?
+        package let column: Int?
 
         /// The lowest API level on which the permission is requested.
-        public var minimumAPI: Int { sdk23Only ? 23 : 1 }
+        package var minimumAPI: Int { sdk23Only ? 23 : 1 }
 
         /// True when requested on every API level in `range`.
-        public func covers(_ range: ClosedRange<Int>) -> Bool {
+        package func covers(_ range: ClosedRange<Int>) -> Bool {
             minimumAPI <= range.lowerBound && (maxSdkVersion ?? Int.max) >= range.upperBound
         }
 
         /// The short name without `android.permission.`.
-        public var shortName: String {
+        package var shortName: String {
             name.hasPrefix("android.permission.") ? String(name.dropFirst("android.permission.".count)) : name
         }
     }
 
     /// A `<uses-feature>`.
-    public struct Feature: Sendable, Hashable {
-        public let name: String
+    package struct Feature: Sendable, Hashable {
+        package let name: String
         /// `android:required`; absent means true.
-        public let required: Bool
-        public let line: Int?
-        public let column: Int?
+        package let required: Bool
+        package let line: Int?
+        package let column: Int?
     }
 
     /// A `<service>` inside `<application>`.
-    public struct Service: Sendable, Hashable {
-        public let name: String
+    package struct Service: Sendable, Hashable {
+        package let name: String
         /// `android:foregroundServiceType` split on `|` (binary manifests: decoded from the flag bits).
-        public let foregroundServiceTypes: [String]
-        public let line: Int?
-        public let column: Int?
+        package let foregroundServiceTypes: [String]
+        package let line: Int?
+        package let column: Int?
     }
 
     /// `<uses-sdk android:minSdkVersion>`, when numeric.
-    public let minSdkVersion: Int?
+    package let minSdkVersion: Int?
     /// `<uses-sdk android:targetSdkVersion>`, when numeric.
-    public let targetSdkVersion: Int?
+    package let targetSdkVersion: Int?
     /// The `package` attribute.
-    public let package: String?
-    public let permissions: [Permission]
-    public let features: [Feature]
-    public let services: [Service]
+    package let package: String?
+    package let permissions: [Permission]
+    package let features: [Feature]
+    package let services: [Service]
     /// Line of `<manifest>` (where "missing" findings point).
-    public let line: Int?
-    public let column: Int?
+    package let line: Int?
+    package let column: Int?
 
     /// The neverForLocation bit of `usesPermissionFlags` (`PackageInfo.REQUESTED_PERMISSION_NEVER_FOR_LOCATION`).
     static let neverForLocationBit = 0x10000
@@ -81,7 +81,7 @@ public struct AndroidManifest: Sendable {
     ]
 
     /// Reads the manifest model from a parsed document; `file` names it in errors.
-    public init(_ root: XMLTextElement, file: String) throws(PreflightError) {
+    package init(_ root: XMLTextElement, file: String) throws(PreflightError) {
         guard root.localName == "manifest" else {
             throw .unexpectedContent(file: file, message: "the root element is <\(root.localName)>, not <manifest>: not an AndroidManifest.xml")
         }
@@ -133,17 +133,17 @@ public struct AndroidManifest: Sendable {
     }
 
     /// The permission declarations with this full name.
-    public func permissions(named name: String) -> [Permission] {
+    package func permissions(named name: String) -> [Permission] {
         permissions.filter { $0.name == name }
     }
 
     /// The first declaration of `name` that is requested on every API level of `range`, if any.
-    public func permission(_ name: String, covering range: ClosedRange<Int>) -> Permission? {
+    package func permission(_ name: String, covering range: ClosedRange<Int>) -> Permission? {
         permissions.first { $0.name == name && $0.covers(range) }
     }
 
     /// The `<uses-feature>` with this name, if declared.
-    public func feature(_ name: String) -> Feature? {
+    package func feature(_ name: String) -> Feature? {
         features.first { $0.name == name }
     }
 

@@ -1,10 +1,10 @@
 /// A dotted version number such as an iOS deployment target (`12.0`, `13`, `15.4.1`).
-public struct OSVersion: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+package struct OSVersion: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
     /// The numeric components, most significant first, trailing zeros kept as written.
-    public let components: [Int]
+    package let components: [Int]
 
     /// Parses `12`, `12.0`, `12.4.1`; nil for anything else (empty parts, signs, letters).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.trimmingCharactersInWhitespace().split(separator: ".", omittingEmptySubsequences: false)
         guard !parts.isEmpty, parts.count <= 4 else { return nil }
         var components: [Int] = []
@@ -16,14 +16,14 @@ public struct OSVersion: Sendable, Hashable, Codable, Comparable, CustomStringCo
     }
 
     /// A version from its major (and minor) number.
-    public init(_ major: Int, _ minor: Int = 0) {
+    package init(_ major: Int, _ minor: Int = 0) {
         components = [major, minor]
     }
 
     /// The first component.
-    public var major: Int { components.first ?? 0 }
+    package var major: Int { components.first ?? 0 }
 
-    public static func < (lhs: OSVersion, rhs: OSVersion) -> Bool {
+    package static func < (lhs: OSVersion, rhs: OSVersion) -> Bool {
         let count = max(lhs.components.count, rhs.components.count)
         for index in 0..<count {
             let a = index < lhs.components.count ? lhs.components[index] : 0
@@ -33,15 +33,15 @@ public struct OSVersion: Sendable, Hashable, Codable, Comparable, CustomStringCo
         return false
     }
 
-    public static func == (lhs: OSVersion, rhs: OSVersion) -> Bool { !(lhs < rhs) && !(rhs < lhs) }
+    package static func == (lhs: OSVersion, rhs: OSVersion) -> Bool { !(lhs < rhs) && !(rhs < lhs) }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var trimmed = components
         while trimmed.count > 1, trimmed.last == 0 { trimmed.removeLast() }
         hasher.combine(trimmed)
     }
 
-    public var description: String { components.map(String.init).joined(separator: ".") }
+    package var description: String { components.map(String.init).joined(separator: ".") }
 }
 
 extension String {

@@ -1,12 +1,12 @@
 /// The platform whose declarations are linted.
-public enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
+package enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
     /// An iOS app: its Info.plist, or an `.ipa` holding it.
     case ios
     /// An Android app: its AndroidManifest.xml (text or binary), or an `.apk` holding it.
     case android
 
     /// The name people use for it.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .ios: "iOS"
         case .android: "Android"

@@ -2,7 +2,7 @@
 ///
 /// Every reader reports malformed bytes through this type, never a trap. The description is one line
 /// fit for a terminal: what, where (line and column for text, byte offset for binary formats), why.
-public enum PreflightError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PreflightError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file cannot be read at all.
     case unreadable(path: String, reason: String)
     /// XML that is not well-formed.
@@ -19,7 +19,7 @@ public enum PreflightError: Error, Sendable, Equatable, CustomStringConvertible 
     /// A well-formed file that is not what the command expects (no Info.plist in an IPA, a root that is not `<manifest>`).
     case unexpectedContent(file: String, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let reason):
             "cannot read \(path): \(reason)"

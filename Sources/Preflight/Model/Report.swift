@@ -1,17 +1,17 @@
 /// The result of linting one file.
-public struct Report: Sendable, Codable {
+package struct Report: Sendable, Codable {
     /// The platform linted.
-    public let platform: Platform
+    package let platform: Platform
     /// The file given (and the entry inside it, for an archive).
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// Every rule that was checked, whether or not it fired (JUnit writes one testcase for each).
-    public let rulesChecked: [Rule]
+    package let rulesChecked: [Rule]
     /// What was found, errors first, then by position in the file.
-    public let findings: [Finding]
+    package let findings: [Finding]
     /// What the lint assumed or inferred (an SDK level not given, uses inferred from declarations).
-    public let notes: [String]
+    package let notes: [String]
 
-    public init(platform: Platform, location: SourceLocation, rulesChecked: [Rule], findings: [Finding], notes: [String]) {
+    package init(platform: Platform, location: SourceLocation, rulesChecked: [Rule], findings: [Finding], notes: [String]) {
         self.platform = platform
         self.location = location
         self.rulesChecked = rulesChecked
@@ -25,12 +25,12 @@ public struct Report: Sendable, Codable {
     }
 
     /// The findings of one severity.
-    public func findings(_ severity: Severity) -> [Finding] {
+    package func findings(_ severity: Severity) -> [Finding] {
         findings.filter { $0.severity == severity }
     }
 
     /// True when an error was found, or with `strict` a warning.
-    public func fails(strict: Bool) -> Bool {
+    package func fails(strict: Bool) -> Bool {
         findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
     }
 }

@@ -1,34 +1,34 @@
 /// Where a rule comes from: the vendor document that states it.
-public struct RuleSource: Sendable, Hashable, Codable {
+package struct RuleSource: Sendable, Hashable, Codable {
     /// The document's title, as the vendor names it.
-    public let title: String
+    package let title: String
     /// A link to the document.
-    public let url: String
+    package let url: String
 
-    public init(title: String, url: String) {
+    package init(title: String, url: String) {
         self.title = title
         self.url = url
     }
 }
 
 /// One lint rule: a stable ID, a severity, what it checks and where the rule is written down.
-public struct Rule: Sendable, Hashable, Codable, Identifiable {
+package struct Rule: Sendable, Hashable, Codable, Identifiable {
     /// The stable ID, e.g. `IOS001`; never reused for another meaning.
-    public let id: String
+    package let id: String
     /// A short PascalCase name, e.g. `AlwaysUsageDescriptionMissing` (SARIF's `rule.name`).
-    public let name: String
+    package let name: String
     /// The platform the rule applies to.
-    public let platform: Platform
+    package let platform: Platform
     /// How much a finding of this rule matters.
-    public let severity: Severity
+    package let severity: Severity
     /// One sentence: what the rule checks.
-    public let summary: String
+    package let summary: String
     /// The sentence a developer needs: why it matters and what to do.
-    public let help: String
+    package let help: String
     /// The vendor documents the rule is drawn from.
-    public let sources: [RuleSource]
+    package let sources: [RuleSource]
 
-    public init(
+    package init(
         id: String, name: String, platform: Platform, severity: Severity,
         summary: String, help: String, sources: [RuleSource]
     ) {

@@ -2,7 +2,7 @@
 ///
 /// Ordered from most to least severe: `.error < .warning < .info` in the sort order, so sorting a list
 /// of findings by severity puts errors first.
-public enum Severity: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+package enum Severity: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
     /// The app crashes, is rejected, or silently cannot use Bluetooth: fails the run.
     case error
     /// Likely wrong, or wrong on some devices: fails the run only with `--strict`.
@@ -18,5 +18,5 @@ public enum Severity: String, Sendable, Hashable, Codable, CaseIterable, Compara
         }
     }
 
-    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+    package static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }

@@ -1,5 +1,5 @@
 /// The output formats of `hil preflight --format`.
-public enum ReportFormat: String, Sendable, CaseIterable {
+package enum ReportFormat: String, Sendable, CaseIterable {
     /// Human-readable, grouped by severity.
     case text
     /// One JSON object: findings, notes, counts.
@@ -11,7 +11,7 @@ public enum ReportFormat: String, Sendable, CaseIterable {
 
     /// Renders `report`; `strict` makes warnings failures in JUnit, as it does in the exit status; SARIF's
     /// artifact URIs are relative to `root` (default: the repository holding the input, see `SourceRoot`).
-    public func render(_ report: Report, strict: Bool = false, root: SourceRoot? = nil) -> String {
+    package func render(_ report: Report, strict: Bool = false, root: SourceRoot? = nil) -> String {
         switch self {
         case .text: TextFormatter.render(report, strict: strict)
         case .json: JSONFormatter.render(report)
@@ -22,14 +22,14 @@ public enum ReportFormat: String, Sendable, CaseIterable {
 }
 
 /// Identifies the tool in machine-readable output.
-public enum PreflightTool {
-    public static let name = "hil preflight"
-    public static let version = "0.1.0"
+package enum PreflightTool {
+    package static let name = "hil preflight"
+    package static let version = "0.1.0"
 
     /// Where to read about what the tool checks, for SARIF's `tool.driver.informationUri` (an absolute URI).
     /// The project has no public page, so this is the platform's official documentation of Bluetooth
     /// permissions: Apple's Core Bluetooth for iOS, Android's Bluetooth permissions page for Android.
-    public static func informationURI(for platform: Platform) -> String {
+    package static func informationURI(for platform: Platform) -> String {
         switch platform {
         case .ios: "https://developer.apple.com/documentation/corebluetooth"
         case .android: "https://developer.android.com/develop/connectivity/bluetooth/bt-permissions"
@@ -39,7 +39,7 @@ public enum PreflightTool {
 
 extension Report {
     /// "2 errors, 1 warning, 0 info": the counts of findings by severity.
-    public var countsSummary: String {
+    package var countsSummary: String {
         let errors = findings(.error).count, warnings = findings(.warning).count, infos = findings(.info).count
         return "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), \(infos) info"
     }

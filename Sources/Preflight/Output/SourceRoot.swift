@@ -5,20 +5,20 @@ import Foundation
 /// `hil preflight --root DIR` names it; by default it is the repository holding the input: the first
 /// directory, walking up from the input's, that contains `.git` (a directory, or a worktree's file),
 /// else the input's own directory.
-public struct SourceRoot: Sendable, Equatable {
+package struct SourceRoot: Sendable, Equatable {
     /// The `uriBaseId` that artifact locations under the root carry.
-    public static let uriBaseId = "%SRCROOT%"
+    package static let uriBaseId = "%SRCROOT%"
 
     /// The root: absolute, standardized, symbolic links resolved, no trailing slash (but `/` itself).
-    public let path: String
+    package let path: String
 
     /// The root `directory` (relative paths are taken from the current directory).
-    public init(directory: String) {
+    package init(directory: String) {
         path = Self.absolute(directory)
     }
 
     /// The repository holding `input`, or `input`'s directory when no `.git` is found above it.
-    public static func repository(containing input: String) -> SourceRoot {
+    package static func repository(containing input: String) -> SourceRoot {
         let start = (absolute(input) as NSString).deletingLastPathComponent
         var directory = start
         while true {
@@ -32,7 +32,7 @@ public struct SourceRoot: Sendable, Equatable {
     }
 
     /// `file`'s path below the root with `/` separators, or nil when `file` is not inside the root.
-    public func relativePath(of file: String) -> String? {
+    package func relativePath(of file: String) -> String? {
         let full = Self.absolute(file)
         let prefix = path.hasSuffix("/") ? path : path + "/"
         guard full.hasPrefix(prefix), full.count > prefix.count else { return nil }
@@ -40,7 +40,7 @@ public struct SourceRoot: Sendable, Equatable {
     }
 
     /// The root as a `file://` URI ending in `/`, as SARIF's `originalUriBaseIds` requires.
-    public var fileURI: String {
+    package var fileURI: String {
         let directory = path.hasSuffix("/") ? path : path + "/"
         return "file://" + (directory.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? directory)
     }

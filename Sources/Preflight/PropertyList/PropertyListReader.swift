@@ -2,9 +2,9 @@ import Foundation
 
 /// Reads property lists: XML (our own reader, keeping lines), binary (our own reader, naming offsets) and
 /// OpenStep (Foundation, after a check of its nesting depth). Holds to `ReaderLimits` without recursion.
-public enum PropertyListReader {
+package enum PropertyListReader {
     /// The format a property list was written in.
-    public enum Format: String, Sendable {
+    package enum Format: String, Sendable {
         case xml
         case binary
         case openStep
@@ -17,7 +17,7 @@ public enum PropertyListReader {
     ///   - file: how to name the file in errors.
     ///   - limits: how much the reader accepts (nesting depth, values, string sizes).
     /// - Returns: the top-level dictionary node and the format it was in.
-    public static func readDictionary(
+    package static func readDictionary(
         _ data: Data, file: String, limits: ReaderLimits = .standard
     ) throws(PreflightError) -> (root: PropertyListNode, format: Format) {
         let format = detect(data)

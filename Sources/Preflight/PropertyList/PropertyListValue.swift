@@ -1,7 +1,7 @@
 import Foundation
 
 /// A property list value, with the line of its XML element when read from an XML plist.
-public indirect enum PropertyListValue: Sendable, Hashable {
+package indirect enum PropertyListValue: Sendable, Hashable {
     case string(String)
     case integer(Int)
     case real(Double)
@@ -12,31 +12,31 @@ public indirect enum PropertyListValue: Sendable, Hashable {
     case dictionary([String: PropertyListNode])
 
     /// The string, if this is one.
-    public var string: String? {
+    package var string: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The elements, if this is an array.
-    public var array: [PropertyListNode]? {
+    package var array: [PropertyListNode]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
     /// The entries, if this is a dictionary.
-    public var dictionary: [String: PropertyListNode]? {
+    package var dictionary: [String: PropertyListNode]? {
         if case .dictionary(let value) = self { return value }
         return nil
     }
 
     /// The boolean, if this is one.
-    public var bool: Bool? {
+    package var bool: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
     /// The plist type name as it appears in XML (`string`, `dict`...), for messages.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .string: "string"
         case .integer: "integer"
@@ -51,15 +51,15 @@ public indirect enum PropertyListValue: Sendable, Hashable {
 }
 
 /// A property list value and where it was written (XML plists only; binary plists have no lines).
-public struct PropertyListNode: Sendable, Hashable {
+package struct PropertyListNode: Sendable, Hashable {
     /// The value.
-    public let value: PropertyListValue
+    package let value: PropertyListValue
     /// 1-based line of the value's element (for a dictionary entry, of its `<key>`), nil in a binary plist.
-    public let line: Int?
+    package let line: Int?
     /// 1-based column, nil in a binary plist.
-    public let column: Int?
+    package let column: Int?
 
-    public init(_ value: PropertyListValue, line: Int? = nil, column: Int? = nil) {
+    package init(_ value: PropertyListValue, line: Int? = nil, column: Int? = nil) {
         self.value = value
         self.line = line
         self.column = column

@@ -1,13 +1,13 @@
 /// An attribute of a parsed XML element, its prefix resolved to a namespace URI.
-public struct XMLTextAttribute: Sendable, Hashable {
+package struct XMLTextAttribute: Sendable, Hashable {
     /// The namespace URI (`http://schemas.android.com/apk/res/android`), nil for an unprefixed attribute.
-    public let namespaceURI: String?
+    package let namespaceURI: String?
     /// The local name (`name` for `android:name`).
-    public let localName: String
+    package let localName: String
     /// The value, entities decoded; binary XML typed values are rendered as text (`30`, `true`, `0x10000`).
-    public let value: String
+    package let value: String
 
-    public init(namespaceURI: String?, localName: String, value: String) {
+    package init(namespaceURI: String?, localName: String, value: String) {
         self.namespaceURI = namespaceURI
         self.localName = localName
         self.value = value
@@ -18,23 +18,23 @@ public struct XMLTextAttribute: Sendable, Hashable {
 ///
 /// Only what the lint needs is kept: names, attributes, child elements, direct text and the line and
 /// column of the start tag.
-public struct XMLTextElement: Sendable, Hashable {
+package struct XMLTextElement: Sendable, Hashable {
     /// The namespace URI of the element, nil when unqualified.
-    public var namespaceURI: String?
+    package var namespaceURI: String?
     /// The local name (`uses-permission`).
-    public var localName: String
+    package var localName: String
     /// Attributes in document order.
-    public var attributes: [XMLTextAttribute]
+    package var attributes: [XMLTextAttribute]
     /// Child elements in document order.
-    public var children: [XMLTextElement]
+    package var children: [XMLTextElement]
     /// The element's direct character data (text and CDATA), concatenated.
-    public var text: String
+    package var text: String
     /// 1-based line of the start tag, nil when unknown.
-    public var line: Int?
+    package var line: Int?
     /// 1-based column of the start tag's `<`, nil when unknown.
-    public var column: Int?
+    package var column: Int?
 
-    public init(
+    package init(
         namespaceURI: String? = nil, localName: String, attributes: [XMLTextAttribute] = [],
         children: [XMLTextElement] = [], text: String = "", line: Int? = nil, column: Int? = nil
     ) {
@@ -48,12 +48,12 @@ public struct XMLTextElement: Sendable, Hashable {
     }
 
     /// The value of the attribute with this local name in this namespace (nil namespace: unprefixed).
-    public func attribute(_ localName: String, namespace: String?) -> String? {
+    package func attribute(_ localName: String, namespace: String?) -> String? {
         attributes.first { $0.localName == localName && $0.namespaceURI == namespace }?.value
     }
 
     /// Child elements with this local name.
-    public func children(named localName: String) -> [XMLTextElement] {
+    package func children(named localName: String) -> [XMLTextElement] {
         children.filter { $0.localName == localName }
     }
 }

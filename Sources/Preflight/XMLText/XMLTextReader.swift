@@ -7,7 +7,7 @@ import Foundation
 /// prefixes, unknown entities, text outside the root — with the line and column of the fault. Skips the
 /// XML declaration, processing instructions, comments and the DOCTYPE (internal subsets are not expanded).
 /// Holds to `ReaderLimits` (nesting depth, attributes, elements, string lengths) without recursion.
-public struct XMLTextReader {
+package struct XMLTextReader {
     private let bytes: [UInt8]
     private let file: String
     private let limits: ReaderLimits
@@ -22,7 +22,7 @@ public struct XMLTextReader {
     private var column = 1
 
     /// Parses `data` (UTF-8, or UTF-16 with a byte-order mark); `file` names it in errors.
-    public static func parse(_ data: Data, file: String, limits: ReaderLimits = .standard) throws(PreflightError) -> XMLTextElement {
+    package static func parse(_ data: Data, file: String, limits: ReaderLimits = .standard) throws(PreflightError) -> XMLTextElement {
         try parse(data, file: file, limits: limits, counting: NameComparisons())
     }
 

@@ -3,10 +3,10 @@
 /// Written for the few small entries the lint reads (Info.plist, AndroidManifest.xml): correctness and
 /// refusal of malformed streams over speed. Every fault — truncated input, an over-subscribed or
 /// incomplete code, a distance reaching before the output, output past `limit` — throws `InflateError`.
-public enum Inflate {
+package enum Inflate {
     /// Why a DEFLATE stream could not be decoded.
-    public struct InflateError: Error, Sendable, Equatable, CustomStringConvertible {
-        public let description: String
+    package struct InflateError: Error, Sendable, Equatable, CustomStringConvertible {
+        package let description: String
         init(_ description: String) { self.description = description }
     }
 
@@ -14,7 +14,7 @@ public enum Inflate {
     /// - Parameters:
     ///   - input: the compressed bytes (no zlib or gzip header).
     ///   - limit: the most bytes the output may hold; a stream that inflates past it is an error.
-    public static func decompress(_ input: [UInt8], limit: Int = 256 << 20) throws(InflateError) -> [UInt8] {
+    package static func decompress(_ input: [UInt8], limit: Int = 256 << 20) throws(InflateError) -> [UInt8] {
         var state = State(input: input, limit: limit)
         try state.run()
         return state.output

@@ -6,33 +6,33 @@ import Foundation
 /// CRC-32 and size of what it extracts. Truncated or inconsistent archives throw
 /// `PreflightError.zip`; nothing is trusted that was not bounds-checked. `ReaderLimits` bound the entry
 /// count, each entry's compressed and uncompressed size, and a deflated entry's compression ratio (zip bombs).
-public struct ZipArchive: Sendable {
+package struct ZipArchive: Sendable {
     /// One entry of the central directory.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// The path inside the archive (`Payload/App.app/Info.plist`).
-        public let path: String
+        package let path: String
         /// 0 stored, 8 deflated; others cannot be extracted.
-        public let method: UInt16
-        public let crc32: UInt32
-        public let compressedSize: UInt64
-        public let uncompressedSize: UInt64
+        package let method: UInt16
+        package let crc32: UInt32
+        package let compressedSize: UInt64
+        package let uncompressedSize: UInt64
         let localHeaderOffset: UInt64
         let flags: UInt16
     }
 
     /// The entries, in central-directory order.
-    public let entries: [Entry]
+    package let entries: [Entry]
     private let reader: ByteReader
     private let file: String
     private let limits: ReaderLimits
 
     /// True when `data` starts like a zip archive (a local file header, or an empty archive's end record).
-    public static func looksLikeZip(_ data: Data) -> Bool {
+    package static func looksLikeZip(_ data: Data) -> Bool {
         data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06])
     }
 
     /// Reads the central directory of the archive in `data`; `file` names it in errors.
-    public init(_ data: Data, file: String, limits: ReaderLimits = .standard) throws(PreflightError) {
+    package init(_ data: Data, file: String, limits: ReaderLimits = .standard) throws(PreflightError) {
         self.reader = ByteReader(data)
         self.file = file
         self.limits = limits
@@ -132,12 +132,12 @@ public struct ZipArchive: Sendable {
     }
 
     /// The entry at exactly this path, if any.
-    public func entry(_ path: String) -> Entry? {
+    package func entry(_ path: String) -> Entry? {
         entries.first { $0.path == path }
     }
 
     /// The uncompressed bytes of `entry`, CRC-checked.
-    public func extract(_ entry: Entry) throws(PreflightError) -> Data {
+    package func extract(_ entry: Entry) throws(PreflightError) -> Data {
         let file = self.file
         func fail(_ message: String) -> PreflightError { .zip(file: file, message: "\(entry.path): \(message)") }
         guard entry.flags & 0x1 == 0 else { throw fail("the entry is encrypted") }

@@ -2,34 +2,34 @@ import Foundation
 import HostCore
 
 /// `hil info`'s answer, as text for a person or one JSON object for a program.
-public struct ControllerInfoReport: Codable, Sendable {
-    public struct Manufacturer: Codable, Sendable {
-        public var id: UInt16
-        public var name: String?
+package struct ControllerInfoReport: Codable, Sendable {
+    package struct Manufacturer: Codable, Sendable {
+        package var id: UInt16
+        package var name: String?
     }
 
-    public struct Buffers: Codable, Sendable {
-        public var length: Int
-        public var count: Int
+    package struct Buffers: Codable, Sendable {
+        package var length: Int
+        package var count: Int
     }
 
-    public var moniker: String
-    public var address: String
-    public var hciVersion: String
-    public var hciRevision: UInt16
-    public var lmpVersion: String
-    public var lmpSubversion: UInt16
-    public var manufacturer: Manufacturer
-    public var leSupported: Bool
-    public var leFeatures: [String]
-    public var aclBuffers: Buffers
-    public var leACLBuffers: Buffers
-    public var isoBuffers: Buffers?
-    public var extendedAdvertising: Bool
-    public var extendedScanning: Bool
-    public var supportedCommandCount: Int
+    package var moniker: String
+    package var address: String
+    package var hciVersion: String
+    package var hciRevision: UInt16
+    package var lmpVersion: String
+    package var lmpSubversion: UInt16
+    package var manufacturer: Manufacturer
+    package var leSupported: Bool
+    package var leFeatures: [String]
+    package var aclBuffers: Buffers
+    package var leACLBuffers: Buffers
+    package var isoBuffers: Buffers?
+    package var extendedAdvertising: Bool
+    package var extendedScanning: Bool
+    package var supportedCommandCount: Int
 
-    public init(moniker: String, info: ControllerInfo, leSupported: Bool) {
+    package init(moniker: String, info: ControllerInfo, leSupported: Bool) {
         self.moniker = moniker
         address = info.address.description
         hciVersion = info.hciVersion.name
@@ -51,7 +51,7 @@ public struct ControllerInfoReport: Codable, Sendable {
 
 
     /// Aligned lines for a terminal.
-    public func text() -> String {
+    package func text() -> String {
         let manufacturerText = "0x" + String(manufacturer.id, radix: 16, uppercase: true).leftPadded(to: 4)
             + " " + (manufacturer.name ?? "(unknown company)")
         var rows: [(String, String)] = [

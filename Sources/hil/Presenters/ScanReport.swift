@@ -2,25 +2,25 @@ import Foundation
 import Roles
 
 /// `hil scan`'s answer, as aligned text or JSON.
-public struct ScanReport: Codable, Sendable {
-    public struct Entry: Codable, Sendable {
-        public var address: String
-        public var addressType: String
-        public var rssi: Int
-        public var name: String?
-        public var services: [String]
-        public var manufacturer: String?
-        public var connectable: Bool
-        public var firstSeenMilliseconds: Int
-        public var reports: Int
-        public var advertisingData: String
+package struct ScanReport: Codable, Sendable {
+    package struct Entry: Codable, Sendable {
+        package var address: String
+        package var addressType: String
+        package var rssi: Int
+        package var name: String?
+        package var services: [String]
+        package var manufacturer: String?
+        package var connectable: Bool
+        package var firstSeenMilliseconds: Int
+        package var reports: Int
+        package var advertisingData: String
     }
 
-    public var moniker: String
-    public var filter: String
-    public var entries: [Entry]
+    package var moniker: String
+    package var filter: String
+    package var entries: [Entry]
 
-    public init(moniker: String, filter: ScanFilter, results: [ScanResult]) {
+    package init(moniker: String, filter: ScanFilter, results: [ScanResult]) {
         self.moniker = moniker
         self.filter = filter.description
         entries = results.map { result in
@@ -35,7 +35,7 @@ public struct ScanReport: Codable, Sendable {
     }
 
 
-    public func text() -> String {
+    package func text() -> String {
         if entries.isEmpty { return "no advertisers (\(filter))" }
         let header = ["ADDRESS", "TYPE", "RSSI", "NAME", "SERVICES", "CONN", "FIRST SEEN", "REPORTS"]
         let rows = entries.map { entry in
