@@ -57,62 +57,6 @@ enum ProcessTree {
     }
 }
 
-/// A value set once by one task and read, or awaited, by others.
-final class Completion<Value: Sendable>: Sendable {
-    private struct State {
-        var value: Value?
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var nextID: UInt64 = 0
-    }
-
-    private let state = Mutex(State())
-
-    /// Sets the value (the first one given stays) and wakes every waiter.
-    func set(_ value: Value) {
-        let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard state.value == nil else { return [] }
-            state.value = value
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
-        }
-        for waiter in waiting { waiter.resume() }
-    }
-
-    var value: Value? { state.withLock { $0.value } }
-
-    /// Returns once the value is set, or when the waiting task is cancelled.
-    func wait() async {
-        let id = state.withLock { state -> UInt64 in
-            defer { state.nextID += 1 }
-            return state.nextID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    if state.value != nil || Task.isCancelled { return true }
-                    state.waiters[id] = continuation
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-        }
-    }
-
-    /// Returns once the value is set, when `deadline` comes on `clock`, or when the task is cancelled,
-    /// whichever is first; true when the value is set. The deadline's timer is gone when it returns.
-    func wait<C: Clock<Duration>>(until deadline: C.Instant, clock: C) async -> Bool {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.wait() }
-            group.addTask { try? await Task.sleep(until: deadline, clock: clock) }
-            await group.next()
-            group.cancelAll()
-        }
-        return value != nil
-    }
-}
-
 /// The last bytes a child wrote, for error messages.
 final class OutputTail: Sendable {
     private let state = Mutex<[UInt8]>([])

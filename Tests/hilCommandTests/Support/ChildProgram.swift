@@ -158,60 +158,19 @@ final class ChildProgram: Sendable {
 
     /// A count of changes (lines read, pipes ended, the exit) that waits await, each bounded on the wall clock.
     final class Changes: Sendable {
-        private struct State {
-            var version: UInt64 = 0
-            var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-            var nextWaiter: UInt64 = 1
-        }
-        private let state = Mutex(State())
+        private let signal = ChangeSignal()
 
-        func bump() {
-            let waiters = state.withLock { state in
-                state.version += 1
-                defer { state.waiters.removeAll() }
-                return Array(state.waiters.values)
-            }
-            for waiter in waiters { waiter.resume() }
-        }
+        func bump() { signal.signal() }
 
         /// Looks at `condition` now and after each change until it holds (true) or `timeout` passes on the wall
         /// clock (false, after a last look), or the task is cancelled (the last look's answer).
         func until(within timeout: Duration, _ condition: () -> Bool) async -> Bool {
             let deadline = ContinuousClock.now.advanced(by: timeout)
             while true {
-                let seen = state.withLock { $0.version }
+                let seen = signal.count
                 if condition() { return true }
                 guard ContinuousClock.now < deadline, !Task.isCancelled else { return condition() }
-                await change(after: seen, until: deadline)
-            }
-        }
-
-        /// Returns once the version is past `seen`, `deadline` has passed, or the task is cancelled.
-        private func change(after seen: UInt64, until deadline: ContinuousClock.Instant) async {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.next(after: seen) }
-                group.addTask { try? await Task.sleep(until: deadline, clock: .continuous) }
-                await group.next()
-                group.cancelAll()
-            }
-        }
-
-        private func next(after seen: UInt64) async {
-            let id = state.withLock { state -> UInt64 in
-                defer { state.nextWaiter += 1 }
-                return state.nextWaiter
-            }
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let waiting = state.withLock { state -> Bool in
-                        guard state.version == seen, !Task.isCancelled else { return false }
-                        state.waiters[id] = continuation
-                        return true
-                    }
-                    if !waiting { continuation.resume() }
-                }
-            } onCancel: {
-                state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+                await signal.wait(after: seen, until: deadline, clock: ContinuousClock())
             }
         }
     }
