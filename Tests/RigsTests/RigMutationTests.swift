@@ -10,7 +10,7 @@ import Testing
 /// seconds of CPU work, and on a 2-core machine they must not hold the cooperative pool that timing tests
 /// running beside them need (yielding between variants was not enough: the pool stayed starved ~6 s).
 @Suite(.serialized) struct RigMutationTests {
-    static let rigs = ["rigs/simulated.json", "rigs/simulated-faults.json", "rigs/lab-bench-example.json"]
+    static let rigs = ["rigs/simulated.json", "rigs/checks/simulated-faults.json", "rigs/lab-bench-example.json"]
 
     @Test(arguments: rigs)
     func everyMisspeltKeyIsRefusedWithADidYouMean(rig: String) async throws {

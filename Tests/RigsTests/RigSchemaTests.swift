@@ -4,8 +4,8 @@ import StrictJSON
 import Testing
 import TestSupport
 
-/// The schema editors use is the one hil embeds, every rig in rigs/ names it, and the reader takes
-/// `"$schema"` at the top level only, as a string.
+/// The schema editors use is the one hil embeds, every rig in rigs/ and rigs/checks/ names it, and the reader
+/// takes `"$schema"` at the top level only, as a string.
 @Suite struct RigSchemaTests {
     @Test func theEmbeddedSchemaIsTheFileInRigs() throws {
         let file = try String(contentsOf: repositoryRoot.appendingPathComponent("rigs/rig.schema.json"), encoding: .utf8)
@@ -31,17 +31,29 @@ import TestSupport
         }
     }
 
+    /// Every rig file of the repository, sorted, with the `"$schema"` it must name: the users' examples in rigs/
+    /// (`./rig.schema.json`) and the rigs, airs and expectations only the harness's checks run in rigs/checks/
+    /// (`../rig.schema.json`); `*.expected.json` files are not rigs.
+    static func rigFiles() throws -> [(path: String, schema: String)] {
+        try [("rigs", "./rig.schema.json"), ("rigs/checks", "../rig.schema.json")].flatMap { folder, schema in
+            let directory = repositoryRoot.appendingPathComponent(folder)
+            return try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+                .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".expected.json") && $0 != "rig.schema.json" }
+                .map { (directory.appendingPathComponent($0).path, schema) }
+        }
+    }
+
     @Test func everyRigInRigsNamesTheSchemaAndLoads() throws {
-        let directory = repositoryRoot.appendingPathComponent("rigs")
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".expected.json") && $0 != "rig.schema.json" }
-        #expect(files.count >= 13, "\(files)")
-        for file in files {
-            let path = directory.appendingPathComponent(file).path
+        let files = try Self.rigFiles()
+        #expect(files.count >= 16, "\(files.map(\.path))")
+        #expect(files.filter { $0.schema == "./rig.schema.json" }.count >= 5, "\(files.map(\.path))")
+        for (path, schema) in files {
             _ = try Rig.load(path: path)
             let document = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
-            guard case .object(let members) = document.value else { Issue.record("\(file) is not an object"); continue }
-            #expect(members.first?.key == "$schema" && members.first?.value.value == .string("./rig.schema.json"), "\(file)")
+            guard case .object(let members) = document.value else { Issue.record("\(path) is not an object"); continue }
+            #expect(members.first?.key == "$schema" && members.first?.value.value == .string(schema), "\(path)")
+            #expect(FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).deletingLastPathComponent()
+                .appendingPathComponent(schema).standardizedFileURL.path), "\(path): \(schema) names no file")
         }
     }
 

@@ -10,7 +10,7 @@ import TestSupport
     static let root = repositoryRoot
 
     /// Every rig the package ships (CI runs them all).
-    static let shippedRigs = ["rigs/simulated.json", "rigs/simulated-faults.json", "rigs/simulated-wedged-adapter.json",
+    static let shippedRigs = ["rigs/simulated.json", "rigs/checks/simulated-faults.json", "rigs/checks/simulated-wedged-adapter.json",
                               "rigs/btvirt-bumble.json", "rigs/rootcanal-bumble.json", "rigs/lab-bench-example.json"]
 
     @Test(arguments: shippedRigs)
@@ -33,7 +33,7 @@ import TestSupport
         await runtime.shutdown()
     }
 
-    @Test(arguments: ["rigs/simulated.json", "rigs/simulated-faults.json", "rigs/simulated-wedged-adapter.json"])
+    @Test(arguments: ["rigs/simulated.json", "rigs/checks/simulated-faults.json", "rigs/checks/simulated-wedged-adapter.json"])
     func shippedSimulatedRigsLoad(path: String) throws {
         let rig = try Rig.load(path: Self.root.appendingPathComponent(path).path)
         #expect(rig.adapter.moniker == "sim:central")
@@ -58,7 +58,7 @@ import TestSupport
     }
 
     @Test func theFaultsRigInjectsEveryFault() throws {
-        let rig = try Rig.load(path: Self.root.appendingPathComponent("rigs/simulated-faults.json").path)
+        let rig = try Rig.load(path: Self.root.appendingPathComponent("rigs/checks/simulated-faults.json").path)
         let faults = Dictionary(uniqueKeysWithValues: rig.accessories.map { ($0.name, $0.simulated?.faults) })
         #expect(faults["fading"]??.stopsAdvertisingAfterPowerCycles == 1)
         #expect(faults["dropper"]??.dropsLinkAfterMilliseconds == 150)

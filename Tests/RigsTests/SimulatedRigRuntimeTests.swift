@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func fadingAccessoryStopsAdvertisingAfterAPowerCycle() async throws {
-        try await Self.session("rigs/simulated-faults.json") { runtime, central, rig in
+        try await Self.session("rigs/checks/simulated-faults.json") { runtime, central, rig in
             let fading = try #require(rig.accessory(named: "fading"))
             _ = try await central.find(fading.match, timeout: .seconds(1))
             let powerSwitch = try #require(runtime.powerSwitch(for: "fading"))
@@ -84,7 +84,7 @@ import Testing
     /// Part B §4.5.3) plus whole 7.5 ms intervals after CONNECT_IND: 20 intervals, so the central hears 0x13 at
     /// 151.25 ms.
     @Test func dropperDropsTheLink() async throws {
-        try await Self.session("rigs/simulated-faults.json") { runtime, central, rig in
+        try await Self.session("rigs/checks/simulated-faults.json") { runtime, central, rig in
             let clock = runtime.world.air.clock
             let dropper = try #require(rig.accessory(named: "dropper"))
             let link = try await central.connect(matching: dropper.match, scanTimeout: .seconds(1), parameters: rig.connectionParameters)
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func stubbornAccessoryNeverAcceptsAConnection() async throws {
-        try await Self.session("rigs/simulated-faults.json") { _, central, rig in
+        try await Self.session("rigs/checks/simulated-faults.json") { _, central, rig in
             let stubborn = try #require(rig.accessory(named: "stubborn"))
             await #expect { try await central.connect(matching: stubborn.match, scanTimeout: .seconds(1), timeout: .milliseconds(400)) } throws: { error in
                 guard let error = error as? RoleError, case .connectTimeout = error else { return false }
@@ -112,7 +112,7 @@ import Testing
     /// Part B §4.5.3) later; the answer, held 250 ms, rides the first event at or after that, a whole number of
     /// the rig's 7.5 ms intervals on: 34 of them (255 ms).
     @Test func sluggishAccessoryAnswersATTLate() async throws {
-        try await Self.session("rigs/simulated-faults.json") { runtime, central, rig in
+        try await Self.session("rigs/checks/simulated-faults.json") { runtime, central, rig in
             let clock = runtime.world.air.clock
             let sluggish = try #require(rig.accessory(named: "sluggish"))
             let link = try await central.connect(matching: sluggish.match, scanTimeout: .seconds(1), parameters: rig.connectionParameters)
@@ -128,7 +128,7 @@ import Testing
     }
 
     @Test func fragileAccessoryRebootsOnAWrite() async throws {
-        try await Self.session("rigs/simulated-faults.json") { runtime, central, rig in
+        try await Self.session("rigs/checks/simulated-faults.json") { runtime, central, rig in
             let fragile = try #require(rig.accessory(named: "fragile"))
             let link = try await central.connect(matching: fragile.match, scanTimeout: .seconds(1), parameters: rig.connectionParameters)
             let tree = try await link.gatt.discoverAll()

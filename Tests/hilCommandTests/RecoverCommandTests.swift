@@ -13,7 +13,7 @@ import TestSupport
     }
 
     @Test func aWedgedSimulatedAdapterIsABrokenBench() async {
-        let rig = repositoryRoot.appendingPathComponent("rigs/simulated-wedged-adapter.json").path
+        let rig = repositoryRoot.appendingPathComponent("rigs/checks/simulated-wedged-adapter.json").path
         #expect(await RecoverCommand.run(Arguments(["sim:central", "--rig", rig, "--reset-timeout", "0.2"]), drivesSimulation: true) == .infrastructureError)
     }
 

@@ -21,7 +21,7 @@ import TestSupport
     @Test func checkSaysOneLinePerFile() async throws {
         let good = repositoryRoot.appendingPathComponent("rigs/simulated.json").path
         let lab = repositoryRoot.appendingPathComponent("rigs/lab-bench-example.json").path
-        let expected = repositoryRoot.appendingPathComponent("rigs/simulated-faults.expected.json").path
+        let expected = repositoryRoot.appendingPathComponent("rigs/checks/simulated-faults.expected.json").path
         let missing = "/nonexistent/rig.json"
         let allGood = try await Self.hil(["rig", "check", good, lab])
         #expect(allGood.status == 0, "\(allGood.stderr)")
