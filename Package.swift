@@ -104,13 +104,13 @@ let package = Package(
         .target(name: "AccessoryPlay", dependencies: ["Support", "StrictJSON", "HILResults", "HCIPackets", "EventLoops", "HostCore", "GATT", "SMP", "Roles"]),
         // The command-line tool: arguments, presenters of its answers, exit codes.
         .executableTarget(name: "hil", dependencies: ["ControllerServer", "SocketServing", "Support", "HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "StrictJSON", "AccessoryPlay", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
-        // Benchmarks run by scripts/bench-*: each measures ours beside a baseline in the same run.
+        // Benchmarks run by scripts/bench/*: each measures ours beside a baseline in the same run.
         .executableTarget(name: "hil-benchmark", dependencies: ["BenchOperations", "Simulation", "HCIPackets", "HostCore", "GATT", "Roles"]),
-        // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz` builds it with
+        // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz/fuzz` builds it with
         // `--sanitize fuzzer` (libFuzzer); a plain build makes a replay tool (see Sources/hci-fuzz).
         .executableTarget(name: "hci-fuzz", dependencies: ["SeededRandom", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
         // Fuzz targets for the preflight readers (XML and binary plists, AXML, zip and inflate, manifest XML):
-        // `scripts/fuzz-preflight` builds it with `--sanitize fuzzer`; a plain build makes a replay tool.
+        // `scripts/fuzz/fuzz-preflight` builds it with `--sanitize fuzzer`; a plain build makes a replay tool.
         .executableTarget(name: "preflight-fuzz", dependencies: ["Preflight"]),
 
         // Peers and helpers shared by the test targets (btvirt with its cross-process lock, child processes).

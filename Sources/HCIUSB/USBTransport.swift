@@ -14,7 +14,7 @@ import Synchronization
 /// libusb's descriptors (`LibUSBPollSet`) and calls `libusb_handle_events_timeout_completed` without
 /// blocking, so a completion is decoded and handed to the host on the host's own thread (a dedicated
 /// event thread that handed each packet over with `loop.execute` cost about a millisecond per command
-/// round trip in the kernel tier's guest; see scripts/bench-transports). Elsewhere one dedicated thread runs
+/// round trip in the kernel tier's guest; see scripts/bench/bench-transports). Elsewhere one dedicated thread runs
 /// `libusb_handle_events` and hands packets over. Any transfer that ends in error loses the transport with
 /// libusb's name for the error. Closing is strict: cancel every transfer, wait for their callbacks, stop
 /// handling libusb's events, then release the interface (libusb re-attaches the kernel driver it detached)

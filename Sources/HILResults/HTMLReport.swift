@@ -9,7 +9,7 @@ import Foundation
 /// Made to be read at a glance: cases are listed failures first (`ReportOrder`), the page never scrolls
 /// sideways at 1280 CSS px (long names, paths and command lines wrap; the case table gives the message
 /// the room; figures shrink to fit), and every number is rounded to what it measures (`MeasuredValue`).
-/// scripts/check-report-layout checks this against headless Chromium's layout.
+/// scripts/checks/check-report-layout checks this against headless Chromium's layout.
 public enum HTMLReport {
     public static func render(_ assembly: Assembly) -> String {
         let summary = assembly.summary

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The readers `preflight-fuzz` drives, one input at a time (Sources/preflight-fuzz, scripts/fuzz-preflight).
+/// The readers `preflight-fuzz` drives, one input at a time (Sources/preflight-fuzz, scripts/fuzz/fuzz-preflight).
 /// The replay test runs the committed corpora (Tests/PreflightTests/Fixtures/fuzz/<target>/) through the
 /// same entry point, so a crash the fuzzer found stays a regression test.
 package enum FuzzTarget: String, CaseIterable, Sendable {

@@ -13,7 +13,7 @@ enum Replay {
           the files given) from a fixed seed (--seed to change it). A trap is a bug; exit 0 if none.
           --list prints the targets.
           Built with `swift build --product hci-fuzz --sanitize fuzzer`, this binary is a libFuzzer
-          fuzzer instead and takes libFuzzer's options (see scripts/fuzz).
+          fuzzer instead and takes libFuzzer's options (see scripts/fuzz/fuzz).
         """
 
     static func main(_ arguments: [String]) -> Int32 {

@@ -8,7 +8,7 @@ import BenchOperations
 
 /// HCI command round trip (Read BD_ADDR) through our host against a controller on a Unix socket, beside
 /// a raw blocking-socket loop doing the same in the same run. With `--samples PREFIX` it also writes every
-/// sample in µs, one a line, to PREFIX.raw and PREFIX.host, so scripts/bench-hci can pool them with
+/// sample in µs, one a line, to PREFIX.raw and PREFIX.host, so scripts/bench/bench-hci can pool them with
 /// Bumble's (scripts/peers/bumble-hci-roundtrip.py) from interleaved runs.
 enum CommandRoundTripBenchmark {
     static func run(_ options: BenchmarkOptions) async throws {

@@ -3,7 +3,7 @@ import Foundation
 import GATT
 import Roles
 
-/// The GATT workload of scripts/bench-gatt through our central, N times. scripts/peers/bumble-gatt-workload.py
+/// The GATT workload of scripts/bench/bench-gatt through our central, N times. scripts/peers/bumble-gatt-workload.py
 /// does exactly the same through Bumble's central over the same accessory in the same run:
 ///
 /// 1. find the accessory by name (untimed: it re-advertises after each link);

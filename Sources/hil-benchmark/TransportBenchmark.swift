@@ -8,7 +8,7 @@ import BenchOperations
 /// Command round trip and ACL throughput through any two controller monikers on one air (btvirt's):
 /// `hil-benchmark transports --a MONIKER --b MONIKER [--count N] [--acl-count N] [--acl-size BYTES] [--label TEXT]`.
 /// Prints one `RESULT label rtt-median-us=… rtt-p99-us=… acl-kbps=… cpu-us=…` line that
-/// scripts/bench-transports turns into ratios (cpu-us: this process's CPU time per measured command).
+/// scripts/bench/bench-transports turns into ratios (cpu-us: this process's CPU time per measured command).
 enum TransportBenchmark {
     static func run(_ options: BenchmarkOptions) async throws {
         let a = options.string("a", default: "unix:/tmp/bt-server-le")

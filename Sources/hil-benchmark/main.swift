@@ -1,6 +1,6 @@
 import Foundation
 
-/// `hil-benchmark NAME [options]`: the benchmarks behind scripts/bench-*. Each prints its figures and the
+/// `hil-benchmark NAME [options]`: the benchmarks behind scripts/bench/*. Each prints its figures and the
 /// ratio against a baseline measured in the same run.
 let words = Array(CommandLine.arguments.dropFirst())
 let name = words.first ?? ""

@@ -3,7 +3,7 @@
 // `preflight_fuzz_main` is the program's `main` and replays files. No `main.swift`, no `@main`.
 //
 // libFuzzer has one callback per binary, so the reader it drives is chosen by PREFLIGHT_FUZZ_TARGET
-// (xml-plist, binary-plist, axml, zip, manifest-xml), which scripts/fuzz-preflight sets per run.
+// (xml-plist, binary-plist, axml, zip, manifest-xml), which scripts/fuzz/fuzz-preflight sets per run.
 
 #if canImport(Glibc)
 import Glibc

@@ -8,7 +8,7 @@ enum Replay {
           Runs each FILE, and each file in each DIR, through TARGET's reader (\(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))),
           naming each file on stderr before it runs, so a trap names its input. Exit 0 if none trapped.
           Built with `swift build --product preflight-fuzz --sanitize fuzzer`, this binary is a libFuzzer
-          fuzzer instead (target from PREFLIGHT_FUZZ_TARGET; see scripts/fuzz-preflight).
+          fuzzer instead (target from PREFLIGHT_FUZZ_TARGET; see scripts/fuzz/fuzz-preflight).
         """
 
     static func main(_ arguments: [String]) -> Int32 {

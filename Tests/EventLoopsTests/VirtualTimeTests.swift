@@ -64,7 +64,7 @@ import Testing
         let time = VirtualTime()
         defer { time.shutdown() }
         let clock = time.clock
-        // Durations named apart from the call: scripts/test-kinds looks for `clock:` before the first `)`.
+        // Durations named apart from the call: scripts/checks/test-kinds looks for `clock:` before the first `)`.
         let (threeSeconds, anHour) = (Duration.seconds(3), Duration.seconds(3600))
         let slept = try await clock.drive { () async throws -> Duration in
             let before = clock.now
@@ -127,7 +127,7 @@ import Testing
         defer { time.shutdown() }
         let clock = time.clock
         let start = clock.now
-        let threeSeconds = Duration.seconds(3)  // named apart: scripts/test-kinds looks for `clock:` before the first `)`
+        let threeSeconds = Duration.seconds(3)  // named apart: scripts/checks/test-kinds looks for `clock:` before the first `)`
         let sleeper = Task { () async throws -> Duration in
             try await clock.drive { () async throws -> Duration in
                 try await Task.sleep(for: threeSeconds, clock: clock)

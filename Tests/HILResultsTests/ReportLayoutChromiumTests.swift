@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// report.html as a reader sees it, measured by a layout engine we did not write: Debian's headless
-/// Chromium loads a realistic report at 1280 CSS px (scripts/check-report-layout drives it over the
+/// Chromium loads a realistic report at 1280 CSS px (scripts/checks/check-report-layout drives it over the
 /// DevTools protocol) and says whether anything scrolls sideways or sticks out past the right edge, whether
 /// histogram and timeline labels overlap, and in which order the verdicts come. The report and Chromium's
 /// full-page screenshot are kept in `artifacts` after the run. Without Chromium these tests fail:
@@ -68,17 +68,17 @@ import TestSupport
         #expect((facts["problems"] as? [String])?.contains { $0.contains("comes after a pass") } == true)
     }
 
-    /// Writes `html` to `artifacts/<name>.html`, has scripts/check-report-layout measure it in Chromium,
+    /// Writes `html` to `artifacts/<name>.html`, has scripts/checks/check-report-layout measure it in Chromium,
     /// and returns what Chromium measured with the report's and the screenshot's paths.
     static func layout(_ html: String, name: String, expectProblems: Bool = false) async throws -> (facts: [String: Any], report: URL, screenshot: URL) {
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
         let report = artifacts.appendingPathComponent("\(name).html"), screenshot = artifacts.appendingPathComponent("\(name).png")
         try? FileManager.default.removeItem(at: screenshot)
         try html.write(to: report, atomically: true, encoding: .utf8)
-        let script = repositoryRoot.appendingPathComponent("scripts/check-report-layout").path
+        let script = repositoryRoot.appendingPathComponent("scripts/checks/check-report-layout").path
         let ran = await runProgramCapturing(script, [report.path, "--width", String(width), "--screenshot", screenshot.path, "--timeout", "100"])
         let status = ran.termination?.exitStatus ?? 127
-        try #require(status == 0 || status == 1, "scripts/check-report-layout could not measure \(report.path) in Chromium (exit \(status)): \(ran.stderr)")
+        try #require(status == 0 || status == 1, "scripts/checks/check-report-layout could not measure \(report.path) in Chromium (exit \(status)): \(ran.stderr)")
         #expect(status == (expectProblems ? 1 : 0), "check-report-layout: \(ran.stderr) (screenshot \(screenshot.path))")
         let facts = try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any]
         return (try #require(facts, "check-report-layout printed no JSON object: \(ran.stdout.prefix(300))"), report, screenshot)

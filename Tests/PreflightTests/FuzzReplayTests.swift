@@ -27,7 +27,7 @@ struct FuzzReplayTests {
         #expect(report.findings.count >= 1)
     }
 
-    /// Found by `scripts/fuzz-preflight` (xml-plist): "$($(" in a usage description took back a "$" that
+    /// Found by `scripts/fuzz/fuzz-preflight` (xml-plist): "$($(" in a usage description took back a "$" that
     /// was never kept, removing the last character of an empty string (a trap).
     @Test func aBuildSettingInsideABuildSettingIsNotATrap() throws {
         let plist = """

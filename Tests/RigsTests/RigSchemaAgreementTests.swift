@@ -7,13 +7,12 @@ import TestSupport
 /// rigs/rig.schema.json against a validator we did not write, Python's jsonschema 4.23.0: the schema is a
 /// valid draft-07 schema, every rig in rigs/ and rigs/checks/ validates, and on thousands of generated
 /// variants of the rigs (RigVariants: misspelt keys, numbers replaced, values of other types, strings
-/// replaced, members removed) jsonschema and our reader agree — every variant the reader accepts validates,
-/// and every variant it refuses is refused by the schema too, unless the reader refused it for a check a
-/// schema cannot express (`readerOnlyChecks`, declared in the table and each named in a `$comment` of the
-/// schema).
+/// replaced, members removed) jsonschema and our reader agree — every variant the reader accepts validates, and every
+/// variant it refuses is refused by the schema too, unless the reader refused it for a check a schema
+/// cannot express (`readerOnlyChecks`, declared in the table and each named in a `$comment` of the schema).
 ///
 /// Serialized, and the variants made and read on a thread of their own at the lowest priority, jsonschema
-/// niced (CPU-heavy). A process test: jsonschema runs in a python3 child (scripts/check-rig-schema).
+/// niced (CPU-heavy). A process test: jsonschema runs in a python3 child (scripts/checks/check-rig-schema).
 @Suite(.tags(.process), .serialized) struct RigSchemaAgreementTests {
     /// The rigs whose variants are checked: RigMutationTests' rigs, the secured and the process-switch
     /// benches, and a rig with every key (EveryKeyRig).

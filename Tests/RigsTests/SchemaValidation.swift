@@ -1,9 +1,9 @@
-// Test kind: process — runs scripts/check-rig-schema (python3 and jsonschema) as a child, for RigSchemaAgreementTests.
+// Test kind: process — runs scripts/checks/check-rig-schema (python3 and jsonschema) as a child, for RigSchemaAgreementTests.
 import Foundation
 import Testing
 import TestSupport
 
-/// scripts/check-rig-schema: Python's jsonschema 4.23.0 (scripts/peers/venv pins it) checking rigs against
+/// scripts/checks/check-rig-schema: Python's jsonschema 4.23.0 (scripts/peers/venv pins it) checking rigs against
 /// rigs/rig.schema.json, every rig in one process, at the lowest CPU priority.
 enum SchemaValidation {
     /// One violation jsonschema found, at a field path as our reader writes it (`accessories[0].power.port`).
@@ -18,7 +18,7 @@ enum SchemaValidation {
         let errors: [Violation]
     }
 
-    static let script = repositoryRoot.appendingPathComponent("scripts/check-rig-schema").path
+    static let script = repositoryRoot.appendingPathComponent("scripts/checks/check-rig-schema").path
 
     /// Runs the script (through `nice -n 19`) and returns its exit status and output; records an issue
     /// naming what is missing when it cannot run (no python3, no jsonschema: run scripts/peers/venv).
@@ -26,7 +26,7 @@ enum SchemaValidation {
         let ran = await runProgramCapturing("/usr/bin/nice", ["-n", "19", script] + arguments)
         let status = ran.termination?.exitStatus ?? 127
         if status == 127 || ran.stderr.contains("needs Python's jsonschema") {
-            Issue.record("scripts/check-rig-schema cannot run (it needs python3 and jsonschema: run scripts/peers/venv): \(ran.stderr)")
+            Issue.record("scripts/checks/check-rig-schema cannot run (it needs python3 and jsonschema: run scripts/peers/venv): \(ran.stderr)")
             throw CancellationError()
         }
         return (status, ran.stdout)

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// labgrid 26 (PyPI `labgrid`, in the .venv scripts/peers/venv makes), the lab engine `hil lab export`
-/// writes for: its Python for scripts/check-labgrid-config (labgrid's own reading of an exporter
+/// writes for: its Python for scripts/checks/check-labgrid-config (labgrid's own reading of an exporter
 /// configuration), and its coordinator, exporter and client programs.
 public enum LabgridPeer {
     public static let python = repositoryRoot.appendingPathComponent(".venv/bin/python").path
@@ -29,12 +29,12 @@ public enum LabgridPeer {
         }
     }
 
-    /// What labgrid reads in the exporter configuration at `path` (scripts/check-labgrid-config: PyYAML and
+    /// What labgrid reads in the exporter configuration at `path` (scripts/checks/check-labgrid-config: PyYAML and
     /// labgrid's Jinja2-then-YAML reading agree, every class exists and takes its parameters, labgrid-client's
     /// pattern picks each resource): group → resource name → its class and parameters as labgrid holds them.
     public static func read(configAt path: String, exporter: String = "exporter") async throws -> [String: [String: LabgridResourceReading]] {
         try await ensureInstalled()
-        let script = repositoryRoot.appendingPathComponent("scripts/check-labgrid-config").path
+        let script = repositoryRoot.appendingPathComponent("scripts/checks/check-labgrid-config").path
         let ran = try await ChildProcess.run([python, script, path, exporter], deadline: .seconds(120))
         guard ran.termination.succeeded else { throw PeerError("labgrid refuses \(path) (\(ran.termination)): \(ran.lastLine)") }
         return try JSONDecoder().decode([String: [String: LabgridResourceReading]].self, from: Data(ran.stdout.utf8))

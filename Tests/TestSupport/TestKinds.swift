@@ -4,9 +4,9 @@ import Testing
 /// child process, no wall clock (its time is a clock it steps or a virtual one), so it is deterministic and
 /// runs in parallel with any other, on any machine, however loaded. A tag on a suite is its every test's.
 ///
-/// `scripts/test` reads these declarations from Swift Testing's own listing (`scripts/test-kinds`) and runs
+/// `scripts/test` reads these declarations from Swift Testing's own listing (`scripts/checks/test-kinds`) and runs
 /// each kind where it can: `scripts/test --unit` the unit tests alone; the full run every kind, Rootcanal's
-/// inside its network namespace. `scripts/check-test-clocks` fails a unit test's file that reads the wall
+/// inside its network namespace. `scripts/checks/test-kinds check` fails a unit test's file that reads the wall
 /// clock or starts a process.
 extension Tag {
     /// A real peer we did not write, on real time: BlueZ's btvirt, Bumble, a labgrid coordinator, Chromium,

@@ -2,14 +2,14 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `hil lab export`: the exporter configuration on stdout, read back by labgrid (scripts/check-labgrid-config),
+/// `hil lab export`: the exporter configuration on stdout, read back by labgrid (scripts/checks/check-labgrid-config),
 /// and every refusal one line on stderr with exit 3.
 @Suite(.tags(.process)) struct LabExportCommandTests {
     static func hil(_ arguments: [String]) async throws -> (status: Int32?, stdout: String, stderr: String) {
         try await HelpAndVersionTests.hil(arguments)
     }
 
-    /// labgrid's own reader (a Python peer, scripts/check-labgrid-config) reads the file back.
+    /// labgrid's own reader (a Python peer, scripts/checks/check-labgrid-config) reads the file back.
     @Test(.tags(.peer)) func theLabBenchExampleIsWrittenForLabgrid() async throws {
         let ran = try await Self.hil(["lab", "export", "rigs/lab-bench-example.json", "--group", "bench-1"])
         #expect(ran.status == 0, "\(ran.stderr)")

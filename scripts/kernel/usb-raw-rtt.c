@@ -1,5 +1,5 @@
 /*
- * The raw-libusb baseline of scripts/bench-transports: the HCI command round trip (Read BD_ADDR) to a USB
+ * The raw-libusb baseline of scripts/bench/bench-transports: the HCI command round trip (Read BD_ADDR) to a USB
  * Bluetooth controller with nothing of ours in the way — a C loop on libusb, no Swift, no host, no thread
  * hop. Run beside `hil-benchmark transports --a usb:…` in the same guest, it shows which part of usb:'s round
  * trip is the bus (dummy_hcd's frame scheduling, the dongle program) and which part is our transport.

@@ -6,7 +6,7 @@ Attaches to a controller (btvirt's Unix socket, Rootcanal's TCP port, ...), serv
 `READY <address>` on stdout once advertising, so a test knows when to start.
 
 With --att-log FILE it counts the ATT PDUs each connection's central sends it (by PDU name) and appends
-them to FILE as one JSON object per connection when the connection ends: scripts/bench-gatt uses it to
+them to FILE as one JSON object per connection when the connection ends: scripts/bench/bench-gatt uses it to
 check, from the accessory's side, that two centrals did the same work.
 
     bumble-accessory.py unix:/tmp/bt-server-le --name HIL-Bumble --address F0:F1:F2:F3:F4:F5 [--att-log FILE]

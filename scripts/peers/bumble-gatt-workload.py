@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The GATT workload of scripts/bench-gatt through Google's Bumble central (PyPI `bumble`), N times; the
+"""The GATT workload of scripts/bench/bench-gatt through Google's Bumble central (PyPI `bumble`), N times; the
 same work as `hil-benchmark gatt-discovery` does through ours (Sources/hil-benchmark/GATTDiscoveryBenchmark.swift):
 
 1. find the accessory by name (untimed: it re-advertises after each link);

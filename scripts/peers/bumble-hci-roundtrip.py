@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """HCI command round trip through Google's Bumble host (PyPI `bumble`): the same work as
-`hil-benchmark command-roundtrip` does through our HCIHost, for scripts/bench-hci.
+`hil-benchmark command-roundtrip` does through our HCIHost, for scripts/bench/bench-hci.
 
 Opens Bumble's transport to the controller, creates a bumble.host.Host on it, resets it (Host.reset: HCI
 Reset and Bumble's usual initialisation), then times COUNT round trips of

@@ -4,7 +4,7 @@ import Rigs
 import Testing
 import TestSupport
 
-/// `hil lab export`'s mapping, read back by labgrid 26 itself (scripts/check-labgrid-config: PyYAML, then
+/// `hil lab export`'s mapping, read back by labgrid 26 itself (scripts/checks/check-labgrid-config: PyYAML, then
 /// labgrid's Jinja2-and-YAML reading as labgrid-exporter does it, each class instantiated with its
 /// parameters): every switch kind, the adapter forms, names and strings that would be template syntax.
 /// labgrid is a peer we did not write, run from the .venv.

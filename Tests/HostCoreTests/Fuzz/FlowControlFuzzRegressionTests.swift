@@ -2,7 +2,7 @@ import Testing
 @testable import HCIPackets
 @testable import HostCore
 
-/// Found by hci-fuzz `host-events` (scripts/fuzz --all): LE ACL accounting under a controller that
+/// Found by hci-fuzz `host-events` (scripts/fuzz/fuzz --all): LE ACL accounting under a controller that
 /// reports packets for links it never had, or repeats a connection (Core v5.4 Vol 4 Part E §4.1.1: the
 /// host's free buffers are its total minus the packets sent and not yet reported completed).
 @Suite("Fuzz regressions: ACL flow control")

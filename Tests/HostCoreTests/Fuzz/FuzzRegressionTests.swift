@@ -1,7 +1,7 @@
 import Testing
 @testable import HCIPackets
 
-/// Inputs that crashed `hci-fuzz` (scripts/fuzz), kept so the fixes stay fixed.
+/// Inputs that crashed `hci-fuzz` (scripts/fuzz/fuzz), kept so the fixes stay fixed.
 @Suite("Fuzz regressions")
 struct FuzzRegressionTests {
     /// The first H4 event packet in `bytes`, decoded.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The serving commands beside clients that misbehave, for scripts/bench-servers (see its header).
+"""The serving commands beside clients that misbehave, for scripts/bench/bench-servers (see its header).
 
 Usage: bench-servers.py LABEL=HIL_BINARY [LABEL=HIL_BINARY ...]
 
@@ -29,7 +29,7 @@ import tempfile
 import threading
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RIG = os.path.join(ROOT, "rigs", "simulated.json")
 RESET = bytes([0x01, 0x03, 0x0C, 0x00])
 RESET_COMPLETE = bytes([0x04, 0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00])
