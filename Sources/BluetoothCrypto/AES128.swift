@@ -7,9 +7,9 @@ import CCrypto
 /// Key, plaintext and result are 16 octets each, most significant octet first as the Core spec
 /// and FIPS-197 write them (`key[0]` is the spec's leftmost octet). The cipher is libcrypto's
 /// AES-128-ECB with padding off, so one block in gives one block out.
-public enum AES128 {
+package enum AES128 {
     /// `e(key, block)`: encrypts the 16-octet `block` under the 16-octet `key`.
-    public static func encrypt(key: [UInt8], block: [UInt8]) throws(BluetoothCryptoError) -> [UInt8] {
+    package static func encrypt(key: [UInt8], block: [UInt8]) throws(BluetoothCryptoError) -> [UInt8] {
         try requireLengths((key, 16, "key"), (block, 16, "block"))
         guard let context = EVP_CIPHER_CTX_new() else { throw .libcryptoFailure("EVP_CIPHER_CTX_new") }
         defer { EVP_CIPHER_CTX_free(context) }

@@ -8,12 +8,12 @@ import CCrypto
 ///
 /// Key, message and MAC are in the order RFC 4493 and the Core spec write them: `message[0]`
 /// is the most significant octet of the spec's `m`. The value holds only the key's bytes.
-public struct AESCMAC: Sendable {
+package struct AESCMAC: Sendable {
     /// The 16-octet key `k`.
     let key: [UInt8]
 
     /// An AES-CMAC under `key`; nil unless the key is 16 octets.
-    public init?(key: [UInt8]) {
+    package init?(key: [UInt8]) {
         guard key.count == 16 else { return nil }
         self.key = key
     }
@@ -22,7 +22,7 @@ public struct AESCMAC: Sendable {
     ///
     /// Returns an empty array only if libcrypto itself fails (it cannot allocate, or its default
     /// provider has no CMAC); the functions of `SecurityFunctions` report that as an error instead.
-    public func authenticate(_ message: [UInt8]) -> [UInt8] {
+    package func authenticate(_ message: [UInt8]) -> [UInt8] {
         (try? mac(message)) ?? []
     }
 

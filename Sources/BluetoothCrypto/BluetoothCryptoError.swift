@@ -7,7 +7,7 @@
 /// point is not on P-256 is `.invalidPublicKey` (the defence against the invalid
 /// curve attack, Core v5.4 Vol 3 Part H §2.3.5.6.1). `.libcrypto` is libcrypto
 /// itself failing, with the first error of its queue.
-public enum BluetoothCryptoError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum BluetoothCryptoError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A libcrypto call failed; `detail` is the first entry of its error queue (ERR_get_error), as text.
     case libcrypto(operation: String, detail: String)
     /// An argument had `got` octets where the function takes `expected`.
@@ -19,7 +19,7 @@ public enum BluetoothCryptoError: Error, Sendable, Hashable, CustomStringConvert
     /// A private key is not a scalar in 1 ..< n, n the order of P-256.
     case invalidPrivateKey
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .libcrypto(let operation, let detail):
             return "libcrypto \(operation) failed: \(detail)"

@@ -8,7 +8,7 @@ extension P256KeyPair {
     ///
     /// Throws `.invalidLength` unless both coordinates are 32 octets, and `.invalidPublicKey` when
     /// the peer's point is not on P-256 — the invalid curve attack defence the spec requires.
-    public func dhKey(peerX: [UInt8], peerY: [UInt8]) throws(BluetoothCryptoError) -> [UInt8] {
+    package func dhKey(peerX: [UInt8], peerY: [UInt8]) throws(BluetoothCryptoError) -> [UInt8] {
         try P256Curve.validate(x: peerX, y: peerY)
         let own = try P256PKey.make(x: publicKeyX, y: publicKeyY, privateKey: privateKey)
         defer { EVP_PKEY_free(own) }

@@ -9,7 +9,7 @@ extension SecurityFunctions {
     ///   - k: the IRK (16 octets).
     ///   - r: prand (3 octets).
     /// - Returns: the 24-bit hash, 3 octets.
-    public static func ah(k: [UInt8], r: [UInt8]) throws(BluetoothCryptoError) -> [UInt8] {
+    package static func ah(k: [UInt8], r: [UInt8]) throws(BluetoothCryptoError) -> [UInt8] {
         try requireLengths((k, 16, "k"), (r, 3, "r"))
         let encrypted = try AES128.encrypt(key: k, block: [UInt8](repeating: 0, count: 13) + r)
         return Array(encrypted.suffix(3))

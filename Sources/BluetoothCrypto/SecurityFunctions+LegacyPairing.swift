@@ -14,7 +14,7 @@ extension SecurityFunctions {
     ///   - ia: the initiating device's address (6 octets).
     ///   - rat: the responding device's address type, 0 or 1.
     ///   - ra: the responding device's address (6 octets).
-    public static func c1(k: [UInt8], r: [UInt8], preq: [UInt8], pres: [UInt8], iat: UInt8, ia: [UInt8],
+    package static func c1(k: [UInt8], r: [UInt8], preq: [UInt8], pres: [UInt8], iat: UInt8, ia: [UInt8],
                           rat: UInt8, ra: [UInt8]) throws(BluetoothCryptoError) -> [UInt8] {
         try requireLengths((k, 16, "k"), (r, 16, "r"), (preq, 7, "preq"), (pres, 7, "pres"), (ia, 6, "ia"), (ra, 6, "ra"))
         guard iat <= 1 else { throw .invalidArgument(what: "iat", reason: "an address type is 0 or 1, not \(iat)") }
@@ -33,7 +33,7 @@ extension SecurityFunctions {
     ///   - k: the TK (16 octets).
     ///   - r1: Srand (16 octets).
     ///   - r2: Mrand (16 octets).
-    public static func s1(k: [UInt8], r1: [UInt8], r2: [UInt8]) throws(BluetoothCryptoError) -> [UInt8] {
+    package static func s1(k: [UInt8], r1: [UInt8], r2: [UInt8]) throws(BluetoothCryptoError) -> [UInt8] {
         try requireLengths((k, 16, "k"), (r1, 16, "r1"), (r2, 16, "r2"))
         return try AES128.encrypt(key: k, block: Array(r1.suffix(8) + r2.suffix(8)))
     }

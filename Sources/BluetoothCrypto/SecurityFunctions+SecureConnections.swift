@@ -9,7 +9,7 @@ extension SecurityFunctions {
     ///   - v: the other public key X coordinate (32 octets).
     ///   - x: the nonce Na or Nb, the CMAC key (16 octets).
     ///   - z: 0 for Just Works, Numeric Comparison and OOB; 0x80 or 0x81 with a passkey bit.
-    public static func f4(u: [UInt8], v: [UInt8], x: [UInt8], z: UInt8) throws(BluetoothCryptoError) -> [UInt8] {
+    package static func f4(u: [UInt8], v: [UInt8], x: [UInt8], z: UInt8) throws(BluetoothCryptoError) -> [UInt8] {
         try requireLengths((u, 32, "u"), (v, 32, "v"))
         return try cmac(x, u + v + [z], "x")
     }
@@ -25,7 +25,7 @@ extension SecurityFunctions {
     ///   - n2: Nb (16 octets).
     ///   - a1: the initiator's address type octet then its 6 address octets (7 octets).
     ///   - a2: the responder's address, likewise (7 octets).
-    public static func f5(w: [UInt8], n1: [UInt8], n2: [UInt8], a1: [UInt8],
+    package static func f5(w: [UInt8], n1: [UInt8], n2: [UInt8], a1: [UInt8],
                           a2: [UInt8]) throws(BluetoothCryptoError) -> (macKey: [UInt8], ltk: [UInt8]) {
         try requireLengths((w, 32, "w"), (n1, 16, "n1"), (n2, 16, "n2"), (a1, 7, "a1"), (a2, 7, "a2"))
         let salt: [UInt8] = [0x6C, 0x88, 0x83, 0x91, 0xAA, 0xF5, 0xA5, 0x38, 0x60, 0x37, 0x0B, 0xDB, 0x5A, 0x60, 0x83, 0xBE]
@@ -44,7 +44,7 @@ extension SecurityFunctions {
     ///   - r: ra or rb (16 octets).
     ///   - ioCap: IOcapA or IOcapB, AuthReq ‖ OOB data flag ‖ IO capability (3 octets).
     ///   - a1, a2: address type octet and address (7 octets each).
-    public static func f6(w: [UInt8], n1: [UInt8], n2: [UInt8], r: [UInt8], ioCap: [UInt8], a1: [UInt8],
+    package static func f6(w: [UInt8], n1: [UInt8], n2: [UInt8], r: [UInt8], ioCap: [UInt8], a1: [UInt8],
                           a2: [UInt8]) throws(BluetoothCryptoError) -> [UInt8] {
         try requireLengths((n1, 16, "n1"), (n2, 16, "n2"), (r, 16, "r"), (ioCap, 3, "ioCap"), (a1, 7, "a1"), (a2, 7, "a2"))
         return try cmac(w, n1 + n2 + r + ioCap + a1 + a2, "w")
@@ -59,7 +59,7 @@ extension SecurityFunctions {
     ///   - v: PKbx (32 octets).
     ///   - x: Na, the CMAC key (16 octets).
     ///   - y: Nb (16 octets).
-    public static func g2(u: [UInt8], v: [UInt8], x: [UInt8], y: [UInt8]) throws(BluetoothCryptoError) -> UInt32 {
+    package static func g2(u: [UInt8], v: [UInt8], x: [UInt8], y: [UInt8]) throws(BluetoothCryptoError) -> UInt32 {
         try requireLengths((u, 32, "u"), (v, 32, "v"), (y, 16, "y"))
         let mac = try cmac(x, u + v + y, "x")
         return mac.suffix(4).reduce(0) { $0 << 8 | UInt32($1) }

@@ -11,7 +11,7 @@
 /// first (the spec's leftmost octet is `[0]`); SMP PDUs carry values least significant octet first,
 /// and reversing them is the caller's work. Every length is checked: a wrong one throws
 /// `.invalidLength` naming the argument.
-public enum SecurityFunctions {
+package enum SecurityFunctions {
     /// AES-CMAC_key(message), throwing when libcrypto fails; `what` names the key for a length error.
     static func cmac(_ key: [UInt8], _ message: [UInt8], _ what: String) throws(BluetoothCryptoError) -> [UInt8] {
         guard let mac = AESCMAC(key: key) else { throw .invalidLength(what: what, expected: 16, got: key.count) }

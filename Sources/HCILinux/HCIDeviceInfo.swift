@@ -1,26 +1,26 @@
 import CBlueZ
 
 /// What `ioctl(HCIGETDEVINFO)` says about one adapter (`struct hci_dev_info` of `<bluetooth/hci.h>`, 92 bytes).
-public struct HCIDeviceInfo: Hashable, Sendable, Codable {
+package struct HCIDeviceInfo: Hashable, Sendable, Codable {
     /// `HCI_UP`, `HCI_INIT`, … : bit numbers of `hci_dev_info.flags` (`<bluetooth/hci.h>`).
-    public static let flagNames: [(bit: Int, name: String)] = [
+    package static let flagNames: [(bit: Int, name: String)] = [
         (HCI_UP, "UP"), (HCI_INIT, "INIT"), (HCI_RUNNING, "RUNNING"), (HCI_PSCAN, "PSCAN"), (HCI_ISCAN, "ISCAN"),
         (HCI_AUTH, "AUTH"), (HCI_ENCRYPT, "ENCRYPT"), (HCI_INQUIRY, "INQUIRY"), (HCI_RAW, "RAW"),
     ]
     /// `HCI_VIRTUAL` (0), `HCI_USB` (1), … `HCI_VIRTIO` (10): the low nibble of `hci_dev_info.type`, by value.
-    public static let busNames = ["VIRTUAL", "USB", "PCCARD", "UART", "RS232", "PCI", "SDIO", "SPI", "I2C", "SMD", "VIRTIO"]
+    package static let busNames = ["VIRTUAL", "USB", "PCCARD", "UART", "RS232", "PCI", "SDIO", "SPI", "I2C", "SMD", "VIRTIO"]
 
-    public var index: Int
+    package var index: Int
     /// `hci0`.
-    public var name: String
+    package var name: String
     /// As the kernel stores it: little-endian; `address` gives the usual text.
-    public var addressBytes: [UInt8]
-    public var flags: UInt32
-    public var type: UInt8
-    public var aclMTU: UInt16
-    public var aclPackets: UInt16
+    package var addressBytes: [UInt8]
+    package var flags: UInt32
+    package var type: UInt8
+    package var aclMTU: UInt16
+    package var aclPackets: UInt16
 
-    public init(index: Int, name: String, addressBytes: [UInt8], flags: UInt32, type: UInt8, aclMTU: UInt16 = 0, aclPackets: UInt16 = 0) {
+    package init(index: Int, name: String, addressBytes: [UInt8], flags: UInt32, type: UInt8, aclMTU: UInt16 = 0, aclPackets: UInt16 = 0) {
         self.index = index
         self.name = name
         self.addressBytes = addressBytes
@@ -31,7 +31,7 @@ public struct HCIDeviceInfo: Hashable, Sendable, Codable {
     }
 
     /// Decodes the kernel's structure; nil when `bytes` is shorter than it.
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count >= HCISocketABI.deviceInfoSize else { return nil }
         self.init(bytes.withUnsafeBytes { $0.loadUnaligned(as: hci_dev_info.self) })
     }
@@ -48,7 +48,7 @@ public struct HCIDeviceInfo: Hashable, Sendable, Codable {
     }
 
     /// `00:AA:01:00:00:42`.
-    public var address: String {
+    package var address: String {
         addressBytes.reversed().map { byte in
             let text = String(byte, radix: 16, uppercase: true)
             return text.count == 1 ? "0" + text : text
@@ -56,23 +56,23 @@ public struct HCIDeviceInfo: Hashable, Sendable, Codable {
     }
 
     /// `HCI_UP` is set.
-    public var isUp: Bool { flags & (1 << UInt32(HCI_UP)) != 0 }
+    package var isUp: Bool { flags & (1 << UInt32(HCI_UP)) != 0 }
 
     /// `UP RUNNING`, or `DOWN`.
-    public var stateText: String {
+    package var stateText: String {
         let names = Self.flagNames.filter { flags & (1 << UInt32($0.bit)) != 0 }.map(\.name)
         return names.isEmpty ? "DOWN" : (isUp ? "" : "DOWN ") + names.joined(separator: " ")
     }
 
     /// `USB`, `VIRTUAL`, … (`bus 12` for one this table does not know).
-    public var bus: String {
+    package var bus: String {
         let code = Int(type & 0x0F)
         return code < Self.busNames.count ? Self.busNames[code] : "bus \(code)"
     }
 
     /// The `struct hci_dev_info` bytes for these values (what the kernel would return), for tests and
     /// fakes; every byte the type does not keep, padding included, is zero.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         withUnsafeTemporaryAllocation(of: hci_dev_info.self, capacity: 1) { buffer in
             let raw = UnsafeMutableRawBufferPointer(buffer)
             raw.initializeMemory(as: UInt8.self, repeating: 0)

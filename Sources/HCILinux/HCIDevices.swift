@@ -3,22 +3,22 @@ import HCITransports
 
 /// The adapters the kernel's Bluetooth stack knows (hci0, hci1, …), with their state and, for USB
 /// adapters, the USB device behind them.
-public enum HCIDevices {
+package enum HCIDevices {
     /// One adapter as `hil adapters` shows it.
-    public struct Adapter: Hashable, Sendable {
-        public var info: HCIDeviceInfo
+    package struct Adapter: Hashable, Sendable {
+        package var info: HCIDeviceInfo
         /// The USB location (`1-1.4`) and interface when the adapter sits on USB; from sysfs.
-        public var usbLocation: String?
+        package var usbLocation: String?
         /// The kernel driver bound to it (`btusb`, `hci_vhci`, `hci_uart`).
-        public var driver: String?
+        package var driver: String?
         /// What sysfs's rfkill says: true when soft- or hard-blocked.
-        public var rfkillBlocked: Bool?
+        package var rfkillBlocked: Bool?
 
-        public var moniker: String { "hci-socket:\(info.index)" }
+        package var moniker: String { "hci-socket:\(info.index)" }
     }
 
     /// Every adapter, in index order. `.unsupported` when the kernel has no Bluetooth sockets.
-    public static func list(sysfs: String = "/sys") throws(HCITransportError) -> [Adapter] {
+    package static func list(sysfs: String = "/sys") throws(HCITransportError) -> [Adapter] {
         let moniker = "hci-socket"
         let fd: Int32
         switch HCISocket.open() {
@@ -41,7 +41,7 @@ public enum HCIDevices {
     }
 
     /// Adds the sysfs facts (USB location, driver, rfkill) to what the ioctl said.
-    public static func describe(_ info: HCIDeviceInfo, sysfs: String) -> Adapter {
+    package static func describe(_ info: HCIDeviceInfo, sysfs: String) -> Adapter {
         let directory = "\(sysfs)/class/bluetooth/\(info.name)"
         var adapter = Adapter(info: info)
         let fileManager = FileManager.default

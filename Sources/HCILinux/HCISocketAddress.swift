@@ -5,13 +5,13 @@ import Glibc
 
 /// `struct sockaddr_hci { sa_family_t hci_family; unsigned short hci_dev; unsigned short hci_channel; }`
 /// (`<bluetooth/hci.h>`), with `hci_family` always `AF_BLUETOOTH`.
-public struct HCISocketAddress: Equatable, Sendable {
+package struct HCISocketAddress: Equatable, Sendable {
     /// `hci_dev`: the adapter index (`hci0` is 0), or `HCI_DEV_NONE`.
-    public var device: UInt16
+    package var device: UInt16
     /// `hci_channel`: `HCI_CHANNEL_RAW`, `HCI_CHANNEL_USER`, …
-    public var channel: UInt16
+    package var channel: UInt16
 
-    public init(device: UInt16, channel: UInt16) {
+    package init(device: UInt16, channel: UInt16) {
         self.device = device
         self.channel = channel
     }
@@ -22,7 +22,7 @@ public struct HCISocketAddress: Equatable, Sendable {
     }
 
     /// The bytes of `struct sockaddr_hci` (six: no padding), in host byte order as the kernel reads them.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         withUnsafeBytes(of: sockaddrHCI) { Array($0) }
     }
 

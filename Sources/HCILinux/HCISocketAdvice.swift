@@ -7,9 +7,9 @@ import Glibc
 ///
 /// The steps are `socket(AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI)`, `ioctl(HCIDEVDOWN)` and
 /// `bind(HCI_CHANNEL_USER)`; the kernel's answers are in net/bluetooth/hci_sock.c.
-public enum HCISocketAdvice {
+package enum HCISocketAdvice {
     /// Which call failed.
-    public enum Step: String, Sendable {
+    package enum Step: String, Sendable {
         case socket = "socket(AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI)"
         case deviceDown = "ioctl(HCIDEVDOWN)"
         case bind = "bind(HCI_CHANNEL_USER)"
@@ -18,7 +18,7 @@ public enum HCISocketAdvice {
     }
 
     /// The typed error for `code` at `step` on adapter `index`, with the fix in the message.
-    public static func error(_ code: Int32, step: Step, index: Int, moniker: String) -> HCITransportError {
+    package static func error(_ code: Int32, step: Step, index: Int, moniker: String) -> HCITransportError {
         let adapter = "hci\(index)"
         let what = "\(moniker): \(step.rawValue) failed with \(errnoName(code))"
         switch code {
@@ -57,7 +57,7 @@ public enum HCISocketAdvice {
     }
 
     /// `EBUSY (Device or resource busy)`.
-    public static func errnoName(_ code: Int32) -> String {
+    package static func errnoName(_ code: Int32) -> String {
         let names: [Int32: String] = [
             EPERM: "EPERM", ENOENT: "ENOENT", EIO: "EIO", ENXIO: "ENXIO", EBADF: "EBADF", EAGAIN: "EAGAIN",
             EACCES: "EACCES", EBUSY: "EBUSY", ENODEV: "ENODEV", EINVAL: "EINVAL", EPIPE: "EPIPE",

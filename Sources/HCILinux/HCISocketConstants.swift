@@ -6,34 +6,34 @@ import Glibc
 /// The Linux Bluetooth socket ABI the HCI socket transport uses, taken from BlueZ's
 /// `<bluetooth/bluetooth.h>` and `<bluetooth/hci.h>` through CBlueZ (the kernel's own are
 /// include/net/bluetooth/bluetooth.h and hci_sock.h); only the headers are used, no libbluetooth.
-public enum HCISocketABI {
+package enum HCISocketABI {
     /// `AF_BLUETOOTH`.
-    public static let addressFamily = Int32(AF_BLUETOOTH)
+    package static let addressFamily = Int32(AF_BLUETOOTH)
     /// `BTPROTO_HCI`.
-    public static let protocolHCI = Int32(BTPROTO_HCI)
+    package static let protocolHCI = Int32(BTPROTO_HCI)
     /// `HCI_CHANNEL_RAW`: the classic raw socket (ioctls, sniffing).
-    public static let channelRaw = UInt16(HCI_CHANNEL_RAW)
+    package static let channelRaw = UInt16(HCI_CHANNEL_RAW)
     /// `HCI_CHANNEL_USER`: exclusive access to one controller, the kernel's host stack stepped aside.
-    public static let channelUser = UInt16(HCI_CHANNEL_USER)
+    package static let channelUser = UInt16(HCI_CHANNEL_USER)
     /// `HCI_DEV_NONE`.
-    public static let deviceNone = UInt16(HCI_DEV_NONE)
+    package static let deviceNone = UInt16(HCI_DEV_NONE)
     /// `HCI_MAX_DEV`: the most adapters HCIGETDEVLIST reports.
-    public static let maximumDevices = Int(HCI_MAX_DEV)
+    package static let maximumDevices = Int(HCI_MAX_DEV)
 
     /// `HCIDEVUP = _IOW('H', 201, int)`.
-    public static let ioctlDeviceUp = UInt(hil_ioctl_hcidevup())
+    package static let ioctlDeviceUp = UInt(hil_ioctl_hcidevup())
     /// `HCIDEVDOWN = _IOW('H', 202, int)`.
-    public static let ioctlDeviceDown = UInt(hil_ioctl_hcidevdown())
+    package static let ioctlDeviceDown = UInt(hil_ioctl_hcidevdown())
     /// `HCIGETDEVLIST = _IOR('H', 210, int)`.
-    public static let ioctlGetDeviceList = UInt(hil_ioctl_hcigetdevlist())
+    package static let ioctlGetDeviceList = UInt(hil_ioctl_hcigetdevlist())
     /// `HCIGETDEVINFO = _IOR('H', 211, int)`.
-    public static let ioctlGetDeviceInfo = UInt(hil_ioctl_hcigetdevinfo())
+    package static let ioctlGetDeviceInfo = UInt(hil_ioctl_hcigetdevinfo())
 
     /// `sizeof(struct hci_dev_info)`: 92 bytes (no pointers inside, so the same on every Linux).
-    public static let deviceInfoSize = MemoryLayout<hci_dev_info>.size
+    package static let deviceInfoSize = MemoryLayout<hci_dev_info>.size
 
     /// `ERFKILL` (`<errno.h>`): the adapter is blocked by rfkill.
-    public static let errnoRFKill = ERFKILL
+    package static let errnoRFKill = ERFKILL
     /// `EUSERS` (`<errno.h>`): another socket holds the adapter's user channel.
-    public static let errnoUsers = EUSERS
+    package static let errnoUsers = EUSERS
 }

@@ -11,9 +11,9 @@ import Glibc
 /// binds the user channel, retrying `EBUSY` for `bindDeadline` (an unpowered controller is still being
 /// closed for a moment after the ioctl). Each read returns exactly one packet with its H4 indicator;
 /// each write sends one. Closing the socket hands the adapter back to the kernel.
-public enum HCISocketTransport {
+package enum HCISocketTransport {
     /// Opens `hci-socket:index`. Errors say which call failed and what to do (see `HCISocketAdvice`).
-    public static func open(index: Int, moniker: String, bindDeadline: Duration = .seconds(3),
+    package static func open(index: Int, moniker: String, bindDeadline: Duration = .seconds(3),
                             writeDeadline: Duration = .seconds(2)) throws(HCITransportError) -> FileDescriptorTransport {
         guard (0..<Int(HCISocketABI.deviceNone)).contains(index) else {
             throw HCITransportError(.invalidMoniker, "\(moniker): adapter number \(index) is out of range")

@@ -4,60 +4,60 @@ import HCIPackets
 /// the command (Core v5.4 Vol 4 Part B §2.2): bmRequestType 0x20 (host-to-device, class, device
 /// recipient), bRequest 0, wValue 0, wIndex 0 (btusb and Bumble send 0; some stacks send the interface
 /// number), wLength = the command's length.
-public struct HCIClassRequest: Hashable, Sendable {
-    public static let requestType: UInt8 = 0x20
-    public static let request: UInt8 = 0x00
+package struct HCIClassRequest: Hashable, Sendable {
+    package static let requestType: UInt8 = 0x20
+    package static let request: UInt8 = 0x00
 
-    public var index: UInt16
-    public var command: [UInt8]
+    package var index: UInt16
+    package var command: [UInt8]
 
     /// `command`: the HCI command without its H4 indicator (opcode, length, parameters).
-    public init(command: [UInt8], index: UInt16 = 0) {
+    package init(command: [UInt8], index: UInt16 = 0) {
         self.command = command
         self.index = index
     }
 
-    public init(_ packet: HCICommandPacket, index: UInt16 = 0) {
+    package init(_ packet: HCICommandPacket, index: UInt16 = 0) {
         self.init(command: packet.bytes, index: index)
     }
 
     /// The eight setup bytes, little-endian (USB 2.0 §9.3).
-    public var setup: [UInt8] {
+    package var setup: [UInt8] {
         let length = UInt16(clamping: command.count)
         return [Self.requestType, Self.request, 0, 0, UInt8(index & 0xFF), UInt8(index >> 8),
                 UInt8(length & 0xFF), UInt8(length >> 8)]
     }
 
     /// What libusb's control transfer buffer holds: setup, then data.
-    public var transferBuffer: [UInt8] { setup + command }
+    package var transferBuffer: [UInt8] { setup + command }
 }
 
 /// Joins the bytes of one USB endpoint into HCI packets. An event or ACL packet may span several
 /// transfers (a device that does not end a packet that fills whole max-size packets with a zero-length
 /// packet leaves the transfer running into the next one), so the length comes from the HCI header, never
 /// from transfer boundaries.
-public struct USBPacketReassembler: Sendable {
-    public enum Kind: Sendable {
+package struct USBPacketReassembler: Sendable {
+    package enum Kind: Sendable {
         /// Interrupt IN: event code, parameter length (1 byte).
         case event
         /// Bulk IN: handle and flags, data length (2 bytes).
         case acl
     }
 
-    public let kind: Kind
-    public let maximumDataLength: Int
+    package let kind: Kind
+    package let maximumDataLength: Int
     private var buffer: [UInt8] = []
 
-    public init(kind: Kind, maximumDataLength: Int = 65_535) {
+    package init(kind: Kind, maximumDataLength: Int = 65_535) {
         self.kind = kind
         self.maximumDataLength = maximumDataLength
     }
 
     /// Bytes held that do not yet make a whole packet.
-    public var pendingByteCount: Int { buffer.count }
+    package var pendingByteCount: Int { buffer.count }
 
     /// Adds one transfer's bytes; returns the packets they complete.
-    public mutating func feed(_ bytes: some Collection<UInt8>) throws(USBReassemblyError) -> [HCIPacket] {
+    package mutating func feed(_ bytes: some Collection<UInt8>) throws(USBReassemblyError) -> [HCIPacket] {
         buffer.append(contentsOf: bytes)
         var packets: [HCIPacket] = []
         var start = 0
@@ -93,10 +93,10 @@ public struct USBPacketReassembler: Sendable {
     }
 
     /// Forgets a partial packet (after the device was reset).
-    public mutating func reset() { buffer.removeAll() }
+    package mutating func reset() { buffer.removeAll() }
 }
 
-public struct USBReassemblyError: Error, Hashable, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct USBReassemblyError: Error, Hashable, Sendable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

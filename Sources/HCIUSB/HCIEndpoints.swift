@@ -2,23 +2,23 @@ import LibUSB
 
 extension USBConfigurationDescriptor {
     /// The interface and endpoints to speak HCI on (see `HCIEndpoints.select`).
-    public func hciEndpoints(forced: Bool) throws(USBDescriptorError) -> HCIEndpoints {
+    package func hciEndpoints(forced: Bool) throws(USBDescriptorError) -> HCIEndpoints {
         try HCIEndpoints.select(from: interfaces, forced: forced)
     }
 }
 
 /// The HCI interface of a device: events from interrupt IN, ACL in on bulk IN and out on bulk OUT
 /// (Core v5.4 Vol 4 Part B §2.1); commands go over endpoint 0 as class requests.
-public struct HCIEndpoints: Hashable, Sendable, CustomStringConvertible {
-    public var interface: UInt8
-    public var alternate: UInt8
-    public var interruptIn: USBEndpointDescriptor
-    public var bulkIn: USBEndpointDescriptor
-    public var bulkOut: USBEndpointDescriptor
+package struct HCIEndpoints: Hashable, Sendable, CustomStringConvertible {
+    package var interface: UInt8
+    package var alternate: UInt8
+    package var interruptIn: USBEndpointDescriptor
+    package var bulkIn: USBEndpointDescriptor
+    package var bulkOut: USBEndpointDescriptor
 
     /// The first interface (alternate 0 preferred) of class E0/01/01 that has all three endpoints; in
     /// forced mode, the first interface with all three whatever its class.
-    public static func select(from interfaces: [USBInterfaceDescriptor], forced: Bool) throws(USBDescriptorError) -> HCIEndpoints {
+    package static func select(from interfaces: [USBInterfaceDescriptor], forced: Bool) throws(USBDescriptorError) -> HCIEndpoints {
         let ordered = interfaces.sorted { ($0.number, $0.alternate) < ($1.number, $1.alternate) }
         let eligible = forced ? ordered : ordered.filter(\.isBluetooth)
         guard !eligible.isEmpty else {
@@ -41,7 +41,7 @@ public struct HCIEndpoints: Hashable, Sendable, CustomStringConvertible {
         throw USBDescriptorError("no interface has interrupt IN, bulk IN and bulk OUT endpoints (\(seen.joined(separator: "; ")))")
     }
 
-    public var description: String {
+    package var description: String {
         "interface \(interface) (alt \(alternate)): events 0x\(USBHex.byte(interruptIn.address)) interrupt IN (\(interruptIn.packetSize) B), "
             + "ACL 0x\(USBHex.byte(bulkIn.address)) bulk IN / 0x\(USBHex.byte(bulkOut.address)) bulk OUT (\(bulkOut.packetSize) B)"
     }

@@ -7,27 +7,27 @@ import HostCore
 import LibUSB
 
 /// One USB device that is (or is forced to be) a Bluetooth controller, as `hil adapters` lists it.
-public struct USBAdapterRecord: Hashable, Sendable, Codable {
+package struct USBAdapterRecord: Hashable, Sendable, Codable {
     /// Its number in `usb:N` (Bluetooth-class devices only, in location order); nil for the others.
-    public var index: Int?
-    public var location: String
-    public var vendor: UInt16
-    public var product: UInt16
-    public var serial: String?
-    public var manufacturer: String?
-    public var productName: String?
+    package var index: Int?
+    package var location: String
+    package var vendor: UInt16
+    package var product: UInt16
+    package var serial: String?
+    package var manufacturer: String?
+    package var productName: String?
     /// The kernel driver bound to its HCI interface (`btusb`), from sysfs.
-    public var driver: String?
+    package var driver: String?
     /// Class E0/01/01 on the device or an interface.
-    public var declaresBluetooth: Bool
+    package var declaresBluetooth: Bool
     /// The HCI endpoints found, or why none were.
-    public var endpoints: String
+    package var endpoints: String
 
     /// `2fe3:000b`.
-    public var id: String { USBHex.id(vendor, product) }
+    package var id: String { USBHex.id(vendor, product) }
 
     /// Monikers that name this device, most specific first.
-    public var monikers: [String] {
+    package var monikers: [String] {
         var names = ["usb:\(location)"]
         if let serial { names.append("usb:\(id)/\(serial)") }
         names.append("usb:\(id)")
@@ -39,7 +39,7 @@ public struct USBAdapterRecord: Hashable, Sendable, Codable {
 extension USBTransport {
     /// Every USB device that `USBBluetoothClassifier` calls a Bluetooth controller (class E0/01/01, or a
     /// known dongle with a vendor class). No device is opened: strings and drivers come from sysfs.
-    public static func listAdapters(sysfs: String = "/sys") throws(HCITransportError) -> [USBAdapterRecord] {
+    package static func listAdapters(sysfs: String = "/sys") throws(HCITransportError) -> [USBAdapterRecord] {
         let session = try LibUSBSession.make(moniker: "usb")
         defer { session.finish() }
         let all = session.candidates(sysfs: sysfs)
@@ -79,7 +79,7 @@ extension USBTransport {
     /// `libusb_reset_device` on the device `selector` names: a USB port reset, after which the device
     /// re-enumerates with the same address or, when its descriptors changed, as a new device. The device
     /// must not be open in this process (close its transport first). Returns what happened, for a log.
-    public static func resetDevice(selector text: String, moniker: String, sysfs: String = "/sys") throws(HCITransportError) -> String {
+    package static func resetDevice(selector text: String, moniker: String, sysfs: String = "/sys") throws(HCITransportError) -> String {
         let selector: USBSelector
         do { selector = try USBSelector(parsing: text) } catch { throw HCITransportError(.invalidMoniker, error.description) }
         let session = try LibUSBSession.make(moniker: moniker)

@@ -2,17 +2,17 @@ import HCITransports
 import LibUSB
 
 /// Messages for what fails when opening a USB adapter: each names the device and what to do.
-public enum USBAdvice {
+package enum USBAdvice {
     /// The udev rule that lets the `plugdev` group open this device.
-    public static func udevRule(vendor: UInt16, product: UInt16) -> String {
+    package static func udevRule(vendor: UInt16, product: UInt16) -> String {
         "SUBSYSTEM==\"usb\", ATTR{idVendor}==\"\(USBHex.hex(vendor))\", ATTR{idProduct}==\"\(USBHex.hex(product))\", MODE=\"0660\", GROUP=\"plugdev\""
     }
 
     /// `/dev/bus/usb/001/004`.
-    public static func deviceNode(bus: Int, address: Int) -> String { LibUSBDevice.node(bus: bus, address: address) }
+    package static func deviceNode(bus: Int, address: Int) -> String { LibUSBDevice.node(bus: bus, address: address) }
 
     /// The error for a failed `libusb_open`, by libusb error name.
-    public static func openFailed(name: String, candidate: USBCandidate, node: String, moniker: String) -> HCITransportError {
+    package static func openFailed(name: String, candidate: USBCandidate, node: String, moniker: String) -> HCITransportError {
         let device = "\(candidate.summary) (\(node))"
         switch name {
         case "LIBUSB_ERROR_ACCESS":
@@ -27,7 +27,7 @@ public enum USBAdvice {
     }
 
     /// The error for a failed `libusb_claim_interface`, by libusb error name.
-    public static func claimFailed(name: String, candidate: USBCandidate, interface: UInt8, driver: String?, moniker: String) -> HCITransportError {
+    package static func claimFailed(name: String, candidate: USBCandidate, interface: UInt8, driver: String?, moniker: String) -> HCITransportError {
         switch name {
         case "LIBUSB_ERROR_BUSY":
             return HCITransportError(.io,
@@ -57,7 +57,7 @@ public enum USBAdvice {
     }
 
     /// A transfer that ended with anything but success: the transport is lost, with libusb's name for why.
-    public static func transferFailed(status name: String, what: String, moniker: String) -> HCITransportError {
+    package static func transferFailed(status name: String, what: String, moniker: String) -> HCITransportError {
         switch name {
         case "LIBUSB_TRANSFER_NO_DEVICE":
             return HCITransportError(.closedByPeer, "\(moniker): the adapter left the bus during \(what) (\(name)): unplugged, reset or powered off")

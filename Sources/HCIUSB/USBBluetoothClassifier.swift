@@ -6,9 +6,9 @@ import LibUSB
 /// Programming Interface) on the device or on an interface, or when it is a well-known dongle that hides
 /// behind a vendor-specific class. `usb:N` counts only the devices that declare the class (Bumble's rule);
 /// `hil usb`, `hil adapters` and `hil doctor` list the known dongles too.
-public enum USBBluetoothClassifier {
+package enum USBBluetoothClassifier {
     /// Well-known USB Bluetooth controllers by ID (`0a12:0001`, as `USBHex.id` writes it), with their names.
-    public static let knownDongles: [String: String] = [
+    package static let knownDongles: [String: String] = [
         "0a12:0001": "CSR8510 A10 (Cambridge Silicon Radio)",
         "0a5c:21e8": "Broadcom BCM20702A0",
         "0b05:17cb": "ASUS USB-BT400 (Broadcom BCM20702A0)",
@@ -28,16 +28,16 @@ public enum USBBluetoothClassifier {
 
     /// True for class E0 (Wireless Controller), subclass 01 (RF Controller), protocol 01 (Bluetooth
     /// Programming Interface), on a device or an interface.
-    public static func isBluetoothClass(_ classCode: UInt8, subclass: UInt8, protocolCode: UInt8) -> Bool {
+    package static func isBluetoothClass(_ classCode: UInt8, subclass: UInt8, protocolCode: UInt8) -> Bool {
         classCode == 0xE0 && subclass == 0x01 && protocolCode == 0x01
     }
 
     /// The name of a well-known dongle with this ID, or nil.
-    public static func knownDongle(vendor: UInt16, product: UInt16) -> String? { knownDongles[USBHex.id(vendor, product)] }
+    package static func knownDongle(vendor: UInt16, product: UInt16) -> String? { knownDongles[USBHex.id(vendor, product)] }
 
     /// Why a device is a Bluetooth controller, or nil when it is not one: its device class first, then the
     /// first of `interfaces` (in the order given) of the class, then the table of known dongles.
-    public static func classify(vendor: UInt16, product: UInt16, deviceClass: UInt8, deviceSubclass: UInt8, deviceProtocol: UInt8,
+    package static func classify(vendor: UInt16, product: UInt16, deviceClass: UInt8, deviceSubclass: UInt8, deviceProtocol: UInt8,
                                 interfaces: [USBInterfaceDescriptor]) -> Evidence? {
         if isBluetoothClass(deviceClass, subclass: deviceSubclass, protocolCode: deviceProtocol) { return .deviceClass }
         if let interface = interfaces.first(where: \.isBluetooth) { return .interfaceClass(number: interface.number) }

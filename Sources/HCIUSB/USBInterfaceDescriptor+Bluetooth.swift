@@ -2,5 +2,5 @@ import LibUSB
 
 extension USBInterfaceDescriptor {
     /// Class E0 (Wireless Controller), subclass 01 (RF Controller), protocol 01 (Bluetooth Programming Interface).
-    public var isBluetooth: Bool { USBBluetoothClassifier.isBluetoothClass(interfaceClass, subclass: subclass, protocolCode: protocolCode) }
+    package var isBluetooth: Bool { USBBluetoothClassifier.isBluetoothClass(interfaceClass, subclass: subclass, protocolCode: protocolCode) }
 }

@@ -8,23 +8,23 @@ import LibUSB
 /// - `1-1.4`: the device at this bus and port path;
 /// - a trailing `!` forces "vendor class" mode: the first interface with an interrupt IN, a bulk IN and
 ///   a bulk OUT endpoint is used even when it does not declare class E0/01/01.
-public struct USBSelector: Hashable, Sendable, CustomStringConvertible {
-    public enum Match: Hashable, Sendable {
+package struct USBSelector: Hashable, Sendable, CustomStringConvertible {
+    package enum Match: Hashable, Sendable {
         case index(Int)
         case id(vendor: UInt16, product: UInt16, serial: String?, occurrence: Int)
         case location(bus: Int, ports: [Int])
     }
 
-    public let match: Match
-    public let forced: Bool
+    package let match: Match
+    package let forced: Bool
 
-    public init(match: Match, forced: Bool = false) {
+    package init(match: Match, forced: Bool = false) {
         self.match = match
         self.forced = forced
     }
 
     /// Parses the text after `usb:`; the error names the form expected.
-    public init(parsing text: String) throws(USBSelectorError) {
+    package init(parsing text: String) throws(USBSelectorError) {
         var body = Substring(text)
         var forced = false
         if body.hasSuffix("!") {
@@ -93,7 +93,7 @@ public struct USBSelector: Hashable, Sendable, CustomStringConvertible {
         return UInt16(text, radix: 16)
     }
 
-    public var description: String {
+    package var description: String {
         let body: String
         switch match {
         case .index(let index): body = String(index)
@@ -105,7 +105,7 @@ public struct USBSelector: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Picks the device this selector names from `candidates` (every USB device, any order).
-    public func select(from candidates: [USBCandidate]) throws(USBSelectorError) -> USBCandidate {
+    package func select(from candidates: [USBCandidate]) throws(USBSelectorError) -> USBCandidate {
         let sorted = candidates.sorted { $0.bus != $1.bus ? $0.bus < $1.bus : $0.ports.lexicographicallyPrecedes($1.ports) }
         let bluetooth = sorted.filter(\.isBluetooth)
         func known() -> String {
@@ -139,16 +139,16 @@ public struct USBSelector: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// One USB device as selection sees it.
-public struct USBCandidate: Hashable, Sendable {
-    public var bus: Int
-    public var ports: [Int]
-    public var vendor: UInt16
-    public var product: UInt16
-    public var serial: String?
+package struct USBCandidate: Hashable, Sendable {
+    package var bus: Int
+    package var ports: [Int]
+    package var vendor: UInt16
+    package var product: UInt16
+    package var serial: String?
     /// Device class E0/01/01, or an interface of that class.
-    public var isBluetooth: Bool
+    package var isBluetooth: Bool
 
-    public init(bus: Int, ports: [Int], vendor: UInt16, product: UInt16, serial: String? = nil, isBluetooth: Bool) {
+    package init(bus: Int, ports: [Int], vendor: UInt16, product: UInt16, serial: String? = nil, isBluetooth: Bool) {
         self.bus = bus
         self.ports = ports
         self.vendor = vendor
@@ -158,20 +158,20 @@ public struct USBCandidate: Hashable, Sendable {
     }
 
     /// `1-1.4`.
-    public var location: String { ports.isEmpty ? "\(bus)" : "\(bus)-" + ports.map(String.init).joined(separator: ".") }
+    package var location: String { ports.isEmpty ? "\(bus)" : "\(bus)-" + ports.map(String.init).joined(separator: ".") }
     /// `1-1.4 2fe3:000b/8A1F44C2`.
-    public var summary: String { "\(location) \(USBHex.id(vendor, product))" + (serial.map { "/" + $0 } ?? "") }
+    package var summary: String { "\(location) \(USBHex.id(vendor, product))" + (serial.map { "/" + $0 } ?? "") }
 }
 
 /// A selector that cannot be parsed or names no device.
-public struct USBSelectorError: Error, Hashable, Sendable, CustomStringConvertible {
-    public let selector: String
-    public let reason: String
+package struct USBSelectorError: Error, Hashable, Sendable, CustomStringConvertible {
+    package let selector: String
+    package let reason: String
 
-    public init(_ selector: String, _ reason: String) {
+    package init(_ selector: String, _ reason: String) {
         self.selector = selector
         self.reason = reason
     }
 
-    public var description: String { "usb:\(selector): \(reason)" }
+    package var description: String { "usb:\(selector): \(reason)" }
 }

@@ -19,7 +19,7 @@ import Synchronization
 /// libusb's name for the error. Closing is strict: cancel every transfer, wait for their callbacks, stop
 /// handling libusb's events, then release the interface (libusb re-attaches the kernel driver it detached)
 /// and close.
-public final class USBTransport: HCITransport {
+package final class USBTransport: HCITransport {
     private struct State {
         var receive: (@Sendable (HCITransportEvent) -> Void)?
         var loop: EventLoop?
@@ -40,12 +40,12 @@ public final class USBTransport: HCITransport {
         var dispatching = false
     }
 
-    public let moniker: String
+    package let moniker: String
     /// The device chosen, e.g. `1-1 2fe3:000b/8A1F44C2`.
-    public let device: USBCandidate
-    public let endpoints: HCIEndpoints
+    package let device: USBCandidate
+    package let endpoints: HCIEndpoints
     /// The kernel driver that was detached to claim the interface (`btusb`), re-attached on close.
-    public let detachedDriver: String?
+    package let detachedDriver: String?
     private let session: LibUSBSession
     private let writeDeadline: Duration
     private let state = Mutex(State())
@@ -73,7 +73,7 @@ public final class USBTransport: HCITransport {
 
     /// Opens the device `selector` names (see `USBSelector`), claims its HCI interface and starts the
     /// event thread. Errors name the selector, the device and what to do.
-    public static func open(selector text: String, moniker: String, writeDeadline: Duration = .seconds(2),
+    package static func open(selector text: String, moniker: String, writeDeadline: Duration = .seconds(2),
                             sysfs: String = "/sys") throws(HCITransportError) -> USBTransport {
         let selector: USBSelector
         do { selector = try USBSelector(parsing: text) } catch { throw HCITransportError(.invalidMoniker, error.description) }
@@ -115,7 +115,7 @@ public final class USBTransport: HCITransport {
 
     // MARK: HCITransport
 
-    public func start(on loop: EventLoop, receive: @escaping @Sendable (HCITransportEvent) -> Void) throws(HCITransportError) {
+    package func start(on loop: EventLoop, receive: @escaping @Sendable (HCITransportEvent) -> Void) throws(HCITransportError) {
         let failure: HCITransportError? = state.withLock { state -> HCITransportError? in
             if state.stopping { return state.failure ?? HCITransportError(.closedByHost, "\(moniker): cannot start: transport is closed") }
             if state.started { return nil }
@@ -141,7 +141,7 @@ public final class USBTransport: HCITransport {
         }
     }
 
-    public func send(_ packet: HCIPacket) throws(HCITransportError) {
+    package func send(_ packet: HCIPacket) throws(HCITransportError) {
         let endpoint: UInt8
         let type: libusb_transfer_type
         var bytes: [UInt8]
@@ -184,7 +184,7 @@ public final class USBTransport: HCITransport {
         }
     }
 
-    public func close() {
+    package func close() {
         let (first, loop, insideHandler) = state.withLock { state -> (Bool, EventLoop?, Bool) in
             if !state.stopping {
                 state.stopping = true

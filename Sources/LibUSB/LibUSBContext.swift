@@ -7,16 +7,16 @@ import CLibUSB
 /// thread-safe; what must not run concurrently (handling one context's events from two threads) is the
 /// owner's rule: DeviceControl runs every call on one serial queue, a USB transport handles its events on
 /// the host's loop or on its own thread.
-public final class LibUSBContext: @unchecked Sendable {
+package final class LibUSBContext: @unchecked Sendable {
     /// The `libusb_context *`, for libusb calls this wrapper does not make.
-    public let raw: OpaquePointer
+    package let raw: OpaquePointer
 
     private init(raw: OpaquePointer) { self.raw = raw }
 
     deinit { libusb_exit(raw) }
 
     /// A new context (`libusb_init`); the error says why libusb cannot see USB here.
-    public static func open() throws(LibUSBError) -> LibUSBContext {
+    package static func open() throws(LibUSBError) -> LibUSBContext {
         var context: OpaquePointer?
         let code = libusb_init(&context)
         guard code == 0, let context else {
@@ -27,10 +27,10 @@ public final class LibUSBContext: @unchecked Sendable {
     }
 
     /// True when this libusb can deliver hotplug events (on Linux they also need a running udev).
-    public var hasHotplug: Bool { libusb_has_capability(UInt32(LIBUSB_CAP_HAS_HOTPLUG.rawValue)) != 0 }
+    package var hasHotplug: Bool { libusb_has_capability(UInt32(LIBUSB_CAP_HAS_HOTPLUG.rawValue)) != 0 }
 
     /// Every device on every bus now (`libusb_get_device_list`), described without opening any.
-    public func devices() throws(LibUSBError) -> [LibUSBDevice] {
+    package func devices() throws(LibUSBError) -> [LibUSBDevice] {
         var list: UnsafeMutablePointer<OpaquePointer?>?
         let count = libusb_get_device_list(raw, &list)
         guard count >= 0, let list else {

@@ -3,7 +3,7 @@ import CLibUSB
 extension LibUSBDevice {
     /// The active configuration (`libusb_get_active_config_descriptor`, from libusb's cache), with every
     /// alternate setting of every interface; nil when the device is unconfigured or libusb has none.
-    public func activeConfiguration() -> USBConfigurationDescriptor? {
+    package func activeConfiguration() -> USBConfigurationDescriptor? {
         var config: UnsafeMutablePointer<libusb_config_descriptor>?
         guard libusb_get_active_config_descriptor(raw, &config) == 0, let config else { return nil }
         defer { libusb_free_config_descriptor(config) }
@@ -11,7 +11,7 @@ extension LibUSBDevice {
     }
 
     /// Configuration number `index` (0-based, `libusb_get_config_descriptor`), whether active or not.
-    public func configuration(at index: UInt8) -> USBConfigurationDescriptor? {
+    package func configuration(at index: UInt8) -> USBConfigurationDescriptor? {
         var config: UnsafeMutablePointer<libusb_config_descriptor>?
         guard libusb_get_config_descriptor(raw, index, &config) == 0, let config else { return nil }
         defer { libusb_free_config_descriptor(config) }

@@ -4,22 +4,22 @@ import CLibUSB
 ///
 /// Each layer turns it into its own error (DeviceControl's `PowerSwitchError`, HCIUSB's
 /// `HCITransportError`) with the same message, so a failure reads the same wherever libusb is used.
-public struct LibUSBError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct LibUSBError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The `libusb_error` value (negative).
-    public let code: Int32
+    package let code: Int32
     /// What failed, with libusb's name for why.
-    public let message: String
+    package let message: String
 
-    public init(code: Int32, message: String) {
+    package init(code: Int32, message: String) {
         self.code = code
         self.message = message
     }
 
     /// libusb's name for the code: `LIBUSB_ERROR_ACCESS`.
-    public var name: String { Self.name(code) }
+    package var name: String { Self.name(code) }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// libusb's name for an error code (`libusb_error_name`): `LIBUSB_ERROR_ACCESS`.
-    public static func name(_ code: Int32) -> String { String(cString: libusb_error_name(code)) }
+    package static func name(_ code: Int32) -> String { String(cString: libusb_error_name(code)) }
 }

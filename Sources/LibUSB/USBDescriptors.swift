@@ -1,39 +1,39 @@
 /// One endpoint of an interface (USB 2.0 §9.6.6).
-public struct USBEndpointDescriptor: Hashable, Sendable {
-    public enum TransferType: UInt8, Sendable {
+package struct USBEndpointDescriptor: Hashable, Sendable {
+    package enum TransferType: UInt8, Sendable {
         case control = 0, isochronous = 1, bulk = 2, interrupt = 3
     }
 
     /// bEndpointAddress: bit 7 set for IN.
-    public var address: UInt8
+    package var address: UInt8
     /// bmAttributes.
-    public var attributes: UInt8
-    public var maxPacketSize: UInt16
-    public var interval: UInt8
+    package var attributes: UInt8
+    package var maxPacketSize: UInt16
+    package var interval: UInt8
 
-    public init(address: UInt8, attributes: UInt8, maxPacketSize: UInt16, interval: UInt8 = 0) {
+    package init(address: UInt8, attributes: UInt8, maxPacketSize: UInt16, interval: UInt8 = 0) {
         self.address = address
         self.attributes = attributes
         self.maxPacketSize = maxPacketSize
         self.interval = interval
     }
 
-    public var isIn: Bool { address & 0x80 != 0 }
-    public var transferType: TransferType { TransferType(rawValue: attributes & 0x03) ?? .control }
+    package var isIn: Bool { address & 0x80 != 0 }
+    package var transferType: TransferType { TransferType(rawValue: attributes & 0x03) ?? .control }
     /// wMaxPacketSize bits 10:0 (bits 12:11 are high-bandwidth multipliers).
-    public var packetSize: Int { Int(maxPacketSize & 0x07FF) }
+    package var packetSize: Int { Int(maxPacketSize & 0x07FF) }
 }
 
 /// One alternate setting of one interface.
-public struct USBInterfaceDescriptor: Hashable, Sendable {
-    public var number: UInt8
-    public var alternate: UInt8
-    public var interfaceClass: UInt8
-    public var subclass: UInt8
-    public var protocolCode: UInt8
-    public var endpoints: [USBEndpointDescriptor]
+package struct USBInterfaceDescriptor: Hashable, Sendable {
+    package var number: UInt8
+    package var alternate: UInt8
+    package var interfaceClass: UInt8
+    package var subclass: UInt8
+    package var protocolCode: UInt8
+    package var endpoints: [USBEndpointDescriptor]
 
-    public init(number: UInt8, alternate: UInt8 = 0, interfaceClass: UInt8, subclass: UInt8, protocolCode: UInt8,
+    package init(number: UInt8, alternate: UInt8 = 0, interfaceClass: UInt8, subclass: UInt8, protocolCode: UInt8,
                 endpoints: [USBEndpointDescriptor]) {
         self.number = number
         self.alternate = alternate
@@ -46,18 +46,18 @@ public struct USBInterfaceDescriptor: Hashable, Sendable {
 
 /// A configuration descriptor with its interfaces, parsed from the bytes the device (or sysfs's
 /// `descriptors` file) gives: a chain of descriptors, each `bLength, bDescriptorType, …`.
-public struct USBConfigurationDescriptor: Hashable, Sendable {
-    public var value: UInt8
-    public var interfaces: [USBInterfaceDescriptor]
+package struct USBConfigurationDescriptor: Hashable, Sendable {
+    package var value: UInt8
+    package var interfaces: [USBInterfaceDescriptor]
 
-    public init(value: UInt8 = 1, interfaces: [USBInterfaceDescriptor]) {
+    package init(value: UInt8 = 1, interfaces: [USBInterfaceDescriptor]) {
         self.value = value
         self.interfaces = interfaces
     }
 
     /// Parses one configuration (type 2) and everything up to its wTotalLength. Malformed input (a zero
     /// or overlong bLength, a truncated descriptor) is an error naming the byte offset.
-    public init(bytes: [UInt8]) throws(USBDescriptorError) {
+    package init(bytes: [UInt8]) throws(USBDescriptorError) {
         guard bytes.count >= 9, bytes[0] >= 9, bytes[1] == 0x02 else {
             throw USBDescriptorError("not a configuration descriptor: expected bLength ≥ 9 and type 0x02 at offset 0, got \(bytes.prefix(2).map(USBHex.byte).joined(separator: " "))")
         }
@@ -99,7 +99,7 @@ public struct USBConfigurationDescriptor: Hashable, Sendable {
 
     /// Splits sysfs's `descriptors` file (the 18-byte device descriptor, then each configuration) and
     /// parses the first configuration.
-    public static func fromSysfsDescriptors(_ bytes: [UInt8]) throws(USBDescriptorError) -> USBConfigurationDescriptor {
+    package static func fromSysfsDescriptors(_ bytes: [UInt8]) throws(USBDescriptorError) -> USBConfigurationDescriptor {
         guard bytes.count > 18, bytes[0] == 18, bytes[1] == 0x01 else {
             throw USBDescriptorError("sysfs descriptors do not start with an 18-byte device descriptor")
         }
@@ -108,7 +108,7 @@ public struct USBConfigurationDescriptor: Hashable, Sendable {
 }
 
 /// Descriptor bytes that do not parse, or a configuration without the interface or endpoints a caller needs.
-public struct USBDescriptorError: Error, Hashable, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct USBDescriptorError: Error, Hashable, Sendable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -8,9 +8,9 @@ import Simulation
 /// the JSON Schema (`hil rig schema`, rigs/rig.schema.json) and as the reference (`hil rig doc`,
 /// docs/rig-reference.md). The power switches' part is `PowerSwitchFormat` (DeviceControl), the simulated
 /// bench's `SimulationFormat` (Simulation).
-public enum RigFormatTable {
+package enum RigFormatTable {
     /// `root`.
-    public enum Root {
+    package enum Root {
         static let schema = JSONField("$schema", JSONRule.string(allowEmpty: true, description: "The schema editors check this file against: \"./rig.schema.json\" beside BluetoothHIL's rigs, or a path or URL to the output of `hil rig schema`. hil ignores its value. Only the top level may have it."))
         static let name = JSONField("name", JSONRule.string(description: "The rig's name. It names the rig's lock (one run at a time per rig) and the default results directory. Required."), required: true,
                                    expected: "the rig's name (it names the rig's lock)")
@@ -25,51 +25,51 @@ public enum RigFormatTable {
         static let reportsLinkLoss = JSONField.boolean("reportsLinkLoss", default: true, description: "Whether the central's controller reports a lost peer at all. false (btvirt) skips the suites that need a link loss, with that reason. Default true.")
         static let peerSeesAdapterReset = JSONField.boolean("peerSeesAdapterReset", description: "Whether an accessory learns that the central's controller was reset (its link times out). false (Rootcanal 1.10) skips the adapter-reset suite, with that reason. Default: the value of reportsLinkLoss.")
         static let labgrid = JSONField("labgrid", JSONRule(.object(Labgrid.shape), description: "The labgrid place this bench is. hil run acquires it from the coordinator before the first test (with --wait, waits for it) and releases it on every exit, instead of this host's rig lock; results name the place and its holder. A switch of kind labgrid without a coordinator of its own uses this one."))
-        public static let shape = JSONShape("rig", description: "A bench for hil: the adapter (central controller), the power switches, the accessories and how to recognise them, the timing budgets the standard suites hold them to, and for a simulated bench its controllers and accessory firmware.", [schema, name, description, adapter, powerSwitches, simulation, accessories, budgets, remoteLossReasons, localDisconnectReasons, reportsLinkLoss, peerSeesAdapterReset, labgrid])
-        public static let definition = JSONDefinition(shape)
+        package static let shape = JSONShape("rig", description: "A bench for hil: the adapter (central controller), the power switches, the accessories and how to recognise them, the timing budgets the standard suites hold them to, and for a simulated bench its controllers and accessory firmware.", [schema, name, description, adapter, powerSwitches, simulation, accessories, budgets, remoteLossReasons, localDisconnectReasons, reportsLinkLoss, peerSeesAdapterReset, labgrid])
+        package static let definition = JSONDefinition(shape)
     }
 
     /// `labgrid`: the labgrid place the bench is.
-    public enum Labgrid {
+    package enum Labgrid {
         static let place = JSONField("place", JSONRule.string(description: "The place's name (labgrid-client -p PLACE). Required."), required: true, expected: "the name of the labgrid place this bench is")
         static let coordinator = JSONField("coordinator", PowerSwitchFormat.coordinatorRule(description: "HOST:PORT of the labgrid coordinator. Default: LG_COORDINATOR as labgrid's own tools read it, else labgrid's 127.0.0.1:20408."))
-        public static let shape = JSONShape("labgrid", [place, coordinator])
+        package static let shape = JSONShape("labgrid", [place, coordinator])
     }
 
     /// `adapter`.
-    public enum Adapter {
+    package enum Adapter {
         static let moniker = JSONField("moniker", TransportMoniker.definition.reference("The adapter's transport moniker. Required."), required: true)
         static let power = JSONField("power", PowerReference.definition.reference("The switch and port that power the adapter itself: the recovery ladder's last rung and the AdapterPowerCycle suite cut it. Default: none (that rung and suite are skipped)."))
-        public static let shape = JSONShape("adapter", [moniker, power], notes: [ReaderNote("The reader also checks that a sim:NAME moniker names a controller of simulation.controllers (and that the rig has a simulation block), and that this controller runs no accessory.", refusals: ["no simulated controller named", "but the rig has no simulation block", "is already used by"])])
-        public static let definition = JSONDefinition(shape)
+        package static let shape = JSONShape("adapter", [moniker, power], notes: [ReaderNote("The reader also checks that a sim:NAME moniker names a controller of simulation.controllers (and that the rig has a simulation block), and that this controller runs no accessory.", refusals: ["no simulated controller named", "but the rig has no simulation block", "is already used by"])])
+        package static let definition = JSONDefinition(shape)
     }
 
     /// `transportMoniker`.
-    public enum TransportMoniker {
-        public static let definition = JSONDefinition("transportMoniker", JSONRule.string(
+    package enum TransportMoniker {
+        package static let definition = JSONDefinition("transportMoniker", JSONRule.string(
             pattern: #"^(unix:[\s\S]+|usb:[\s\S]+|sim:[\s\S]+|hci-socket:\+?[0-9]{1,18}|serial:[^,]+(,(rtscts|\+?0*[1-9][0-9]{0,17}))*|tcp-client:(?!\[\]:[^:]*$)[\s\S]+:\+?0*([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))$"#,
             description: "A controller, named as Bumble users write it: unix:PATH, tcp-client:HOST:PORT, serial:DEVICE[,BAUD][,rtscts], usb:INDEX, usb:VID:PID[/SERIAL], usb:BUS-PORT.PORT, hci-socket:N, or sim:NAME (a controller of this rig's simulation).",
             examples: ["sim:central", "usb:0", "usb:2fe3:000b", "hci-socket:0", "unix:/tmp/bt-server-le", "tcp-client:127.0.0.1:6402", "serial:/dev/ttyACM0,1000000,rtscts"]))
     }
 
     /// `powerReference`.
-    public enum PowerReference {
+    package enum PowerReference {
         static let `switch` = JSONField("switch", JSONRule.string(description: "The name of a power switch of this rig: a powerSwitches entry, or simulation.powerSwitch. Required."), required: true,
                                      expected: "the name of a power switch of this rig")
         static let port = JSONField.integer("port", 1...255, required: true, expected: "a port number from 1 to 255", description: "The switch port, 1 to 255: one of the switch's ports (a command or process switch has one, port 1). Required.")
-        public static let shape = JSONShape("powerReference", [`switch`, port], notes: [ReaderNote("The reader also checks that the switch exists, that the port is one of its ports, that no two users share a switch port, and that a simulated switch's port feeds the controller its user runs on.", refusals: ["no power switch named", "is not a port of switch", "already powers", "feeds controller", "which powers simulated controllers only"])])
-        public static let definition = JSONDefinition(shape)
+        package static let shape = JSONShape("powerReference", [`switch`, port], notes: [ReaderNote("The reader also checks that the switch exists, that the port is one of its ports, that no two users share a switch port, and that a simulated switch's port feeds the controller its user runs on.", refusals: ["no power switch named", "is not a port of switch", "already powers", "feeds controller", "which powers simulated controllers only"])])
+        package static let definition = JSONDefinition(shape)
     }
 
     /// `statusList`.
-    public enum StatusList {
-        public static let definition = JSONDefinition("statusList", JSONRule.array(
+    package enum StatusList {
+        package static let definition = JSONDefinition("statusList", JSONRule.array(
             of: JSONRule.string(pattern: #"^(0[xX])?[0-9A-Fa-f]{1,2}$"#, description: "An HCI status code (Core v5.4 Vol 1 Part F), hexadecimal: \"0x08\" or \"08\".", examples: ["0x08", "0x13", "0x15", "0x16"]),
             minItems: 1, description: "A non-empty array of HCI status codes like \"0x08\"."))
     }
 
     /// `accessory`.
-    public enum Accessory {
+    package enum Accessory {
         static let name = JSONField("name", JSONRule.string(description: "The accessory's name in results, filters and `hil sim power`; unique in the rig. Required."), required: true, expected: "the accessory's name")
         static let match = JSONField("match", Match.definition.reference("How to recognise it over the air: at least one of name, address, service, manufacturer; all given must match. Required."), required: true)
         static let power = JSONField("power", PowerReference.definition.reference("The switch and port that power it. Default: none (the suites that cut its power are skipped)."))
@@ -77,22 +77,22 @@ public enum RigFormatTable {
         static let expectedServices = JSONField("expectedServices", JSONRule.array(of: JSONRule.string(pattern: "^((0[xX])?[0-9A-Fa-f]{4}|(0[xX])?[0-9A-Fa-f]{8}|[0-9A-Fa-f]{32}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$", description: "A service UUID: 16-bit (\"180F\"), 32-bit or 128-bit.", examples: ["180F", "180D", "1809", "180A"]), description: "The GATT services discovery must find on it. Default: none."))
         static let simulated = JSONField("simulated", SimulationFormat.Accessory.definition.reference("Its firmware, when it is a simulated accessory running on a controller of this rig's simulation. Default: none (a real accessory)."))
         static let security = JSONField("security", Security.definition.reference("How it pairs and what it protects; the security suites run on accessories with a security block and are skipped elsewhere. A simulated accessory pairs as it says. Default: none."))
-        public static let shape = JSONShape("accessory", [name, match, power, malicious, expectedServices, simulated, security])
-        public static let definition = JSONDefinition(shape)
+        package static let shape = JSONShape("accessory", [name, match, power, malicious, expectedServices, simulated, security])
+        package static let definition = JSONDefinition(shape)
     }
 
     /// `match`.
-    public enum Match {
+    package enum Match {
         static let name = JSONField("name", JSONRule.string(description: "The advertised local name (complete or shortened)."))
         static let address = JSONField("address", JSONRule.string(pattern: "^([0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{2}(-[0-9A-Fa-f]{2}){5})$", description: "The advertiser's BD_ADDR: six pairs of hex digits separated by : (or all by -), most significant first.", examples: ["C0:48:49:4C:00:02"]))
         static let service = JSONField("service", JSONRule.string(pattern: "^((0[xX])?[0-9A-Fa-f]{4}|(0[xX])?[0-9A-Fa-f]{8}|[0-9A-Fa-f]{32}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$", description: "A service UUID it advertises: 16-bit (\"180D\"), 32-bit or 128-bit.", examples: ["180D", "1809"]))
         static let manufacturer = JSONField.integer("manufacturer", 0...65535, expected: "a company identifier from 0 to 65535", description: "The Bluetooth SIG company identifier in its manufacturer-specific data, 0 to 65535 (89 = Nordic Semiconductor).")
-        public static let shape = JSONShape("match", [name, address, service, manufacturer], minProperties: 1)
-        public static let definition = JSONDefinition(shape)
+        package static let shape = JSONShape("match", [name, address, service, manufacturer], minProperties: 1)
+        package static let definition = JSONDefinition(shape)
     }
 
     /// `security`.
-    public enum Security {
+    package enum Security {
         static let pairing = JSONField("pairing", JSONRule.string(choices: ["just-works", "passkey", "numeric-comparison"], description: "The pairing method the accessory uses: just-works, passkey (it displays a fixed passkey the central enters) or numeric-comparison. Required."), required: true,
                                        expected: "a pairing method (just-works, passkey, numeric-comparison)")
         static let passkey = JSONField.integer("passkey", 0...999999, expected: "a six-digit passkey", description: "The six-digit passkey the accessory displays, 0 to 999999. Required for pairing passkey.")
@@ -100,15 +100,15 @@ public enum RigFormatTable {
         static let protection = JSONField("protection", JSONRule.string(choices: ["encryption", "authentication"], description: "What its protected characteristic requires: encryption (any encrypted link) or authentication (a link encrypted with an authenticated key). Default authentication, or encryption for just-works (which gives an unauthenticated key, so it cannot ask for authentication)."))
         static let protectedCharacteristic = JSONField("protectedCharacteristic", JSONRule.string(pattern: "^((0[xX])?[0-9A-Fa-f]{4}|(0[xX])?[0-9A-Fa-f]{8}|[0-9A-Fa-f]{32}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$", description: "The characteristic readable only on a secured link. Default HIL Protected Data, 5a5e0002-6b1c-4d9e-9a5f-000000000001.", default: "5a5e0002-6b1c-4d9e-9a5f-000000000001"))
         static let privacy = JSONField.boolean("privacy", default: false, description: "Whether it advertises with a new resolvable private address at every boot (the central resolves it with the bond's IRK). Default false.")
-        public static let shape = JSONShape("security", [pairing, passkey, legacy, protection, protectedCharacteristic, privacy], conditions: [
+        package static let shape = JSONShape("security", [pairing, passkey, legacy, protection, protectedCharacteristic, privacy], conditions: [
             JSONShape.Condition(when: "pairing", is: "passkey", requires: ["passkey"]),
             JSONShape.Condition(when: "pairing", is: "just-works", properties: [("protection", .object([.init("const", .string("encryption"))]))]),
         ])
-        public static let definition = JSONDefinition(shape)
+        package static let definition = JSONDefinition(shape)
     }
 
     /// `budgets`.
-    public enum Budgets {
+    package enum Budgets {
         static let milliseconds = "a number of milliseconds above 0 and at most 3600000"
         static let advertisingAfterPowerOnMilliseconds = JSONField.number("advertisingAfterPowerOnMilliseconds", above: 0, atMost: 3600000, default: 3000, expected: milliseconds, description: "How soon an accessory must advertise after power-on, in milliseconds (above 0, at most 3600000 = one hour; fractions allowed). Default 3000.")
         static let connectMilliseconds = JSONField.number("connectMilliseconds", above: 0, atMost: 3600000, default: 3000, expected: milliseconds, description: "How long a connection may take, in milliseconds (above 0, at most 3600000 = one hour; fractions allowed). Default 3000.")
@@ -126,7 +126,7 @@ public enum RigFormatTable {
         static let minimumSuccessRate = JSONField.number("minimumSuccessRate", 0...1, default: 1, expected: "a fraction from 0 to 1", description: "The fraction of stability cycles that must succeed (0 to 1). Default 1.")
         static let pairingMilliseconds = JSONField.number("pairingMilliseconds", above: 0, atMost: 3600000, default: 5000, expected: milliseconds, description: "How long a pairing may take, from Pairing Request to the last distributed key, in milliseconds (above 0, at most 3600000 = one hour; fractions allowed). Default 5000.")
         static let encryptionMilliseconds = JSONField.number("encryptionMilliseconds", above: 0, atMost: 3600000, default: 2000, expected: milliseconds, description: "How long re-encryption with a bond's key may take (LE Enable Encryption to Encryption Change), in milliseconds (above 0, at most 3600000 = one hour; fractions allowed). Default 2000.")
-        public static let shape = JSONShape("budgets", [advertisingAfterPowerOnMilliseconds, connectMilliseconds, discoveryMilliseconds, linkLossMarginMilliseconds, reconnectMilliseconds, adapterResetMilliseconds, supervisionTimeoutMilliseconds, connectionIntervalMilliseconds, stabilityCycles, connectP95Milliseconds, discoveryP95Milliseconds, minimumSuccessRate, pairingMilliseconds, encryptionMilliseconds], notes: [ReaderNote("The reader also checks that supervisionTimeoutMilliseconds is larger than twice connectionIntervalMilliseconds (Core v5.4 Vol 4 Part E §7.8.12), each defaulting as described; a schema cannot compare two fields.", refusals: ["must be larger than twice the connection interval"])])
-        public static let definition = JSONDefinition(shape)
+        package static let shape = JSONShape("budgets", [advertisingAfterPowerOnMilliseconds, connectMilliseconds, discoveryMilliseconds, linkLossMarginMilliseconds, reconnectMilliseconds, adapterResetMilliseconds, supervisionTimeoutMilliseconds, connectionIntervalMilliseconds, stabilityCycles, connectP95Milliseconds, discoveryP95Milliseconds, minimumSuccessRate, pairingMilliseconds, encryptionMilliseconds], notes: [ReaderNote("The reader also checks that supervisionTimeoutMilliseconds is larger than twice connectionIntervalMilliseconds (Core v5.4 Vol 4 Part E §7.8.12), each defaulting as described; a schema cannot compare two fields.", refusals: ["must be larger than twice the connection interval"])])
+        package static let definition = JSONDefinition(shape)
     }
 }

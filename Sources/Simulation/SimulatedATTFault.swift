@@ -2,7 +2,7 @@ import GATT
 
 /// A fault a simulated accessory injects into its ATT server (Core v5.4 Vol 3 Part F)
 /// through the server's `interceptor`: answering a request late, not at all, or with an error.
-public enum SimulatedATTFault: Hashable, Sendable {
+package enum SimulatedATTFault: Hashable, Sendable {
     /// Answer as usual, but after this delay.
     case delay(Duration)
     /// Do not answer (the client's 30 s transaction timer, §3.3.3, runs out).
@@ -12,7 +12,7 @@ public enum SimulatedATTFault: Hashable, Sendable {
     case fail(ATTErrorCode)
 
     /// What the server does with `pdu` (a request or command) under this fault.
-    public func interception(of pdu: ATTPDU) -> ATTServer.Interception {
+    package func interception(of pdu: ATTPDU) -> ATTServer.Interception {
         switch self {
         case .delay(let delay):
             .delay(delay)
@@ -25,7 +25,7 @@ public enum SimulatedATTFault: Hashable, Sendable {
 
     /// An `ATTServer.interceptor` that injects the fault `faults` picks for each request and
     /// command (nil: none, handled as usual).
-    public static func interceptor(_ faults: @escaping @Sendable (ATTPDU) -> SimulatedATTFault?) -> ATTServer.Interceptor {
+    package static func interceptor(_ faults: @escaping @Sendable (ATTPDU) -> SimulatedATTFault?) -> ATTServer.Interceptor {
         { pdu in faults(pdu)?.interception(of: pdu) }
     }
 }

@@ -8,21 +8,21 @@ import SeededRandom
 /// controller, serves its GATT database and advertises — or misbehaves as its faults say. It runs on the
 /// air's loop, like everything else in the world, so virtual time sees its work.
 public actor SimulatedAccessory {
-    public nonisolated let description: SimulatedAccessoryDescription
-    public nonisolated let controller: SimulatedController
+    package nonisolated let description: SimulatedAccessoryDescription
+    package nonisolated let controller: SimulatedController
     public nonisolated var unownedExecutor: UnownedSerialExecutor { controller.air.loop.asUnownedSerialExecutor() }
     /// How many times it has booted since the world started.
-    public private(set) var bootCount = 0
+    package private(set) var bootCount = 0
     /// The running firmware, between boot and power-off.
-    public private(set) var device: LEDevice?
+    package private(set) var device: LEDevice?
     var tasks: [Task<Void, Never>] = []
     var generation = 0
     /// Its bonds, kept across power cycles as flash keeps them (unless it forgets them at power-on).
-    public nonisolated let bonds = InMemoryBondStore()
+    package nonisolated let bonds = InMemoryBondStore()
     /// Its IRK: what it distributes with its identity address.
     nonisolated let identityResolvingKey: [UInt8]
 
-    public init(description: SimulatedAccessoryDescription, controller: SimulatedController) {
+    package init(description: SimulatedAccessoryDescription, controller: SimulatedController) {
         self.description = description
         self.controller = controller
         // Drawn from its address, so a world replays byte for byte (a simulation's key protects nothing).
@@ -31,7 +31,7 @@ public actor SimulatedAccessory {
     }
 
     /// The GATT database it serves (built anew at each boot, as firmware would).
-    public nonisolated func makeDatabase() throws(GATTDatabaseError) -> GATTDatabase {
+    package nonisolated func makeDatabase() throws(GATTDatabaseError) -> GATTDatabase {
         guard let security = description.security else {
             return try StandardProfile.database(name: description.name, profiles: description.services)
         }
@@ -55,13 +55,13 @@ public actor SimulatedAccessory {
 
     /// Powers the controller and boots the firmware; returns once it advertises (or, with the
     /// stops-advertising fault, once it has decided not to).
-    public func powerOn() async throws {
+    package func powerOn() async throws {
         await controller.powerOn()
         try await boot()
     }
 
     /// Cuts power: the controller leaves the air (its peers time out) and the firmware stops.
-    public func powerOff() async {
+    package func powerOff() async {
         generation += 1
         for task in tasks { task.cancel() }
         tasks.removeAll()
@@ -71,7 +71,7 @@ public actor SimulatedAccessory {
     }
 
     /// Whether it is powered and running.
-    public var isRunning: Bool { device != nil }
+    package var isRunning: Bool { device != nil }
 
     func boot() async throws {
         generation += 1

@@ -5,7 +5,7 @@ extension SimulatedAccessoryDescription {
     /// Reads an accessory's `simulated` block: `controller` and `name` required; `services` (standard
     /// profile names), `advertisingIntervalMilliseconds` (20…10240, Core v5.4 Vol 6 Part B §4.4.2.2),
     /// `bootDelayMilliseconds` (0…60000) and `faults` optional. Its security is the rig accessory's.
-    public init(reading value: InputValue) throws(InputError) {
+    package init(reading value: InputValue) throws(InputError) {
         self = try value.object(SimulationFormat.Accessory.shape) {
             fields throws(InputError) -> Self in
             let controller = try fields.string(SimulationFormat.Accessory.controller)
@@ -38,7 +38,7 @@ extension SimulatedAccessoryFaults {
 
     /// Reads `faults`: every key optional, a misspelt one an error (a fault that is silently never
     /// injected would make its suite pass for the wrong reason).
-    public init(reading value: InputValue) throws(InputError) {
+    package init(reading value: InputValue) throws(InputError) {
         self = try value.object(Table.shape) { fields throws(InputError) -> Self in
             return Self(
                 stopsAdvertisingAfterPowerCycles: try fields.optionalInteger(Table.stopsAdvertisingAfterPowerCycles),

@@ -4,20 +4,20 @@ import SMP
 /// A simulated accessory: our peripheral role running on one simulated controller, as a rig declares it.
 public struct SimulatedAccessoryDescription: Sendable, Hashable {
     /// The simulated controller it runs on (a name in the world's `controllers`).
-    public var controller: String
+    package var controller: String
     /// The advertised complete local name.
-    public var name: String
+    package var name: String
     /// Ready-made GATT profiles it serves besides GAP and GATT ("battery", "heart-rate", …).
-    public var services: [StandardProfile]
-    public var advertisingIntervalMilliseconds: Double
+    package var services: [StandardProfile]
+    package var advertisingIntervalMilliseconds: Double
     /// Time from power-on to advertising.
-    public var bootDelayMilliseconds: Double
-    public var faults: SimulatedAccessoryFaults
+    package var bootDelayMilliseconds: Double
+    package var faults: SimulatedAccessoryFaults
     /// Pairing and protected data, when its rig accessory declares security (nil: it answers Pairing Not
     /// Supported and serves nothing protected).
-    public var security: AccessorySecurity?
+    package var security: AccessorySecurity?
 
-    public init(controller: String, name: String, services: [StandardProfile], advertisingIntervalMilliseconds: Double = 40,
+    package init(controller: String, name: String, services: [StandardProfile], advertisingIntervalMilliseconds: Double = 40,
                 bootDelayMilliseconds: Double = 20, faults: SimulatedAccessoryFaults = SimulatedAccessoryFaults(),
                 security: AccessorySecurity? = nil) {
         self.controller = controller
@@ -31,29 +31,29 @@ public struct SimulatedAccessoryDescription: Sendable, Hashable {
 }
 
 /// Faults a simulated accessory can carry, so the harness can prove each standard transition catches them.
-public struct SimulatedAccessoryFaults: Sendable, Hashable {
+package struct SimulatedAccessoryFaults: Sendable, Hashable {
     /// It no longer advertises once it has been powered on more than this many times (counting the first).
-    public var stopsAdvertisingAfterPowerCycles: Int?
+    package var stopsAdvertisingAfterPowerCycles: Int?
     /// It drops every link this long after it forms (Disconnect, 0x13).
-    public var dropsLinkAfterMilliseconds: Double?
+    package var dropsLinkAfterMilliseconds: Double?
     /// Its ATT server answers every request this late.
-    public var slowATTMilliseconds: Double?
+    package var slowATTMilliseconds: Double?
     /// Any write to its GATT database reboots it (links lost, advertising after the boot delay).
-    public var rebootsOnWrite: Bool
+    package var rebootsOnWrite: Bool
     /// Its controller never accepts a connection (LE Create Connection stays pending).
-    public var refusesConnections: Bool
+    package var refusesConnections: Bool
     /// It loses its bonds at every power cycle (keys kept in RAM instead of flash).
-    public var forgetsBondsOnPowerCycle: Bool
+    package var forgetsBondsOnPowerCycle: Bool
     /// Its protected characteristic is readable on an unencrypted link (the firmware forgot the permission).
-    public var servesProtectedUnencrypted: Bool
+    package var servesProtectedUnencrypted: Bool
     /// It answers every Pairing Request with Pairing Failed, 0x05 Pairing Not Supported.
-    public var rejectsPairing: Bool
+    package var rejectsPairing: Bool
     /// It answers a reconnecting central's LTK request with a wrong key (the link ends with a MIC failure).
-    public var answersWithWrongLTK: Bool
+    package var answersWithWrongLTK: Bool
     /// Its ATT server misbehaves on purpose in answer to discovery (a truncated, oversized or wrong response).
-    public var maliciousATT: SimulatedMaliciousATT?
+    package var maliciousATT: SimulatedMaliciousATT?
 
-    public init(stopsAdvertisingAfterPowerCycles: Int? = nil, dropsLinkAfterMilliseconds: Double? = nil,
+    package init(stopsAdvertisingAfterPowerCycles: Int? = nil, dropsLinkAfterMilliseconds: Double? = nil,
                 slowATTMilliseconds: Double? = nil, rebootsOnWrite: Bool = false, refusesConnections: Bool = false,
                 forgetsBondsOnPowerCycle: Bool = false, servesProtectedUnencrypted: Bool = false, rejectsPairing: Bool = false,
                 answersWithWrongLTK: Bool = false, maliciousATT: SimulatedMaliciousATT? = nil) {

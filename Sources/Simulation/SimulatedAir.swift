@@ -11,32 +11,32 @@ import Synchronization
 /// is serialized without locks and an idle world sleeps in `poll(2)`. Timers are armed only for
 /// something due (the next advertising event of an advertiser, the next connection event that carries
 /// data or a procedure, a supervision timeout) and cancelled when it no longer is.
-public actor SimulatedAir {
+package actor SimulatedAir {
     /// A snapshot of what the air holds, for leak checks and diagnostics.
-    public struct Statistics: Sendable, Hashable {
+    package struct Statistics: Sendable, Hashable {
         /// Powered controllers.
-        public var controllers: Int
+        package var controllers: Int
         /// Links on the air (including ones waiting for a supervision timeout).
-        public var links: Int
+        package var links: Int
         /// Timers the air has armed (advertising, connection events, supervision timeouts, LL response timeouts).
-        public var armedTimers: Int
+        package var armedTimers: Int
         /// Connection handles in use, over all controllers.
-        public var handles: Int
+        package var handles: Int
         /// Advertisers currently advertising, scanners scanning, initiators with LE Create Connection pending.
-        public var advertisers: Int
-        public var scanners: Int
-        public var initiators: Int
+        package var advertisers: Int
+        package var scanners: Int
+        package var initiators: Int
         /// LE ACL buffers in use, over all controllers.
-        public var aclBuffersInUse: Int
+        package var aclBuffersInUse: Int
     }
 
     /// The loop all simulation runs on.
-    public nonisolated let loop: EventLoop
+    package nonisolated let loop: EventLoop
     /// The world's clock: the hosts of its controllers keep their deadlines on it, and measurements of the
     /// bench read it.
-    public nonisolated var clock: LoopClock { loop.clock }
-    public nonisolated let timing: SimulationTiming
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+    package nonisolated var clock: LoopClock { loop.clock }
+    package nonisolated let timing: SimulationTiming
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     /// Powered controllers by name.
     var models: [String: ControllerModel] = [:] {
@@ -54,7 +54,7 @@ public actor SimulatedAir {
 
     /// Creates an air on a new event loop thread, on real time or a new virtual time as `timing.clock` says.
     /// On virtual time the loop is the whole world's (hosts on its controllers share it) and drives run on it.
-    public init(timing: SimulationTiming = .realTime) throws(EventLoopError) {
+    package init(timing: SimulationTiming = .realTime) throws(EventLoopError) {
         if timing.clock == .virtual {
             let time = VirtualTime()
             self.loop = try EventLoop(label: "sim-air", clock: time.clock)
@@ -72,7 +72,7 @@ public actor SimulatedAir {
     }
 
     /// Ends the loop thread. Timers still armed never fire; the air does nothing after this.
-    public nonisolated func stop() {
+    package nonisolated func stop() {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
@@ -81,7 +81,7 @@ public actor SimulatedAir {
     }
 
     /// What the air holds now.
-    public func statistics() -> Statistics {
+    package func statistics() -> Statistics {
         var stats = Statistics(controllers: models.count, links: links.count, armedTimers: 0, handles: 0, advertisers: 0,
                                scanners: 0, initiators: 0, aclBuffersInUse: 0)
         for model in models.values {

@@ -9,13 +9,13 @@ import Synchronization
 /// losing power closes its transport to the host — as unplugging a dongle does — takes it off the air
 /// (its peers time out after their supervision timeout), and powering on brings it back fresh, with the
 /// state a Reset leaves. One host at a time may have it open (`openTransport()`, moniker `sim:NAME`).
-public final class SimulatedController: Sendable {
+package final class SimulatedController: Sendable {
     /// The name in the moniker `sim:NAME`.
-    public let name: String
+    package let name: String
     /// Identity, RSSI, buffers and faults.
-    public let configuration: SimulatedWorldDescription.Controller
+    package let configuration: SimulatedWorldDescription.Controller
     /// The air this controller is on.
-    public let air: SimulatedAir
+    package let air: SimulatedAir
 
     private struct Port {
         var poweredOn = false
@@ -36,17 +36,17 @@ public final class SimulatedController: Sendable {
     }
 
     /// `sim:NAME`.
-    public var moniker: String { "sim:\(name)" }
+    package var moniker: String { "sim:\(name)" }
 
     /// Whether the controller has power (and so is on the air).
-    public var isPoweredOn: Bool { port.withLock { $0.poweredOn } }
+    package var isPoweredOn: Bool { port.withLock { $0.poweredOn } }
 
     /// Whether a host has it open.
-    public var isOpen: Bool { port.withLock { $0.transport != nil } }
+    package var isOpen: Bool { port.withLock { $0.transport != nil } }
 
     /// Opens the controller's HCI transport for a host. Fails with `.notFound` while the controller is
     /// switched off, and with `.io` while another host has it open.
-    public func openTransport() throws(HCITransportError) -> SimulatedTransport {
+    package func openTransport() throws(HCITransportError) -> SimulatedTransport {
         let opened = port.withLock { port -> Result<SimulatedTransport, HCITransportError> in
             guard port.poweredOn else {
                 return .failure(HCITransportError(.notFound, "\(moniker): the simulated controller '\(name)' is switched off"))
@@ -68,13 +68,13 @@ public final class SimulatedController: Sendable {
 
     /// Cuts the power: the host's transport closes (the host sees `.closedByPeer`), and the controller
     /// leaves the air. Returns once the air has dropped it; does nothing when already off.
-    public func powerOff() async {
+    package func powerOff() async {
         await powerOff(why: "the simulated controller lost power")
     }
 
     /// Restores power: the controller comes back in its power-on state, ready for a new transport.
     /// Does nothing when already on.
-    public func powerOn() async {
+    package func powerOn() async {
         guard !isPoweredOn else { return }
         await air.add(self)
         port.withLock { $0.poweredOn = true }
@@ -127,7 +127,7 @@ public final class SimulatedController: Sendable {
     /// Shows this controller's traffic with its own host — both directions — as controller `tap.index` of a
     /// test case's monitor capture, and its power cuts and host closes as the index going and coming;
     /// nil stops it. A controller already powered (and opened) is announced at once.
-    public func tap(into tap: MonitorCapture.Controller?) {
+    package func tap(into tap: MonitorCapture.Controller?) {
         captureTap.withLock { $0 = tap }
         guard let tap else { return }
         let (powered, open) = port.withLock { ($0.poweredOn, $0.transport != nil) }

@@ -1,5 +1,5 @@
 /// A fault a simulated controller can be built with, to test how the host copes.
-public enum SimulatedFault: String, Sendable, Hashable, CaseIterable {
+package enum SimulatedFault: String, Sendable, Hashable, CaseIterable {
     /// Advertises as configured but never accepts a CONNECT_IND: an initiator's LE Create Connection
     /// stays pending (until LE Create Connection Cancel), as with an accessory whose link layer is wedged.
     case refusesConnections

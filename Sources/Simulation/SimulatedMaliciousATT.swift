@@ -3,7 +3,7 @@ import GATT
 /// A simulated accessory whose ATT server misbehaves on purpose (rig key `faults.maliciousATT`): each
 /// case breaks one rule of Core v5.4 Vol 3 Part F in its answer to the request that GATT discovery sends,
 /// with raw octets, so the central's host must name the violation rather than trap or hang.
-public enum SimulatedMaliciousATT: String, CaseIterable, Sendable, Hashable {
+package enum SimulatedMaliciousATT: String, CaseIterable, Sendable, Hashable {
     /// Read By Group Type answered with its response opcode alone (0x11, no Length, no data).
     case truncatedResponse = "truncated-response"
     /// Exchange MTU answered with 23; then a Read By Group Type Response of 38 octets (over the ATT_MTU).
@@ -20,7 +20,7 @@ public enum SimulatedMaliciousATT: String, CaseIterable, Sendable, Hashable {
     case zeroHandle = "zero-handle"
 
     /// What the server does with `pdu` under this behaviour (nil: handled as usual).
-    public func interception(of pdu: ATTPDU) -> ATTServer.Interception? {
+    package func interception(of pdu: ATTPDU) -> ATTServer.Interception? {
         switch (self, pdu) {
         case (.mtuZero, .exchangeMTURequest):
             .replace(.exchangeMTUResponse(serverRxMTU: 0))
@@ -48,7 +48,7 @@ public enum SimulatedMaliciousATT: String, CaseIterable, Sendable, Hashable {
     }
 
     /// An `ATTServer.interceptor` with this behaviour.
-    public var interceptor: ATTServer.Interceptor {
+    package var interceptor: ATTServer.Interceptor {
         { pdu in self.interception(of: pdu) }
     }
 }

@@ -3,8 +3,8 @@ import Synchronization
 /// A simulated USB power switch: each numbered port feeds one simulated controller. Switching a port off
 /// cuts that controller's power (its host's transport closes, its peers time out); switching it on
 /// brings the controller back fresh.
-public final class SimulatedPowerSwitch: Sendable {
-    public let name: String
+package final class SimulatedPowerSwitch: Sendable {
+    package let name: String
     private let feeds: [Int: SimulatedController]
     private let states: Mutex<[Int: Bool]>
 
@@ -17,17 +17,17 @@ public final class SimulatedPowerSwitch: Sendable {
     }
 
     /// The port numbers, ascending.
-    public var ports: [Int] { feeds.keys.sorted() }
+    package var ports: [Int] { feeds.keys.sorted() }
 
     /// The name of the controller a port feeds, or nil for a port the switch does not have.
-    public func controllerName(port: Int) -> String? { feeds[port]?.name }
+    package func controllerName(port: Int) -> String? { feeds[port]?.name }
 
     /// Whether a port is on; nil for a port the switch does not have. Every port starts on.
-    public func state(port: Int) -> Bool? { states.withLock { $0[port] } }
+    package func state(port: Int) -> Bool? { states.withLock { $0[port] } }
 
     /// Switches a port; returns when the controller it feeds has lost or regained power. A port the switch
     /// does not have is ignored.
-    public func setPort(_ port: Int, on: Bool) async {
+    package func setPort(_ port: Int, on: Bool) async {
         guard let controller = feeds[port] else { return }
         states.withLock { $0[port] = on }
         if on { await controller.powerOn() } else { await controller.powerOff() }

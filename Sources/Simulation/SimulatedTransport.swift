@@ -7,11 +7,11 @@ import Synchronization
 /// what the host sends is written as H4 bytes into the controller's framer, and the controller's bytes go
 /// through an `H4Framer` here and reach the host's `receive` on the host's loop (`loop.execute`), as a
 /// socket transport's would.
-public final class SimulatedTransport: HCITransport {
+package final class SimulatedTransport: HCITransport {
     /// `sim:NAME`.
-    public let moniker: String
+    package let moniker: String
     /// The controller it is connected to.
-    public let controller: SimulatedController
+    package let controller: SimulatedController
     let session: UInt64
 
     private struct State {
@@ -33,15 +33,15 @@ public final class SimulatedTransport: HCITransport {
     }
 
     /// The world's clock: a host on this transport keeps its deadlines on the air's time.
-    public var clock: LoopClock { controller.air.clock }
+    package var clock: LoopClock { controller.air.clock }
 
     /// On virtual time, the air's loop: the whole world runs on one thread.
-    public var sharedLoop: EventLoop? { controller.air.clock.isVirtual ? controller.air.loop : nil }
+    package var sharedLoop: EventLoop? { controller.air.clock.isVirtual ? controller.air.loop : nil }
 
     /// Whether neither side has closed it.
-    public var isOpen: Bool { state.withLock { $0.closeReason == nil } }
+    package var isOpen: Bool { state.withLock { $0.closeReason == nil } }
 
-    public func start(on loop: EventLoop, receive: @escaping @Sendable (HCITransportEvent) -> Void) throws(HCITransportError) {
+    package func start(on loop: EventLoop, receive: @escaping @Sendable (HCITransportEvent) -> Void) throws(HCITransportError) {
         let failure = state.withLock { state -> HCITransportError? in
             if let reason = state.closeReason {
                 state.closeDelivered = true
@@ -55,19 +55,19 @@ public final class SimulatedTransport: HCITransport {
         if let failure { throw failure }
     }
 
-    public func send(_ packet: HCIPacket) throws(HCITransportError) {
+    package func send(_ packet: HCIPacket) throws(HCITransportError) {
         try write(packet.h4Bytes)
         controller.tapped(packet, received: false)
     }
 
     /// Writes raw H4 bytes to the controller, as a host would write them to a UART (tests use it to send
     /// what `HCIPacket` cannot express).
-    public func write(_ bytes: [UInt8]) throws(HCITransportError) {
+    package func write(_ bytes: [UInt8]) throws(HCITransportError) {
         if let reason = state.withLock({ $0.closeReason }) { throw reason }
         controller.hostWrote(bytes, session: session)
     }
 
-    public func close() {
+    package func close() {
         guard markClosed(HCITransportError(.closedByHost, "\(moniker): closed by the host")) else { return }
         controller.detach(session: session)
         deliverClosed()

@@ -12,18 +12,18 @@ import HCITransports
 /// ```
 public final class SimulatedWorld: Sendable {
     /// What the world was built from.
-    public let description: SimulatedWorldDescription
+    package let description: SimulatedWorldDescription
     /// The air all its controllers share.
-    public let air: SimulatedAir
+    package let air: SimulatedAir
     /// The controllers, in the description's order.
-    public let controllers: [SimulatedController]
+    package let controllers: [SimulatedController]
     /// The power switch, when the description has one.
-    public let powerSwitch: SimulatedPowerSwitch?
+    package let powerSwitch: SimulatedPowerSwitch?
     private let byName: [String: SimulatedController]
 
     /// Builds the world with every controller powered on. Throws when the description has problems
     /// (see `SimulatedWorldDescription.problems`) or the air's loop cannot start.
-    public init(_ description: SimulatedWorldDescription = .standard) throws(SimulatedWorldError) {
+    package init(_ description: SimulatedWorldDescription = .standard) throws(SimulatedWorldError) {
         let problems = description.problems
         guard problems.isEmpty else { throw SimulatedWorldError(problems) }
         let air: SimulatedAir
@@ -48,14 +48,14 @@ public final class SimulatedWorld: Sendable {
     }
 
     /// The controllers' names, in the description's order.
-    public var controllerNames: [String] { controllers.map(\.name) }
+    package var controllerNames: [String] { controllers.map(\.name) }
 
     /// The controller named `name`, if the world has one.
-    public func controller(named name: String) -> SimulatedController? { byName[name] }
+    package func controller(named name: String) -> SimulatedController? { byName[name] }
 
     /// Opens the transport of the controller named `name` (moniker `sim:NAME`). `.notFound` when the world
     /// has no such controller or it is switched off; `.io` while another host has it open.
-    public func openTransport(named name: String) throws(HCITransportError) -> any HCITransport {
+    package func openTransport(named name: String) throws(HCITransportError) -> any HCITransport {
         guard let controller = byName[name] else {
             throw HCITransportError(.notFound, "sim:\(name): the simulated bench has no controller named '\(name)' (it has: \(controllerNames.joined(separator: ", ")))")
         }
@@ -63,7 +63,7 @@ public final class SimulatedWorld: Sendable {
     }
 
     /// Opens the transport a `sim:NAME` moniker names.
-    public func openTransport(moniker text: String) throws(HCITransportError) -> any HCITransport {
+    package func openTransport(moniker text: String) throws(HCITransportError) -> any HCITransport {
         guard case .simulated(let name) = try TransportMoniker(parsing: text) else {
             throw HCITransportError(.invalidMoniker, "'\(text)' is not a simulated controller's moniker (sim:NAME)")
         }
@@ -74,7 +74,7 @@ public final class SimulatedWorld: Sendable {
     /// bus), its links are lost as on a power-off, and after the timing's USB reset delay it is back,
     /// fresh, for a new transport. Returns when it is back. `.notFound` when there is no such controller
     /// or it is switched off.
-    public func usbReset(named name: String) async throws(HCITransportError) {
+    package func usbReset(named name: String) async throws(HCITransportError) {
         guard let controller = byName[name] else {
             throw HCITransportError(.notFound, "sim:\(name): the simulated bench has no controller named '\(name)'")
         }
@@ -87,7 +87,7 @@ public final class SimulatedWorld: Sendable {
     }
 
     /// Powers every controller off (closing their transports) and stops the air's loop.
-    public func shutdown() async {
+    package func shutdown() async {
         for controller in controllers { await controller.powerOff(why: "the simulated bench shut down") }
         air.stop()
     }

@@ -5,7 +5,7 @@ extension SimulatedWorldDescription {
     /// Reads a rig's `simulation` block: `controllers` (required), `powerSwitch`, `timing`. Every field is
     /// checked and unknown keys are rejected; names, addresses and switch ports must be unique, and each
     /// port must feed a controller of the world.
-    public init(reading value: InputValue) throws(InputError) {
+    package init(reading value: InputValue) throws(InputError) {
         self = try value.object(SimulationFormat.Simulation.shape) { fields throws(InputError) -> SimulatedWorldDescription in
             let list = try fields.required("controllers", "an array of simulated controllers")
             var controllers: [Controller] = []
@@ -41,7 +41,7 @@ extension SimulatedWorldDescription.Controller {
 
     /// Reads one simulated controller: `name` and `address` required, every other field optional.
     /// `addressType` is "public" or "random", `faults` a list such as ["refusesConnections"].
-    public init(reading value: InputValue) throws(InputError) {
+    package init(reading value: InputValue) throws(InputError) {
         self = try value.object(Table.shape) { fields throws(InputError) -> Self in
             let nameValue = try fields.required("name", "a controller name (its moniker is sim:NAME)")
             let name = try nameValue.string("a controller name (its moniker is sim:NAME)")
@@ -94,7 +94,7 @@ extension SimulatedWorldDescription.Controller {
 extension SimulatedWorldDescription.PowerSwitch {
     /// Reads a simulated switch: `name` (default "sim-switch") and `ports`, each `{"number": N,
     /// "controller": NAME}` with N from 1 to 255, once each, feeding a controller in `controllers`.
-    public init(reading value: InputValue, controllers: [String]) throws(InputError) {
+    package init(reading value: InputValue, controllers: [String]) throws(InputError) {
         self = try value.object(SimulationFormat.PowerSwitch.shape) { fields throws(InputError) -> Self in
             let name = try fields.string(SimulationFormat.PowerSwitch.name)
             if let nameValue = fields.value(SimulationFormat.PowerSwitch.name), name.contains(where: \.isWhitespace) {
@@ -129,7 +129,7 @@ extension SimulationTiming {
 
     /// Reads `simulation.timing`; every field optional, each within its range (nothing is clamped). A rig's
     /// simulated bench runs on virtual time unless `"clock": "real"` says otherwise.
-    public init(reading value: InputValue) throws(InputError) {
+    package init(reading value: InputValue) throws(InputError) {
         self = try value.object(Table.shape) { fields throws(InputError) -> Self in
             let clock = try fields.string(Table.clock)
             guard let kind = Clock(rawValue: clock) else {
@@ -147,7 +147,7 @@ extension SimulationTiming {
     }
 
     /// The timing of a rig's simulated bench that names none: the defaults, on virtual time.
-    public static var rigDefault: SimulationTiming {
+    package static var rigDefault: SimulationTiming {
         var timing = SimulationTiming()
         timing.clock = .virtual
         return timing

@@ -2,33 +2,33 @@ import HCIPackets
 
 extension SimulatedWorldDescription {
     /// One simulated controller: its identity, where it sits on the air (RSSI), its buffers and its faults.
-    public struct Controller: Sendable, Hashable {
+    package struct Controller: Sendable, Hashable {
         /// The name in its moniker, `sim:NAME`.
-        public var name: String
+        package var name: String
         /// The identity address: BD_ADDR when `addressType` is public; when random, a static random
         /// address the controller comes with (Read BD_ADDR then gives 00:00:00:00:00:00, and the address
         /// is the controller's random address after every power-on and Reset, as a factory static
         /// address that a host would otherwise set with LE Set Random Address).
-        public var address: BDAddress
+        package var address: BDAddress
         /// `.public` or `.random`.
-        public var addressType: AddressType
+        package var addressType: AddressType
         /// The RSSI (dBm) other controllers measure from this one, before jitter.
-        public var rssi: Int
+        package var rssi: Int
         /// Faults to inject.
-        public var faults: Set<SimulatedFault>
+        package var faults: Set<SimulatedFault>
         /// Company_Identifier of Read Local Version Information (default 0x05F1, The Linux Foundation).
-        public var manufacturer: CompanyIdentifier
-        public var hciVersion: BluetoothVersion
-        public var hciSubversion: UInt16
-        public var lmpVersion: BluetoothVersion
-        public var lmpSubversion: UInt16
+        package var manufacturer: CompanyIdentifier
+        package var hciVersion: BluetoothVersion
+        package var hciSubversion: UInt16
+        package var lmpVersion: BluetoothVersion
+        package var lmpSubversion: UInt16
         /// LE ACL buffers: LE_ACL_Data_Packet_Length (27…65535) × Total_Num_LE_ACL_Data_Packets (≥ 1).
-        public var leBufferLength: UInt16
-        public var leBufferCount: UInt8
+        package var leBufferLength: UInt16
+        package var leBufferCount: UInt8
         /// LE_Features of LE Read Local Supported Features (and what peers read remotely).
-        public var leFeatures: LEFeatures
+        package var leFeatures: LEFeatures
 
-        public init(name: String, address: BDAddress, addressType: AddressType = .public, rssi: Int = -55,
+        package init(name: String, address: BDAddress, addressType: AddressType = .public, rssi: Int = -55,
                     faults: Set<SimulatedFault> = [], manufacturer: CompanyIdentifier = CompanyIdentifier(0x05F1),
                     hciVersion: BluetoothVersion = BluetoothVersion(0x0D), hciSubversion: UInt16 = 0x0001,
                     lmpVersion: BluetoothVersion = BluetoothVersion(0x0D), lmpSubversion: UInt16 = 0x0001,
@@ -51,7 +51,7 @@ extension SimulatedWorldDescription {
 
         /// LE Encryption (bit 0) and Peripheral-initiated Features Exchange (bit 3): what this controller's
         /// link layer does.
-        public static let defaultLEFeatures: LEFeatures = [.leEncryption, .peripheralInitiatedFeaturesExchange]
+        package static let defaultLEFeatures: LEFeatures = [.leEncryption, .peripheralInitiatedFeaturesExchange]
 
         /// What is wrong with this controller's description, if anything.
         var problems: [String] {

@@ -5,11 +5,11 @@ import HCIPackets
 /// A rig file carries it as `simulation` (`init(reading:)`); every field but the controllers' names and
 /// addresses has a default. `SimulatedWorld(description)` validates it.
 public struct SimulatedWorldDescription: Sendable, Hashable {
-    public var controllers: [Controller]
-    public var powerSwitch: PowerSwitch?
-    public var timing: SimulationTiming
+    package var controllers: [Controller]
+    package var powerSwitch: PowerSwitch?
+    package var timing: SimulationTiming
 
-    public init(controllers: [Controller], powerSwitch: PowerSwitch? = nil, timing: SimulationTiming = .realTime) {
+    package init(controllers: [Controller], powerSwitch: PowerSwitch? = nil, timing: SimulationTiming = .realTime) {
         self.controllers = controllers
         self.powerSwitch = powerSwitch
         self.timing = timing
@@ -17,7 +17,7 @@ public struct SimulatedWorldDescription: Sendable, Hashable {
 
     /// The default world of `hil`: `sim:central` and `sim:peripheral`, with a two-port power switch
     /// (port 1 feeds the peripheral, port 2 the central).
-    public static let standard = SimulatedWorldDescription(
+    package static let standard = SimulatedWorldDescription(
         controllers: [
             Controller(name: "central", address: BDAddress(0x00_5A_1D_00_00_01)),
             Controller(name: "peripheral", address: BDAddress(0x00_5A_1D_00_00_02), rssi: -48),
@@ -27,7 +27,7 @@ public struct SimulatedWorldDescription: Sendable, Hashable {
 
     /// Every problem with the description, or none: empty or repeated names, repeated addresses, RSSI or
     /// buffer sizes out of range, power switch ports that repeat or name no controller.
-    public var problems: [String] {
+    package var problems: [String] {
         var problems: [String] = []
         var names = Set<String>()
         var addresses = Set<String>()

@@ -5,96 +5,96 @@ import StrictJSON
 /// switch and timing) and an accessory's `simulated` block (its firmware and faults). The readers
 /// (`SimulatedWorldDescription(reading:)`, `SimulatedAccessoryDescription(reading:)`) read through these
 /// fields; the rig's schema and reference (Rigs) are written from them.
-public enum SimulationFormat {
+package enum SimulationFormat {
     /// `simulation`.
-    public enum Simulation {
-        public static let controllers = JSONField("controllers", JSONRule.array(of: JSONRule(.definition(Controller.definition)), minItems: 1, description: "The simulated controllers on the air: the adapter's (sim:NAME) and one per simulated accessory. At least one. Required.", notes: [ReaderNote("The reader also checks that names are unique and that no two controllers share an address (of the same type).", refusals: ["is used twice"])]), required: true)
-        public static let powerSwitch = JSONField("powerSwitch", PowerSwitch.definition.reference("A simulated USB power switch: numbered ports, each feeding one controller. Default: none."))
-        public static let timing = JSONField("timing", Timing.definition.reference("The simulated air's timing. Default: virtual time with the defaults of each field."))
-        public static let shape = JSONShape("simulation", [controllers, powerSwitch, timing])
-        public static let definition = JSONDefinition(shape)
+    package enum Simulation {
+        package static let controllers = JSONField("controllers", JSONRule.array(of: JSONRule(.definition(Controller.definition)), minItems: 1, description: "The simulated controllers on the air: the adapter's (sim:NAME) and one per simulated accessory. At least one. Required.", notes: [ReaderNote("The reader also checks that names are unique and that no two controllers share an address (of the same type).", refusals: ["is used twice"])]), required: true)
+        package static let powerSwitch = JSONField("powerSwitch", PowerSwitch.definition.reference("A simulated USB power switch: numbered ports, each feeding one controller. Default: none."))
+        package static let timing = JSONField("timing", Timing.definition.reference("The simulated air's timing. Default: virtual time with the defaults of each field."))
+        package static let shape = JSONShape("simulation", [controllers, powerSwitch, timing])
+        package static let definition = JSONDefinition(shape)
     }
 
     /// `controller`.
-    public enum Controller {
+    package enum Controller {
         private static let d = SimulatedWorldDescription.Controller(name: "-", address: .zero)
-        public static let name = JSONField("name", JSONRule.nonEmptyString(pattern: "^[^\\s/]+$", description: "The controller's name, without whitespace or '/': its moniker is sim:NAME. Required."), required: true)
-        public static let address = JSONField("address", JSONRule.string(pattern: "^(?!00([:-]00){5}$)([0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{2}(-[0-9A-Fa-f]{2}){5})$", description: "Its identity address (not 00:00:00:00:00:00): the BD_ADDR when addressType is public; when random, a static random address (top two bits 11, the rest neither all 0 nor all 1, e.g. C0:48:49:4C:00:02). Required.", examples: ["00:48:49:4C:00:01", "C0:48:49:4C:00:02"]), required: true)
-        public static let addressType = JSONField("addressType", JSONRule.string(choices: ["public", "random"], description: "public or random (a static random address the controller comes with). Default public.", default: "public"))
-        public static let rssi = JSONField.integer("rssi", -127...20, default: d.rssi, expected: "an RSSI in dBm from -127 to 20", description: "The RSSI other controllers measure from it, in dBm (-127 to 20), before jitter. Default -55.")
-        public static let faults = JSONField("faults", JSONRule.array(of: JSONRule.string(choices: SimulatedFault.allCases.map(\.rawValue), description: "refusesConnections: it advertises but never accepts a connection; unresponsive: it never answers an HCI command (a wedged dongle)."), unique: true, description: "Controller faults to inject, each once. Default: none."))
-        public static let manufacturer = JSONField.integer("manufacturer", 0...65535, default: Int(d.manufacturer.rawValue), description: "Company_Identifier of Read Local Version Information, 0 to 65535. Default 1521 (0x05F1, The Linux Foundation).")
-        public static let hciVersion = JSONField.integer("hciVersion", 0...255, default: Int(d.hciVersion.rawValue), description: "HCI_Version of Read Local Version Information, 0 to 255. Default 13 (0x0D, Core 5.4).")
-        public static let hciSubversion = JSONField.integer("hciSubversion", 0...65535, default: Int(d.hciSubversion), description: "HCI_Subversion, 0 to 65535. Default 1.")
-        public static let lmpVersion = JSONField.integer("lmpVersion", 0...255, default: Int(d.lmpVersion.rawValue), description: "LMP_Version, 0 to 255. Default 13 (0x0D, Core 5.4).")
-        public static let lmpSubversion = JSONField.integer("lmpSubversion", 0...65535, default: Int(d.lmpSubversion), description: "LMP_Subversion, 0 to 65535. Default 1.")
-        public static let leBufferLength = JSONField.integer("leBufferLength", 27...65535, default: Int(d.leBufferLength), description: "LE_ACL_Data_Packet_Length, in octets (27 to 65535). Default 251.")
-        public static let leBufferCount = JSONField.integer("leBufferCount", 1...255, default: Int(d.leBufferCount), description: "Total_Num_LE_ACL_Data_Packets (1 to 255). Default 8.")
-        public static let leFeatures = JSONField("leFeatures", JSONRule(.unsigned64, description: "LE_Features of LE Read Local Supported Features, as a whole number (0 to 18446744073709551615). Default 9 (LE Encryption and Peripheral-initiated Features Exchange).", default: .number(String(d.leFeatures.rawValue))), expected: "LE_Features as a whole number from 0 to 18446744073709551615")
-        public static let shape = JSONShape("controller", [name, address, addressType, rssi, faults, manufacturer, hciVersion, hciSubversion, lmpVersion, lmpSubversion, leBufferLength, leBufferCount, leFeatures],
+        package static let name = JSONField("name", JSONRule.nonEmptyString(pattern: "^[^\\s/]+$", description: "The controller's name, without whitespace or '/': its moniker is sim:NAME. Required."), required: true)
+        package static let address = JSONField("address", JSONRule.string(pattern: "^(?!00([:-]00){5}$)([0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{2}(-[0-9A-Fa-f]{2}){5})$", description: "Its identity address (not 00:00:00:00:00:00): the BD_ADDR when addressType is public; when random, a static random address (top two bits 11, the rest neither all 0 nor all 1, e.g. C0:48:49:4C:00:02). Required.", examples: ["00:48:49:4C:00:01", "C0:48:49:4C:00:02"]), required: true)
+        package static let addressType = JSONField("addressType", JSONRule.string(choices: ["public", "random"], description: "public or random (a static random address the controller comes with). Default public.", default: "public"))
+        package static let rssi = JSONField.integer("rssi", -127...20, default: d.rssi, expected: "an RSSI in dBm from -127 to 20", description: "The RSSI other controllers measure from it, in dBm (-127 to 20), before jitter. Default -55.")
+        package static let faults = JSONField("faults", JSONRule.array(of: JSONRule.string(choices: SimulatedFault.allCases.map(\.rawValue), description: "refusesConnections: it advertises but never accepts a connection; unresponsive: it never answers an HCI command (a wedged dongle)."), unique: true, description: "Controller faults to inject, each once. Default: none."))
+        package static let manufacturer = JSONField.integer("manufacturer", 0...65535, default: Int(d.manufacturer.rawValue), description: "Company_Identifier of Read Local Version Information, 0 to 65535. Default 1521 (0x05F1, The Linux Foundation).")
+        package static let hciVersion = JSONField.integer("hciVersion", 0...255, default: Int(d.hciVersion.rawValue), description: "HCI_Version of Read Local Version Information, 0 to 255. Default 13 (0x0D, Core 5.4).")
+        package static let hciSubversion = JSONField.integer("hciSubversion", 0...65535, default: Int(d.hciSubversion), description: "HCI_Subversion, 0 to 65535. Default 1.")
+        package static let lmpVersion = JSONField.integer("lmpVersion", 0...255, default: Int(d.lmpVersion.rawValue), description: "LMP_Version, 0 to 255. Default 13 (0x0D, Core 5.4).")
+        package static let lmpSubversion = JSONField.integer("lmpSubversion", 0...65535, default: Int(d.lmpSubversion), description: "LMP_Subversion, 0 to 65535. Default 1.")
+        package static let leBufferLength = JSONField.integer("leBufferLength", 27...65535, default: Int(d.leBufferLength), description: "LE_ACL_Data_Packet_Length, in octets (27 to 65535). Default 251.")
+        package static let leBufferCount = JSONField.integer("leBufferCount", 1...255, default: Int(d.leBufferCount), description: "Total_Num_LE_ACL_Data_Packets (1 to 255). Default 8.")
+        package static let leFeatures = JSONField("leFeatures", JSONRule(.unsigned64, description: "LE_Features of LE Read Local Supported Features, as a whole number (0 to 18446744073709551615). Default 9 (LE Encryption and Peripheral-initiated Features Exchange).", default: .number(String(d.leFeatures.rawValue))), expected: "LE_Features as a whole number from 0 to 18446744073709551615")
+        package static let shape = JSONShape("controller", [name, address, addressType, rssi, faults, manufacturer, hciVersion, hciSubversion, lmpVersion, lmpSubversion, leBufferLength, leBufferCount, leFeatures],
                                            conditions: [JSONShape.Condition(when: "addressType", is: "random", properties: [("address", .object([.init("pattern", .string("^(?![cC]0([:-]00){5}$)(?![fF]{2}([:-][fF]{2}){5}$)[c-fC-F][0-9A-Fa-f]([:-][0-9A-Fa-f]{2}){5}$"))]))])],
                                            notes: [ReaderNote("leFeatures must be written as plain digits (the reader refuses 9.0 and 9e0 there).")])
-        public static let definition = JSONDefinition(shape)
+        package static let definition = JSONDefinition(shape)
     }
 
     /// `simulatedPowerSwitch`.
-    public enum PowerSwitch {
-        public static let name = JSONField("name", JSONRule.nonEmptyString(pattern: "^\\S+$", description: "The switch's name, without spaces: what a power.switch names. Default sim-switch.", default: "sim-switch"), expected: "a switch name")
-        public static let ports = JSONField("ports", JSONRule.array(of: JSONRule(.definition(Port.definition)), minItems: 1, description: "Its ports, each feeding one controller. At least one. Required.", notes: [ReaderNote("The reader also checks that each port number is listed once and that each controller is one of simulation.controllers.", refusals: ["is listed twice", "no simulated controller named"])]), required: true)
-        public static let shape = JSONShape("simulatedPowerSwitch", [name, ports])
-        public static let definition = JSONDefinition(shape)
+    package enum PowerSwitch {
+        package static let name = JSONField("name", JSONRule.nonEmptyString(pattern: "^\\S+$", description: "The switch's name, without spaces: what a power.switch names. Default sim-switch.", default: "sim-switch"), expected: "a switch name")
+        package static let ports = JSONField("ports", JSONRule.array(of: JSONRule(.definition(Port.definition)), minItems: 1, description: "Its ports, each feeding one controller. At least one. Required.", notes: [ReaderNote("The reader also checks that each port number is listed once and that each controller is one of simulation.controllers.", refusals: ["is listed twice", "no simulated controller named"])]), required: true)
+        package static let shape = JSONShape("simulatedPowerSwitch", [name, ports])
+        package static let definition = JSONDefinition(shape)
     }
 
     /// `simulatedPort`.
-    public enum Port {
-        public static let number = JSONField.integer("number", 1...255, required: true, expected: "a port number from 1 to 255", description: "The port number, 1 to 255. Required.")
-        public static let controller = JSONField("controller", JSONRule.string(description: "The name of the simulated controller this port powers. Required."), required: true)
-        public static let shape = JSONShape("simulatedPort", [number, controller])
-        public static let definition = JSONDefinition(shape)
+    package enum Port {
+        package static let number = JSONField.integer("number", 1...255, required: true, expected: "a port number from 1 to 255", description: "The port number, 1 to 255. Required.")
+        package static let controller = JSONField("controller", JSONRule.string(description: "The name of the simulated controller this port powers. Required."), required: true)
+        package static let shape = JSONShape("simulatedPort", [number, controller])
+        package static let definition = JSONDefinition(shape)
     }
 
     /// `timing`.
-    public enum Timing {
+    package enum Timing {
         private static let t = SimulationTiming.rigDefault
-        public static let clock = JSONField("clock", JSONRule.string(choices: ["virtual", "real"], description: "virtual: time jumps to the next event whenever every part of the world waits, so a run takes as long as its computation while every figure is as at real time; real: real time, for a bench that mixes simulated and real parts. Default virtual.", default: t.clock.rawValue), expected: #""virtual" or "real""#)
-        public static let timeScale = JSONField.number("timeScale", 0.001...1000, default: t.timeScale, description: "Multiplies advertising, connection and supervision durations (0.001 to 1000; 0.01 runs a 420 ms supervision timeout in 4.2 ms). Default 1.")
-        public static let maximumAdvertisingDelayMilliseconds = JSONField.number("maximumAdvertisingDelayMilliseconds", 0...10, default: t.maximumAdvertisingDelayMilliseconds, expected: "a number of milliseconds from 0 to 10 (advDelay, Core v5.4 Vol 6 Part B §4.4.2.2.1)", description: "The upper bound of the random advDelay added to each advertising interval, in milliseconds (0 to 10, Core v5.4 Vol 6 Part B §4.4.2.2.1). Default 10.")
-        public static let usbResetDelayMilliseconds = JSONField.number("usbResetDelayMilliseconds", 0...60000, default: t.usbResetDelayMilliseconds, expected: "a number of milliseconds from 0 to 60000", description: "How long an adapter USB reset keeps the controller away, in milliseconds (0 to 60000). Default 50.")
-        public static let rssiJitter = JSONField.integer("rssiJitter", 0...40, default: t.rssiJitter, expected: "a number of dB from 0 to 40", description: "Each advertising report's RSSI varies by up to this many dB either way (0 to 40). Default 2.")
-        public static let connectionUpdateInstantEvents = JSONField.integer("connectionUpdateInstantEvents", 6...32767, default: t.connectionUpdateInstantEvents, expected: "a number of connection events from 6 to 32767 (Core v5.4 Vol 6 Part B §5.1.1)", description: "How many connection events after LE Connection Update the new parameters take effect (6 to 32767, Core v5.4 Vol 6 Part B §5.1.1). Default 6.")
-        public static let seed = JSONField("seed", JSONRule(.unsigned64, description: "Seeds the air's random numbers (advDelay, RSSI jitter) for a replayable run, 0 to 18446744073709551615. Default: a new seed each run."))
-        public static let shape = JSONShape("timing", [clock, timeScale, maximumAdvertisingDelayMilliseconds, usbResetDelayMilliseconds, rssiJitter, connectionUpdateInstantEvents, seed], notes: [ReaderNote("seed must be written as plain digits (the reader refuses 1.0 and 1e3 there).")])
-        public static let definition = JSONDefinition(shape)
+        package static let clock = JSONField("clock", JSONRule.string(choices: ["virtual", "real"], description: "virtual: time jumps to the next event whenever every part of the world waits, so a run takes as long as its computation while every figure is as at real time; real: real time, for a bench that mixes simulated and real parts. Default virtual.", default: t.clock.rawValue), expected: #""virtual" or "real""#)
+        package static let timeScale = JSONField.number("timeScale", 0.001...1000, default: t.timeScale, description: "Multiplies advertising, connection and supervision durations (0.001 to 1000; 0.01 runs a 420 ms supervision timeout in 4.2 ms). Default 1.")
+        package static let maximumAdvertisingDelayMilliseconds = JSONField.number("maximumAdvertisingDelayMilliseconds", 0...10, default: t.maximumAdvertisingDelayMilliseconds, expected: "a number of milliseconds from 0 to 10 (advDelay, Core v5.4 Vol 6 Part B §4.4.2.2.1)", description: "The upper bound of the random advDelay added to each advertising interval, in milliseconds (0 to 10, Core v5.4 Vol 6 Part B §4.4.2.2.1). Default 10.")
+        package static let usbResetDelayMilliseconds = JSONField.number("usbResetDelayMilliseconds", 0...60000, default: t.usbResetDelayMilliseconds, expected: "a number of milliseconds from 0 to 60000", description: "How long an adapter USB reset keeps the controller away, in milliseconds (0 to 60000). Default 50.")
+        package static let rssiJitter = JSONField.integer("rssiJitter", 0...40, default: t.rssiJitter, expected: "a number of dB from 0 to 40", description: "Each advertising report's RSSI varies by up to this many dB either way (0 to 40). Default 2.")
+        package static let connectionUpdateInstantEvents = JSONField.integer("connectionUpdateInstantEvents", 6...32767, default: t.connectionUpdateInstantEvents, expected: "a number of connection events from 6 to 32767 (Core v5.4 Vol 6 Part B §5.1.1)", description: "How many connection events after LE Connection Update the new parameters take effect (6 to 32767, Core v5.4 Vol 6 Part B §5.1.1). Default 6.")
+        package static let seed = JSONField("seed", JSONRule(.unsigned64, description: "Seeds the air's random numbers (advDelay, RSSI jitter) for a replayable run, 0 to 18446744073709551615. Default: a new seed each run."))
+        package static let shape = JSONShape("timing", [clock, timeScale, maximumAdvertisingDelayMilliseconds, usbResetDelayMilliseconds, rssiJitter, connectionUpdateInstantEvents, seed], notes: [ReaderNote("seed must be written as plain digits (the reader refuses 1.0 and 1e3 there).")])
+        package static let definition = JSONDefinition(shape)
     }
 
     /// `simulatedAccessory`.
-    public enum Accessory {
-        public static let controller = JSONField("controller", JSONRule.string(description: "The simulated controller it runs on: a name in simulation.controllers, used by no other accessory nor the adapter. Required."), required: true,
+    package enum Accessory {
+        package static let controller = JSONField("controller", JSONRule.string(description: "The simulated controller it runs on: a name in simulation.controllers, used by no other accessory nor the adapter. Required."), required: true,
                                               expected: "the name of a simulated controller")
-        public static let name = JSONField("name", JSONRule.string(description: "The complete local name it advertises. Required."), required: true, expected: "the advertised local name")
-        public static let services = JSONField("services", JSONRule.array(of: JSONRule(.string(minLength: nil, pattern: nil, format: nil, choices: nil, constant: nil), description: "A ready-made GATT profile: battery, heart-rate, health-thermometer or device-information (also by their abbreviations bas, hr, hrs, thermometer, hts, dis, or their 16-bit UUIDs, in any case).", extra: [.init("anyOf", .array([.object([.init("enum", .strings(StandardProfile.allCases.map(\.rawValue)))]), .object([.init("pattern", .string("^([bB][aA][tT][tT][eE][rR][yY]|[bB][aA][sS]|180[fF]|[hH][eE][aA][rR][tT]-[rR][aA][tT][eE]|[hH][rR]|[hH][rR][sS]|180[dD]|[hH][eE][aA][lL][tT][hH]-[tT][hH][eE][rR][mM][oO][mM][eE][tT][eE][rR]|[tT][hH][eE][rR][mM][oO][mM][eE][tT][eE][rR]|[hH][tT][sS]|1809|[dD][eE][vV][iI][cC][eE]-[iI][nN][fF][oO][rR][mM][aA][tT][iI][oO][nN]|[dD][iI][sS]|180[aA])$"))])]))]), unique: true, description: "The GATT profiles it serves besides GAP and GATT, each once. Default: none.", notes: [ReaderNote("The reader also counts a profile once under all its names (battery and bas are the same).")]))
-        public static let advertisingIntervalMilliseconds = JSONField.number("advertisingIntervalMilliseconds", 20...10240, default: 40, expected: "a number of milliseconds from 20 to 10240 (Core v5.4 Vol 6 Part B §4.4.2.2)", description: "Its advertising interval, in milliseconds (20 to 10240, Core v5.4 Vol 6 Part B §4.4.2.2). Default 40.")
-        public static let bootDelayMilliseconds = JSONField.number("bootDelayMilliseconds", 0...60000, default: 20, expected: "a number of milliseconds from 0 to 60000", description: "Time from power-on to advertising, in milliseconds (0 to 60000). Default 20.")
-        public static let faults = JSONField("faults", Faults.definition.reference("Faults injected into its firmware, so the harness can prove each transition catches them. Default: none."))
-        public static let shape = JSONShape("simulatedAccessory", [controller, name, services, advertisingIntervalMilliseconds, bootDelayMilliseconds, faults],
+        package static let name = JSONField("name", JSONRule.string(description: "The complete local name it advertises. Required."), required: true, expected: "the advertised local name")
+        package static let services = JSONField("services", JSONRule.array(of: JSONRule(.string(minLength: nil, pattern: nil, format: nil, choices: nil, constant: nil), description: "A ready-made GATT profile: battery, heart-rate, health-thermometer or device-information (also by their abbreviations bas, hr, hrs, thermometer, hts, dis, or their 16-bit UUIDs, in any case).", extra: [.init("anyOf", .array([.object([.init("enum", .strings(StandardProfile.allCases.map(\.rawValue)))]), .object([.init("pattern", .string("^([bB][aA][tT][tT][eE][rR][yY]|[bB][aA][sS]|180[fF]|[hH][eE][aA][rR][tT]-[rR][aA][tT][eE]|[hH][rR]|[hH][rR][sS]|180[dD]|[hH][eE][aA][lL][tT][hH]-[tT][hH][eE][rR][mM][oO][mM][eE][tT][eE][rR]|[tT][hH][eE][rR][mM][oO][mM][eE][tT][eE][rR]|[hH][tT][sS]|1809|[dD][eE][vV][iI][cC][eE]-[iI][nN][fF][oO][rR][mM][aA][tT][iI][oO][nN]|[dD][iI][sS]|180[aA])$"))])]))]), unique: true, description: "The GATT profiles it serves besides GAP and GATT, each once. Default: none.", notes: [ReaderNote("The reader also counts a profile once under all its names (battery and bas are the same).")]))
+        package static let advertisingIntervalMilliseconds = JSONField.number("advertisingIntervalMilliseconds", 20...10240, default: 40, expected: "a number of milliseconds from 20 to 10240 (Core v5.4 Vol 6 Part B §4.4.2.2)", description: "Its advertising interval, in milliseconds (20 to 10240, Core v5.4 Vol 6 Part B §4.4.2.2). Default 40.")
+        package static let bootDelayMilliseconds = JSONField.number("bootDelayMilliseconds", 0...60000, default: 20, expected: "a number of milliseconds from 0 to 60000", description: "Time from power-on to advertising, in milliseconds (0 to 60000). Default 20.")
+        package static let faults = JSONField("faults", Faults.definition.reference("Faults injected into its firmware, so the harness can prove each transition catches them. Default: none."))
+        package static let shape = JSONShape("simulatedAccessory", [controller, name, services, advertisingIntervalMilliseconds, bootDelayMilliseconds, faults],
                                            notes: [ReaderNote("The reader also checks that controller names one of simulation.controllers (the rig needs a simulation block) that neither another accessory nor the adapter runs on.", refusals: ["needs the rig's simulation block", "no simulated controller named", "is already used by"])])
-        public static let definition = JSONDefinition(shape)
+        package static let definition = JSONDefinition(shape)
     }
 
     /// `accessoryFaults`.
-    public enum Faults {
+    package enum Faults {
         static let faultMilliseconds = "a number of milliseconds above 0 and at most 600000"
-        public static let stopsAdvertisingAfterPowerCycles = JSONField.integer("stopsAdvertisingAfterPowerCycles", 1...1000000, description: "It no longer advertises once it has been powered on more than this many times, counting the first (1 to 1000000). Default: never.")
-        public static let dropsLinkAfterMilliseconds = JSONField.number("dropsLinkAfterMilliseconds", above: 0, atMost: 600000, expected: faultMilliseconds, description: "It drops every link this long after it forms (Disconnect, 0x13), in milliseconds (above 0, at most 600000). Default: never.")
-        public static let slowATTMilliseconds = JSONField.number("slowATTMilliseconds", above: 0, atMost: 600000, expected: faultMilliseconds, description: "Its ATT server answers every request this late, in milliseconds (above 0, at most 600000). Default: at once.")
-        public static let rebootsOnWrite = JSONField.boolean("rebootsOnWrite", default: false, description: "Any write to its GATT database reboots it (links lost, advertising again after the boot delay). Default false.")
-        public static let refusesConnections = JSONField.boolean("refusesConnections", default: false, description: "Its controller never accepts a connection (LE Create Connection stays pending). Default false.")
-        public static let forgetsBondsOnPowerCycle = JSONField.boolean("forgetsBondsOnPowerCycle", default: false, description: "It loses its bonds at every power cycle (keys kept in RAM instead of flash). Default false.")
-        public static let servesProtectedUnencrypted = JSONField.boolean("servesProtectedUnencrypted", default: false, description: "Its protected characteristic is readable on an unencrypted link (the firmware forgot the permission). Default false.")
-        public static let rejectsPairing = JSONField.boolean("rejectsPairing", default: false, description: "It answers every Pairing Request with Pairing Failed, 0x05 Pairing Not Supported. Default false.")
-        public static let answersWithWrongLTK = JSONField.boolean("answersWithWrongLTK", default: false, description: "It answers a reconnecting central's LTK request with a wrong key (the link ends with a MIC failure). Default false.")
-        public static let maliciousATT = JSONField("maliciousATT", JSONRule.string(choices: SimulatedMaliciousATT.allCases.map(\.rawValue), description: "Its ATT server misbehaves on purpose in answer to GATT discovery: truncated-response (Read By Group Type answered with its opcode alone), oversized-response (a response over the ATT_MTU of 23), wrong-opcode (a Read Response instead), wrong-handle (Find Information answered for a handle outside the range asked), mtu-zero (Exchange MTU answered with 0), backwards-handles (a service group ending before it starts), zero-handle (a service at handle 0x0000). Default: none."))
-        public static let shape = JSONShape("accessoryFaults", [stopsAdvertisingAfterPowerCycles, dropsLinkAfterMilliseconds, slowATTMilliseconds, rebootsOnWrite, refusesConnections, forgetsBondsOnPowerCycle, servesProtectedUnencrypted, rejectsPairing, answersWithWrongLTK, maliciousATT])
-        public static let definition = JSONDefinition(shape)
+        package static let stopsAdvertisingAfterPowerCycles = JSONField.integer("stopsAdvertisingAfterPowerCycles", 1...1000000, description: "It no longer advertises once it has been powered on more than this many times, counting the first (1 to 1000000). Default: never.")
+        package static let dropsLinkAfterMilliseconds = JSONField.number("dropsLinkAfterMilliseconds", above: 0, atMost: 600000, expected: faultMilliseconds, description: "It drops every link this long after it forms (Disconnect, 0x13), in milliseconds (above 0, at most 600000). Default: never.")
+        package static let slowATTMilliseconds = JSONField.number("slowATTMilliseconds", above: 0, atMost: 600000, expected: faultMilliseconds, description: "Its ATT server answers every request this late, in milliseconds (above 0, at most 600000). Default: at once.")
+        package static let rebootsOnWrite = JSONField.boolean("rebootsOnWrite", default: false, description: "Any write to its GATT database reboots it (links lost, advertising again after the boot delay). Default false.")
+        package static let refusesConnections = JSONField.boolean("refusesConnections", default: false, description: "Its controller never accepts a connection (LE Create Connection stays pending). Default false.")
+        package static let forgetsBondsOnPowerCycle = JSONField.boolean("forgetsBondsOnPowerCycle", default: false, description: "It loses its bonds at every power cycle (keys kept in RAM instead of flash). Default false.")
+        package static let servesProtectedUnencrypted = JSONField.boolean("servesProtectedUnencrypted", default: false, description: "Its protected characteristic is readable on an unencrypted link (the firmware forgot the permission). Default false.")
+        package static let rejectsPairing = JSONField.boolean("rejectsPairing", default: false, description: "It answers every Pairing Request with Pairing Failed, 0x05 Pairing Not Supported. Default false.")
+        package static let answersWithWrongLTK = JSONField.boolean("answersWithWrongLTK", default: false, description: "It answers a reconnecting central's LTK request with a wrong key (the link ends with a MIC failure). Default false.")
+        package static let maliciousATT = JSONField("maliciousATT", JSONRule.string(choices: SimulatedMaliciousATT.allCases.map(\.rawValue), description: "Its ATT server misbehaves on purpose in answer to GATT discovery: truncated-response (Read By Group Type answered with its opcode alone), oversized-response (a response over the ATT_MTU of 23), wrong-opcode (a Read Response instead), wrong-handle (Find Information answered for a handle outside the range asked), mtu-zero (Exchange MTU answered with 0), backwards-handles (a service group ending before it starts), zero-handle (a service at handle 0x0000). Default: none."))
+        package static let shape = JSONShape("accessoryFaults", [stopsAdvertisingAfterPowerCycles, dropsLinkAfterMilliseconds, slowATTMilliseconds, rebootsOnWrite, refusesConnections, forgetsBondsOnPowerCycle, servesProtectedUnencrypted, rejectsPairing, answersWithWrongLTK, maliciousATT])
+        package static let definition = JSONDefinition(shape)
     }
 }

@@ -8,9 +8,9 @@
 /// timeout. `timeScale` multiplies every such duration (0.01 runs a 420 ms supervision
 /// timeout in 4.2 ms) for benchmarks and soak runs; the event loop fires timers to the nanosecond on Linux
 /// (timerfd), so scaled durations stay as scaled (elsewhere they round up to whole milliseconds).
-public struct SimulationTiming: Sendable, Hashable {
+package struct SimulationTiming: Sendable, Hashable {
     /// Which time the world runs on.
-    public enum Clock: String, Sendable, Hashable, CaseIterable {
+    package enum Clock: String, Sendable, Hashable, CaseIterable {
         /// Virtual time (`VirtualTime`): while a drive is under way, time jumps to the next event whenever
         /// every loop of the world waits, so a run takes as long as its computation. Durations measured on
         /// the world's clock are as at real time. The default of a rig's simulated bench.
@@ -20,26 +20,26 @@ public struct SimulationTiming: Sendable, Hashable {
     }
 
     /// Which time the world runs on; `.real` unless asked (a rig's simulated bench asks for `.virtual`).
-    public var clock: Clock
+    package var clock: Clock
     /// Multiplies advertising, connection and supervision durations (and advDelay). 1 = real time;
     /// 0.001…1000 (a rig file outside that range is refused).
-    public var timeScale: Double
+    package var timeScale: Double
     /// The upper bound of the random advDelay added to each advertising interval (Core v5.4 Vol 6 Part B
     /// §4.4.2.2.1: 0–10 ms), before scaling.
-    public var maximumAdvertisingDelayMilliseconds: Double
+    package var maximumAdvertisingDelayMilliseconds: Double
     /// How long an adapter "USB reset" keeps the controller away before it comes back fresh.
-    public var usbResetDelayMilliseconds: Double
+    package var usbResetDelayMilliseconds: Double
     /// Each advertising report's RSSI is the advertiser's configured RSSI plus a uniform jitter of ± this
     /// many dB.
-    public var rssiJitter: Int
+    package var rssiJitter: Int
     /// How many connection events after LE Connection Update the new parameters take effect (the spec's
     /// instant is at least 6 events ahead, Vol 6 Part B §5.1.1).
-    public var connectionUpdateInstantEvents: Int
+    package var connectionUpdateInstantEvents: Int
     /// Seeds the air's random numbers (advDelay, RSSI jitter, scan duty cycle) for a reproducible run; nil
     /// seeds from the system generator.
-    public var seed: UInt64?
+    package var seed: UInt64?
 
-    public init(timeScale: Double = 1, maximumAdvertisingDelayMilliseconds: Double = 10, usbResetDelayMilliseconds: Double = 50,
+    package init(timeScale: Double = 1, maximumAdvertisingDelayMilliseconds: Double = 10, usbResetDelayMilliseconds: Double = 50,
                 rssiJitter: Int = 2, connectionUpdateInstantEvents: Int = 6, seed: UInt64? = nil, clock: Clock = .real) {
         self.clock = clock
         self.timeScale = timeScale
@@ -51,7 +51,7 @@ public struct SimulationTiming: Sendable, Hashable {
     }
 
     /// Real-time timings with the defaults above.
-    public static let realTime = SimulationTiming()
+    package static let realTime = SimulationTiming()
 
     /// `timeScale` within its bounds (a NaN or non-positive scale means real time).
     var effectiveTimeScale: Double {

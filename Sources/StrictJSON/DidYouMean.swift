@@ -7,15 +7,15 @@
 /// than every known key is within no limit and the prefix of none, so it is answered after reading its first
 /// characters, and a known key whose length differs by more than its limit is passed over without a table
 /// (the distance is at least the difference in length). A value of megabytes costs what a word does.
-public enum DidYouMean {
+package enum DidYouMean {
     /// The known key closest to `key`, if one is close enough; the first listed wins a tie.
-    public static func closest(to key: String, among known: some Sequence<String>) -> String? {
+    package static func closest(to key: String, among known: some Sequence<String>) -> String? {
         candidates(for: key, among: known).first
     }
 
     /// Every known key equally close to `key` and close enough, in the order given
     /// (`econnectMilliseconds` is one edit from both `reconnectMilliseconds` and `connectMilliseconds`).
-    public static func candidates(for key: String, among known: some Sequence<String>) -> [String] {
+    package static func candidates(for key: String, among known: some Sequence<String>) -> [String] {
         var cells = 0
         return candidates(for: key, among: known, cells: &cells)
     }
@@ -46,14 +46,14 @@ public enum DidYouMean {
     }
 
     /// "did you mean a?", "did you mean a or b?", or nil when nothing is close.
-    public static func question(for key: String, among known: some Sequence<String>) -> String? {
+    package static func question(for key: String, among known: some Sequence<String>) -> String? {
         let found = candidates(for: key, among: known)
         guard let last = found.last else { return nil }
         return "did you mean " + (found.count == 1 ? last : found.dropLast().joined(separator: ", ") + " or " + last) + "?"
     }
 
     /// The optimal-string-alignment distance between two strings, over their characters.
-    public static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         var cells = 0
         return distance(Array(a), Array(b), cells: &cells)
     }

@@ -5,13 +5,13 @@
 /// The one error type of every rig reader: the rig itself, its power switches, its simulated bench.
 public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, without the file: `budget: unknown key; did you mean budgets?`.
-    public let message: String
+    package let message: String
     /// The rig file it was read from, when it was read from a file.
-    public let file: String?
+    package let file: String?
 
     /// An error saying `message`; a control character in it (from a value of the file) is written as `\uXXXX`, so
     /// the message stays one line and cannot drive a terminal.
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
             ? message.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? JSONValue.excerpt(String($0)) : String($0) }.joined()
             : message
@@ -19,12 +19,12 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// An error at a field path (`accessories[0].power.port`); the empty path is the top level.
-    public init(at path: String, _ message: String) {
+    package init(at path: String, _ message: String) {
         self.init("\(path.isEmpty ? "(top level)" : path): \(message)")
     }
 
     /// A JSON syntax error at a line and column (both 1-based).
-    public init(at position: JSONPosition, _ message: String) {
+    package init(at position: JSONPosition, _ message: String) {
         self.init("line \(position.line), column \(position.column): \(message)")
     }
 
@@ -34,7 +34,7 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The same error, as read from the rig file at `path` (a file already named stays named).
-    public func inFile(_ path: String) -> InputError {
+    package func inFile(_ path: String) -> InputError {
         file == nil ? InputError(message: message, file: path) : self
     }
 

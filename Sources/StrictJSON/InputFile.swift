@@ -7,14 +7,14 @@ import Darwin
 /// An input file — a rig, a profile, a plan, a profile's file of values — read no further than its limit: a
 /// regular file larger than the limit is refused by its size before a byte of it is read, and anything else
 /// (a FIFO, a process substitution, `/dev/stdin`) is read to one byte past the limit at most.
-public enum InputFile {
+package enum InputFile {
     /// The file's bytes; or a `InputError` without the file's name (`InputError.inFile` adds it) saying why not:
     /// `cannot read it (no such file)`, `10485804 bytes, more than InputLimits.fileBytes = 1048576`.
     ///
     /// - Parameters:
     ///   - limit: the most bytes the file may hold.
     ///   - limitName: how the message names the limit (`InputLimits.fileBytes`).
-    public static func contents(_ path: String, limit: Int, limitName: String = "InputLimits.fileBytes") throws(InputError) -> [UInt8] {
+    package static func contents(_ path: String, limit: Int, limitName: String = "InputLimits.fileBytes") throws(InputError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw InputError(errno == ENOENT ? "cannot read it (no such file)" : "cannot read it (permission denied, or not a file)")

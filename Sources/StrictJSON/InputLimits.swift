@@ -6,21 +6,21 @@
 ///
 /// Real files are far inside every limit: the largest rig in `rigs/` is 9 KB (its JSON Schema 52 KB), nests
 /// five levels, and its longest string is a command line of under 200 characters.
-public struct InputLimits: Sendable, Hashable {
+package struct InputLimits: Sendable, Hashable {
     /// Bytes of one file.
-    public var fileBytes = 1 << 20
+    package var fileBytes = 1 << 20
     /// Bytes of one string as written between its quotes (escapes count as written), a key or a value: a
     /// name, a description, a path, a command line, hex octets.
-    public var stringBytes = 4096
+    package var stringBytes = 4096
     /// Characters of one number as written (`18446744073709551615` is 20).
-    public var numberCharacters = 64
+    package var numberCharacters = 64
     /// Arrays and objects open at once.
-    public var nestingDepth = 64
+    package var nestingDepth = 64
 
-    public init() {}
+    package init() {}
 
     /// The limits every command reads rigs, profiles and plans with.
-    public static let standard = InputLimits()
+    package static let standard = InputLimits()
 
     /// "`what`, more than InputLimits.`limit` = `value`".
     static func exceeded(_ what: String, limit: String, value: Int) -> String {

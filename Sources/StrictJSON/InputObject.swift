@@ -1,11 +1,11 @@
 /// The fields of one JSON object of a file hil reads, read strictly: its keys are declared when it is opened
 /// (`InputValue.object(keys:)`) and any other key is an error naming the full field path and the closest
 /// known key. Every reader names `PATH.KEY` and the value as written when a field is missing or wrong.
-public final class InputObject {
+package final class InputObject {
     /// The object's field path; empty for the top level.
-    public let path: String
+    package let path: String
     /// The keys this object may have.
-    public let keys: [String]
+    package let keys: [String]
     private let members: [String: JSONMember]
     private let order: [JSONMember]
 
@@ -19,19 +19,19 @@ public final class InputObject {
     }
 
     /// `PATH.KEY`.
-    public func path(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func path(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     /// Whether the object has the key.
-    public func has(_ key: String) -> Bool { members[key] != nil }
+    package func has(_ key: String) -> Bool { members[key] != nil }
 
     /// The field, if present.
-    public func value(_ key: String) -> InputValue? {
+    package func value(_ key: String) -> InputValue? {
         assert(keys.contains(key), "\(key) is read but not declared for \(path)")
         return members[key].map { InputValue($0.value, path: path(key)) }
     }
 
     /// The field, or `PATH.KEY: missing; expected EXPECTED`.
-    public func required(_ key: String, _ expected: String) throws(InputError) -> InputValue {
+    package func required(_ key: String, _ expected: String) throws(InputError) -> InputValue {
         guard let value = value(key) else { throw InputError(at: path(key), "missing; expected \(expected)") }
         return value
     }
@@ -46,7 +46,7 @@ public final class InputObject {
 
     /// Narrows the keys once a field has said which form the object is (a switch's `kind`): a key outside
     /// `allowed` is an error naming `what` (`unknown key for kind "ykush"`).
-    public func restrict(to allowed: [String], what: String) throws(InputError) {
+    package func restrict(to allowed: [String], what: String) throws(InputError) {
         let set = Set(allowed)
         for member in order where !set.contains(member.key) { throw unknown(member.key, among: allowed, what: what) }
     }
@@ -60,23 +60,23 @@ public final class InputObject {
 
     // Shorthands for the common fields.
 
-    public func string(_ key: String, _ expected: String = "a non-empty string") throws(InputError) -> String {
+    package func string(_ key: String, _ expected: String = "a non-empty string") throws(InputError) -> String {
         try required(key, expected).string(expected)
     }
 
-    public func optionalString(_ key: String, _ expected: String = "a non-empty string") throws(InputError) -> String? {
+    package func optionalString(_ key: String, _ expected: String = "a non-empty string") throws(InputError) -> String? {
         try value(key)?.string(expected)
     }
 
-    public func bool(_ key: String, default fallback: Bool) throws(InputError) -> Bool {
+    package func bool(_ key: String, default fallback: Bool) throws(InputError) -> Bool {
         try value(key)?.bool() ?? fallback
     }
 
-    public func integer(_ key: String, in range: ClosedRange<Int>, _ expected: String? = nil, default fallback: Int) throws(InputError) -> Int {
+    package func integer(_ key: String, in range: ClosedRange<Int>, _ expected: String? = nil, default fallback: Int) throws(InputError) -> Int {
         try value(key)?.integer(in: range, expected) ?? fallback
     }
 
-    public func number(_ key: String, in range: ClosedRange<Double>, _ expected: String? = nil, default fallback: Double) throws(InputError) -> Double {
+    package func number(_ key: String, in range: ClosedRange<Double>, _ expected: String? = nil, default fallback: Double) throws(InputError) -> Double {
         try value(key)?.number(in: range, expected) ?? fallback
     }
 }

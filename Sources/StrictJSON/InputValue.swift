@@ -2,38 +2,38 @@
 /// errors name the path, what was expected and the value as written:
 /// `accessories[1].power.port: expected a port number from 1 to 255, found 1.5`.
 public struct InputValue: Sendable {
-    public let node: JSONNode
+    package let node: JSONNode
     /// The field path; empty for the top level.
-    public let path: String
+    package let path: String
 
-    public init(_ node: JSONNode, path: String) {
+    package init(_ node: JSONNode, path: String) {
         self.node = node
         self.path = path
     }
 
     /// The value as written, for messages.
-    public var found: String { node.value.quoted }
+    package var found: String { node.value.quoted }
 
     /// `PATH: expected EXPECTED, found VALUE`.
-    public func fail(_ expected: String) -> InputError { InputError(at: path, "expected \(expected), found \(found)") }
+    package func fail(_ expected: String) -> InputError { InputError(at: path, "expected \(expected), found \(found)") }
 
     /// `PATH: MESSAGE`.
-    public func problem(_ message: String) -> InputError { InputError(at: path, message) }
+    package func problem(_ message: String) -> InputError { InputError(at: path, message) }
 
     /// A string; empty only when `allowEmpty`.
-    public func string(_ expected: String = "a non-empty string", allowEmpty: Bool = false) throws(InputError) -> String {
+    package func string(_ expected: String = "a non-empty string", allowEmpty: Bool = false) throws(InputError) -> String {
         guard case .string(let text) = node.value, allowEmpty || !text.isEmpty else { throw fail(expected) }
         return text
     }
 
-    public func bool() throws(InputError) -> Bool {
+    package func bool() throws(InputError) -> Bool {
         guard case .bool(let value) = node.value else { throw fail("true or false") }
         return value
     }
 
     /// A whole number in `range` (`1.0` and `1e2` count; `1.5`, `1e22` and `9223372036854775808` beyond an
     /// Int's range do not).
-    public func integer(in range: ClosedRange<Int>, _ expected: String? = nil) throws(InputError) -> Int {
+    package func integer(in range: ClosedRange<Int>, _ expected: String? = nil) throws(InputError) -> Int {
         let expected = expected ?? "a whole number from \(range.lowerBound) to \(range.upperBound)"
         guard case .number(let text) = node.value else { throw fail(expected) }
         if let value = Int(text), range.contains(value) { return value }
@@ -45,30 +45,30 @@ public struct InputValue: Sendable {
     }
 
     /// A whole number from 0 to 2^64 − 1.
-    public func unsigned64(_ expected: String = "a whole number from 0 to 18446744073709551615") throws(InputError) -> UInt64 {
+    package func unsigned64(_ expected: String = "a whole number from 0 to 18446744073709551615") throws(InputError) -> UInt64 {
         guard case .number(let text) = node.value, let value = UInt64(text) else { throw fail(expected) }
         return value
     }
 
     /// A finite number that `isValid` accepts (`expected` says which).
-    public func number(_ expected: String, where isValid: (Double) -> Bool) throws(InputError) -> Double {
+    package func number(_ expected: String, where isValid: (Double) -> Bool) throws(InputError) -> Double {
         guard case .number(let text) = node.value, let value = Double(text), value.isFinite, isValid(value) else { throw fail(expected) }
         return value
     }
 
     /// A finite number in `range`.
-    public func number(in range: ClosedRange<Double>, _ expected: String? = nil) throws(InputError) -> Double {
+    package func number(in range: ClosedRange<Double>, _ expected: String? = nil) throws(InputError) -> Double {
         try number(expected ?? "a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))") { range.contains($0) }
     }
 
     /// The elements of an array, each at `PATH[i]`.
-    public func array(_ expected: String = "an array", nonEmpty: Bool = false) throws(InputError) -> [InputValue] {
+    package func array(_ expected: String = "an array", nonEmpty: Bool = false) throws(InputError) -> [InputValue] {
         guard case .array(let items) = node.value, !(nonEmpty && items.isEmpty) else { throw fail(expected) }
         return items.enumerated().map { InputValue($1, path: "\(path)[\($0)]") }
     }
 
     /// An array of strings (each non-empty unless `allowEmpty`).
-    public func strings(_ expected: String, element: String = "a non-empty string", nonEmpty: Bool = false,
+    package func strings(_ expected: String, element: String = "a non-empty string", nonEmpty: Bool = false,
                         allowEmpty: Bool = false) throws(InputError) -> [String] {
         var result: [String] = []
         for item in try array(expected, nonEmpty: nonEmpty) { result.append(try item.string(element, allowEmpty: allowEmpty)) }
@@ -78,7 +78,7 @@ public struct InputValue: Sendable {
     /// Reads an object whose keys are `keys`: any other key is rejected first, with a did-you-mean
     /// (`budgets.connectMilisecond: unknown key; did you mean connectMilliseconds?`), then `read` reads
     /// the fields.
-    public func object<T>(keys: [String], _ expected: String = "an object",
+    package func object<T>(keys: [String], _ expected: String = "an object",
                           _ read: (InputObject) throws(InputError) -> T) throws(InputError) -> T {
         guard case .object(let members) = node.value else { throw fail(expected) }
         let object = InputObject(members: members, path: path, keys: keys)
@@ -87,7 +87,7 @@ public struct InputValue: Sendable {
     }
 
     /// `0.001`, `600`, `7.5`.
-    public static func format(_ value: Double) -> String {
+    package static func format(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)
     }

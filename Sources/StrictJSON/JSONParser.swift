@@ -4,7 +4,7 @@
 /// surrogates, invalid UTF-8) and repeated keys in one object, each with the line and column:
 /// `line 12, column 5: expected ',' or '}' after an object member, found '"'`. A value past a limit is named
 /// by its field path too (`steps[0].do: a string of 70000 bytes at line 1, column 33, more than …`).
-public struct JSONParser {
+package struct JSONParser {
     /// One step of the field path to the value being read.
     enum PathPart {
         case key(String)
@@ -21,13 +21,13 @@ public struct JSONParser {
     var path: [PathPart] = []
 
     /// Parses one JSON text (optionally after a UTF-8 byte order mark).
-    public static func parse(_ bytes: some Collection<UInt8>, limits: InputLimits = .standard) throws(InputError) -> JSONNode {
+    package static func parse(_ bytes: some Collection<UInt8>, limits: InputLimits = .standard) throws(InputError) -> JSONNode {
         var parser = JSONParser(bytes: Array(bytes), limits: limits)
         return try parser.document()
     }
 
     /// Parses one JSON text given as a string.
-    public static func parse(_ text: String, limits: InputLimits = .standard) throws(InputError) -> JSONNode {
+    package static func parse(_ text: String, limits: InputLimits = .standard) throws(InputError) -> JSONNode {
         try parse(Array(text.utf8), limits: limits)
     }
 

@@ -2,7 +2,7 @@ extension JSONValue {
     /// The value as an error message quotes it: scalars as written, strings quoted, arrays and objects
     /// compactly, cut after about 60 characters. Only what is shown is rendered, so quoting a value of a
     /// megabyte costs what quoting a word does.
-    public var quoted: String {
+    package var quoted: String {
         var text = ""
         var budget = 64
         if render(into: &text, budget: &budget), text.count <= 60 { return text }
@@ -12,7 +12,7 @@ extension JSONValue {
     /// Text from a file as a message shows it in its own words (`unknown action 'disconect'`): one line —
     /// control characters, DEL and C1 written as `\uXXXX` — and cut after `characters` Unicode scalars, its
     /// length in bytes after the cut: `aaaaaaaaaa… (70000 bytes)`. Reads no further than the cut.
-    public static func excerpt(_ text: String, characters: Int = 40) -> String {
+    package static func excerpt(_ text: String, characters: Int = 40) -> String {
         var result = ""
         var taken = 0
         for scalar in text.unicodeScalars {

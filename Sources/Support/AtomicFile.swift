@@ -13,15 +13,15 @@ import Foundation
 /// the file is its owner's alone from its first byte: results name devices, addresses and failures of secured
 /// links, and bond files hold keys. Its system calls go through `FileSystemCalls`, so a test can make any of
 /// them fail (a full disk, a read-only file system). The results writer and the bond store both use it.
-public enum AtomicFile {
+package enum AtomicFile {
     /// The mode every file it writes is created with.
-    public static let mode: UInt32 = 0o600
+    package static let mode: UInt32 = 0o600
 
     /// Replaces the file at `path` with `bytes`, writing them first to `temporary` (by default a name of its own
     /// beside `path`: `.NAME.tmp-PID-RANDOM`), which must not exist. The stamp of the new file. Throws
     /// `AtomicFileError` naming the step, the file and the system's reason; the temporary file is removed then.
     @discardableResult
-    public static func replace(_ path: String, with bytes: [UInt8], temporary: String? = nil,
+    package static func replace(_ path: String, with bytes: [UInt8], temporary: String? = nil,
                                fileSystem: some FileSystemCalls = SystemFileSystemCalls()) throws(AtomicFileError) -> FileStamp {
         let temporary = temporary ?? temporaryPath(for: path)
         let fd: Int32
@@ -56,18 +56,18 @@ public enum AtomicFile {
 
     /// `replace` for `Data`.
     @discardableResult
-    public static func replace(_ path: String, with data: Data, fileSystem: some FileSystemCalls = SystemFileSystemCalls()) throws(AtomicFileError) -> FileStamp {
+    package static func replace(_ path: String, with data: Data, fileSystem: some FileSystemCalls = SystemFileSystemCalls()) throws(AtomicFileError) -> FileStamp {
         try replace(path, with: [UInt8](data), fileSystem: fileSystem)
     }
 
     /// A temporary name beside `path` that no other writer picks: `.NAME.tmp-PID-RANDOM`.
-    public static func temporaryPath(for path: String) -> String {
+    package static func temporaryPath(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
     }
 
     /// The directory that holds `path`.
-    public static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         let parent = (path as NSString).deletingLastPathComponent
         return parent.isEmpty ? "." : parent
     }
@@ -112,19 +112,19 @@ public enum AtomicFile {
 }
 
 /// A step of `AtomicFile.replace` that failed: "cannot write /results/.junit.xml.tmp-…: No space left on device".
-public struct AtomicFileError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct AtomicFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What it was doing: create, write, fsync, stat, close, replace, fsync the directory.
-    public var step: String
+    package var step: String
     /// The file (or directory) it was doing it to.
-    public var path: String
+    package var path: String
     /// The system's reason.
-    public var error: SystemCallError
+    package var error: SystemCallError
 
-    public init(_ step: String, _ path: String, _ error: SystemCallError) {
+    package init(_ step: String, _ path: String, _ error: SystemCallError) {
         self.step = step
         self.path = path
         self.error = error
     }
 
-    public var description: String { "cannot \(step) \(path): \(error)" }
+    package var description: String { "cannot \(step) \(path): \(error)" }
 }

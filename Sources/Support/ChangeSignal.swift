@@ -4,22 +4,22 @@ import Synchronization
 /// waiter had seen has happened (at once if one has), or when the waiting task is cancelled. The signal
 /// carries nothing: the waiter reads what changed itself, having noted `count` before it looked, so no
 /// change is lost between its look and its wait.
-public final class ChangeSignal: Sendable {
+package final class ChangeSignal: Sendable {
     private struct State {
-        public var count: UInt64 = 0
+        package var count: UInt64 = 0
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextID: UInt64 = 0
     }
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// How many changes have happened.
-    public var count: UInt64 { state.withLock { $0.count } }
+    package var count: UInt64 { state.withLock { $0.count } }
 
     /// A change: every waiter resumes.
-    public func signal() {
+    package func signal() {
         let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.count += 1
             defer { state.waiters = [:] }
@@ -29,7 +29,7 @@ public final class ChangeSignal: Sendable {
     }
 
     /// Returns once `count` has passed `seen`, or when the task is cancelled.
-    public func wait(after seen: UInt64) async {
+    package func wait(after seen: UInt64) async {
         let id = state.withLock { state -> UInt64 in
             defer { state.nextID += 1 }
             return state.nextID
@@ -50,7 +50,7 @@ public final class ChangeSignal: Sendable {
 
     /// Returns once `count` has passed `seen`, when `deadline` comes on `clock`, or when the task is
     /// cancelled, whichever is first. The deadline's timer is gone when it returns.
-    public func wait<C: Clock<Duration>>(after seen: UInt64, until deadline: C.Instant, clock: C) async {
+    package func wait<C: Clock<Duration>>(after seen: UInt64, until deadline: C.Instant, clock: C) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.wait(after: seen) }
             group.addTask { try? await Task.sleep(until: deadline, clock: clock) }

@@ -6,17 +6,17 @@ import Darwin
 
 extension ChildProcess {
     /// Everything a child wrote, and how it ended.
-    public struct Output: Sendable, Equatable {
-        public var stdout: [UInt8]
-        public var stderr: [UInt8]
-        public var termination: Termination
+    package struct Output: Sendable, Equatable {
+        package var stdout: [UInt8]
+        package var stderr: [UInt8]
+        package var termination: Termination
     }
 
     /// Reads `events` to their end (the child has ended and both of its pipes have closed) and
     /// returns its whole output and its end. Awaits the watcher thread without blocking one of
     /// Swift's; has no deadline of its own (`run(_:deadline:environment:)` adds one). Consumes
     /// `events`: call it once, and not while something else iterates them.
-    public func collect() async -> Output {
+    package func collect() async -> Output {
         var output = Output(stdout: [], stderr: [], termination: .signalled(SIGKILL))
         for await event in events {
             switch event {

@@ -20,11 +20,11 @@ public enum Termination: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var succeeded: Bool { self == .exited(0) }
+    package var succeeded: Bool { self == .exited(0) }
 }
 
 /// What a child's watcher thread reports, in order: output, then (once) its end.
-public enum ChildEvent: Sendable, Equatable {
+package enum ChildEvent: Sendable, Equatable {
     case stdout([UInt8])
     case stderr([UInt8])
     case ended(Termination)
@@ -33,18 +33,18 @@ public enum ChildEvent: Sendable, Equatable {
 /// A process started without a shell (posix_spawnp) in a process group of its own, so that stopping it
 /// stops what it started. One dedicated thread reads its stdout and stderr (poll(2)) and then reaps it;
 /// everything arrives on `events`.
-public struct ChildProcess: Sendable {
-    public let pid: pid_t
-    public let argv: [String]
-    public let events: AsyncStream<ChildEvent>
+package struct ChildProcess: Sendable {
+    package let pid: pid_t
+    package let argv: [String]
+    package let events: AsyncStream<ChildEvent>
     /// The write end of the child's standard input, when `spawn` was asked for one (else it reads
     /// /dev/null). The caller owns it: closing it is the child's end of input.
-    public let input: Int32?
+    package let input: Int32?
 
     /// Starts `argv[0]` (looked up in PATH) with `argv`. Throws `ProcessError` `.invalidCommand` for an empty argv
     /// and `.notFound`/`.cannotStart` when it cannot be started. With `standardInput` the child reads a pipe
     /// whose write end is `input`.
-    public static func spawn(_ argv: [String], environment: [String: String]? = nil, standardInput: Bool = false) throws -> ChildProcess {
+    package static func spawn(_ argv: [String], environment: [String: String]? = nil, standardInput: Bool = false) throws -> ChildProcess {
         guard let program = argv.first, !program.isEmpty else {
             throw ProcessError(.invalidCommand, "an empty command line cannot be run")
         }
@@ -146,7 +146,7 @@ public struct ChildProcess: Sendable {
     }
 
     /// Sends `signal` to the child's whole process group.
-    public func signalGroup(_ signal: Int32) { _ = kill(-pid, signal) }
+    package func signalGroup(_ signal: Int32) { _ = kill(-pid, signal) }
 
     /// The watcher thread's body: read both pipes to EOF, then reap.
     private static func watch(pid: pid_t, stdout: Int32, stderr: Int32, continuation: AsyncStream<ChildEvent>.Continuation) {
@@ -177,17 +177,17 @@ public struct ChildProcess: Sendable {
 }
 
 /// The output and end of a command run to completion.
-public struct CommandResult: Sendable, Equatable {
-    public var argv: [String]
-    public var stdout: String
-    public var stderr: String
-    public var termination: Termination
-    public var elapsed: Duration
+package struct CommandResult: Sendable, Equatable {
+    package var argv: [String]
+    package var stdout: String
+    package var stderr: String
+    package var termination: Termination
+    package var elapsed: Duration
     /// True when it was killed for running past its deadline.
-    public var timedOut: Bool
+    package var timedOut: Bool
 
     /// The last non-empty line of stderr, else of stdout: what a one-line message quotes.
-    public var lastLine: String {
+    package var lastLine: String {
         for text in [stderr, stdout] {
             if let line = text.split(whereSeparator: \.isNewline).last(where: { !$0.allSatisfy(\.isWhitespace) }) {
                 return String(line.prefix(200))
@@ -196,14 +196,14 @@ public struct CommandResult: Sendable, Equatable {
         return ""
     }
 
-    public var commandLine: String { argv.joined(separator: " ") }
+    package var commandLine: String { argv.joined(separator: " ") }
 }
 
 extension ChildProcess {
     /// Runs `argv` to completion, killing its process group at `deadline`, or at once when the calling task is
     /// cancelled (then the group gets SIGKILL and it throws `CancellationError` without waiting: the watcher
     /// thread reaps the child, so nothing it started is left running).
-    public static func run(_ argv: [String], deadline: Duration, environment: [String: String]? = nil) async throws -> CommandResult {
+    package static func run(_ argv: [String], deadline: Duration, environment: [String: String]? = nil) async throws -> CommandResult {
         try await run(argv, deadline: deadline, clock: ContinuousClock(), environment: environment)
     }
 
@@ -212,7 +212,7 @@ extension ChildProcess {
     /// child's group gets SIGTERM, half a second later SIGKILL, and 3 s after the deadline a child whose output
     /// is still held open (by something that left its group) is a `.timeout` error. The result's `elapsed` is
     /// measured on `clock` too.
-    public static func run<C: Clock<Duration>>(_ argv: [String], deadline: Duration, clock: C,
+    package static func run<C: Clock<Duration>>(_ argv: [String], deadline: Duration, clock: C,
                                                environment: [String: String]? = nil) async throws -> CommandResult {
         let start = clock.now
         let due = start.advanced(by: deadline)

@@ -4,7 +4,7 @@
 ///
 /// The operation is cancelled at the deadline, and the group waits for it to end: an operation that
 /// honours cancellation (the host's waits do) ends at once.
-public func withDeadline<T: Sendable>(
+package func withDeadline<T: Sendable>(
     _ limit: Duration,
     timeout: @escaping @Sendable () -> any Error,
     _ operation: @escaping @Sendable () async throws -> T
@@ -13,7 +13,7 @@ public func withDeadline<T: Sendable>(
 }
 
 /// `withDeadline` with the limit measured on `clock` (a simulated bench's virtual time, say).
-public func withDeadline<T: Sendable, C: Clock>(
+package func withDeadline<T: Sendable, C: Clock>(
     _ limit: Duration,
     clock: C,
     timeout: @escaping @Sendable () -> any Error,

@@ -2,7 +2,7 @@ import Foundation
 
 extension Duration {
     /// `3 s`, `0.4 s`, `150 ms`: how messages print a duration.
-    public var seconds: String {
+    package var seconds: String {
         let value = self / .seconds(1)
         if value < 1 { return "\(Int((value * 1000).rounded())) ms" }
         if value == value.rounded() { return "\(Int(value)) s" }
@@ -10,7 +10,7 @@ extension Duration {
     }
 
     /// Parses `2s`, `2`, `1.5s`, `500ms` (a bare number is seconds); nil for anything else or negative.
-    public static func parse(_ text: String) -> Duration? {
+    package static func parse(_ text: String) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         var number = Substring(trimmed)
         var scale = 1.0

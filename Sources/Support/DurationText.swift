@@ -1,5 +1,5 @@
 /// "2.00 s", "150 ms", "42 µs".
-public func formatDuration(_ duration: Duration) -> String {
+package func formatDuration(_ duration: Duration) -> String {
     let seconds = duration / .seconds(1)
     if seconds >= 1 { return String(format2: seconds, suffix: " s") }
     if seconds >= 0.001 { return String(format2: seconds * 1000, suffix: " ms", digits: 1) }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs a blocking call (libusb, a bind that retries) on its own thread, never on Swift's cooperative pool.
-public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+package func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
         let thread = Thread {
             do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }

@@ -3,7 +3,7 @@ import Synchronization
 /// A value delivered once, possibly before anyone awaits it: the first `resolve` wins, and `value` returns
 /// it whether it came before or after the await began. Waits that register here before the action that
 /// answers them cannot miss a fast answer, even when the await hops executors.
-public final class OneShot<Value: Sendable>: Sendable {
+package final class OneShot<Value: Sendable>: Sendable {
     private enum State {
         case pending(CheckedContinuation<Value, Never>?)
         case resolved(Value)
@@ -11,10 +11,10 @@ public final class OneShot<Value: Sendable>: Sendable {
 
     private let state = Mutex(State.pending(nil))
 
-    public init() {}
+    package init() {}
 
     /// Delivers `value` unless one was delivered already.
-    public func resolve(_ value: Value) {
+    package func resolve(_ value: Value) {
         let continuation = state.withLock { state -> CheckedContinuation<Value, Never>? in
             guard case .pending(let continuation) = state else { return nil }
             state = .resolved(value)
@@ -24,7 +24,7 @@ public final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// The value, once delivered.
-    public var value: Value {
+    package var value: Value {
         get async {
             await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
                 let ready = state.withLock { state -> Value? in

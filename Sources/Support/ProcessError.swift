@@ -1,8 +1,8 @@
 /// Why a child process could not be run (`ChildProcess.spawn`, `ChildProcess.run`): what was asked, and the
 /// system's reason. A caller with errors of its own (a power switch's `PowerSwitchError`, the runner's
 /// start-up failure) says what the process was for.
-public struct ProcessError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: Sendable, Hashable {
+package struct ProcessError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: Sendable, Hashable {
         /// The command line was empty.
         case invalidCommand
         /// The program was not found, or is not executable (ENOENT, EACCES).
@@ -13,14 +13,14 @@ public struct ProcessError: Error, Sendable, Hashable, CustomStringConvertible {
         case outputStayedOpen
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// One line: what was run and why it failed.
-    public var message: String
+    package var message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

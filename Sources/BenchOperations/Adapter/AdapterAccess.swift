@@ -12,15 +12,15 @@ import Rigs
 /// it (`libusb_reset_device` for `usb:` adapters and for `hci-socket:` adapters that sysfs shows on USB;
 /// the simulated bench's own reset for `sim:`) and builds the recovery ladder that uses both. The
 /// suites (HILTesting's `Bench`) and `hil recover` share it.
-public struct AdapterAccess: Sendable {
-    public let moniker: String
+package struct AdapterAccess: Sendable {
+    package let moniker: String
     let parsed: TransportMoniker
     let runtime: SimulatedRigRuntime?
     let sysfs: String
 
     /// `runtime` is the rig's simulated bench, required for `sim:` monikers. A bad moniker, or a `sim:`
     /// moniker without a bench that has that controller, is an `.invalidMoniker` error.
-    public init(moniker: String, runtime: SimulatedRigRuntime? = nil, sysfs: String = "/sys") throws(HCITransportError) {
+    package init(moniker: String, runtime: SimulatedRigRuntime? = nil, sysfs: String = "/sys") throws(HCITransportError) {
         parsed = try TransportMoniker(parsing: moniker)
         if case .simulated(let name) = parsed {
             guard let runtime else {
@@ -38,7 +38,7 @@ public struct AdapterAccess: Sendable {
 
     /// Opens a host on the adapter (not yet reset), capturing to `capture` when given. Blocking
     /// opens (libusb, an HCI socket bind that retries) run on their own thread.
-    public func openHost(capture: CaptureTarget? = nil, commandTimeout: Duration = .seconds(2)) async throws -> HCIHost {
+    package func openHost(capture: CaptureTarget? = nil, commandTimeout: Duration = .seconds(2)) async throws -> HCIHost {
         if case .simulated(let name) = parsed, let runtime {
             return try ControllerOpener.makeHost(transport: try runtime.openTransport(named: name), moniker: moniker,
                                                  capture: capture, commandTimeout: commandTimeout)
@@ -48,7 +48,7 @@ public struct AdapterAccess: Sendable {
 
     /// Opens the adapter's transport with no host on it (`hil serve` hands its packets to a host
     /// elsewhere), capturing to `capture` when given. Nothing is sent to the controller.
-    public func openTransport(capture: CaptureTarget? = nil) async throws(HCITransportError) -> any HCITransport {
+    package func openTransport(capture: CaptureTarget? = nil) async throws(HCITransportError) -> any HCITransport {
         if case .simulated(let name) = parsed, let runtime {
             return try ControllerOpener.capturing(try runtime.openTransport(named: name), moniker: moniker, capture: capture)
         }
@@ -56,7 +56,7 @@ public struct AdapterAccess: Sendable {
     }
 
     /// Whether `resetUSB()` can work: a simulated adapter, a `usb:` adapter, or an `hci-socket:` adapter on USB.
-    public var canResetUSB: Bool {
+    package var canResetUSB: Bool {
         switch parsed {
         case .simulated, .usb: return true
         case .hciSocket: return (try? usbSelector()) != nil
@@ -68,7 +68,7 @@ public struct AdapterAccess: Sendable {
     /// which the device re-enumerates (the kernel re-binds btusb for `hci-socket:`); for a simulated one
     /// its controller leaves and comes back fresh. Close every host on the adapter first. Returns what
     /// happened, for the timeline.
-    public func resetUSB() async throws -> String {
+    package func resetUSB() async throws -> String {
         if case .simulated(let name) = parsed, let runtime {
             try await runtime.usbReset(adapter: name)
             return "USB reset of \(moniker) (simulated)"
@@ -100,7 +100,7 @@ public struct AdapterAccess: Sendable {
 
     /// The standard recovery ladder for this adapter: HCI Reset → USB reset (when the adapter can be
     /// reset) → close and reopen → the adapter's own switch port power cycle (when given).
-    public func recoveryLadder(slot: HostSlot, powerSwitch: (any PowerSwitch)?, capture: CaptureTarget? = nil,
+    package func recoveryLadder(slot: HostSlot, powerSwitch: (any PowerSwitch)?, capture: CaptureTarget? = nil,
                                resetTimeout: Duration = .seconds(2), offTime: Duration = .seconds(2)) -> RecoveryLadder {
         let access = self
         let usbReset: (@Sendable () async throws -> String)? = canResetUSB ? { @Sendable in try await access.resetUSB() } : nil

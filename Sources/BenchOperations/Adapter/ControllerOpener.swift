@@ -5,12 +5,12 @@ import HCILinux
 import HCIUSB
 
 /// Opens a host on the controller a moniker names, optionally capturing every packet (`CaptureTarget`).
-public enum ControllerOpener {
+package enum ControllerOpener {
     /// Parses `moniker`, opens its transport, wraps it in a capture when `capture` is given,
     /// and returns a host (not yet reset). Errors say which moniker and what went wrong. The open itself
     /// blocks (a TCP connect within its deadline, an HCI socket bind that retries, libusb) and so runs on a
     /// thread of its own, never on Swift's cooperative pool.
-    public static func openHost(moniker text: String, capture: CaptureTarget? = nil,
+    package static func openHost(moniker text: String, capture: CaptureTarget? = nil,
                                 commandTimeout: Duration = .seconds(2)) async throws(HCITransportError) -> HCIHost {
         try await blocking(text) { try openHostBlocking(moniker: text, capture: capture, commandTimeout: commandTimeout) }
     }
@@ -23,7 +23,7 @@ public enum ControllerOpener {
 
     /// The transport to the controller `moniker` names (not `sim:`, which needs its bench), with no host on
     /// it: for `hil serve`, which hands its packets to a host elsewhere. Blocking opens run on their own thread.
-    public static func openTransport(moniker text: String, capture: CaptureTarget? = nil) async throws(HCITransportError) -> any HCITransport {
+    package static func openTransport(moniker text: String, capture: CaptureTarget? = nil) async throws(HCITransportError) -> any HCITransport {
         try await blocking(text) { try capturing(try openTransportBlocking(moniker: text), moniker: text, capture: capture) }
     }
 
@@ -50,7 +50,7 @@ public enum ControllerOpener {
 
     /// A host on an opened transport, wrapped in a capture when `capture` is given; the transport is closed
     /// if the host cannot be made.
-    public static func makeHost(transport: any HCITransport, moniker: String, capture: CaptureTarget?,
+    package static func makeHost(transport: any HCITransport, moniker: String, capture: CaptureTarget?,
                                 commandTimeout: Duration = .seconds(2)) throws(HCITransportError) -> HCIHost {
         let transport = try capturing(transport, moniker: moniker, capture: capture)
         do {
@@ -62,7 +62,7 @@ public enum ControllerOpener {
     }
 
     /// `transport` wrapped in a capture when `capture` is given (closed when the capture file cannot be made).
-    public static func capturing(_ transport: any HCITransport, moniker: String, capture: CaptureTarget?) throws(HCITransportError) -> any HCITransport {
+    package static func capturing(_ transport: any HCITransport, moniker: String, capture: CaptureTarget?) throws(HCITransportError) -> any HCITransport {
         switch capture {
         case .file(let path, let keys):
             do {

@@ -5,15 +5,15 @@ import Rigs
 
 /// A host on the controller a moniker names, plus — for `sim:` monikers — the simulated bench of the rig
 /// that gives the moniker meaning, kept alive as long as the session.
-public struct ControllerSession: Sendable {
-    public let host: HCIHost
-    public let simulation: SimulatedRigRuntime?
+package struct ControllerSession: Sendable {
+    package let host: HCIHost
+    package let simulation: SimulatedRigRuntime?
 
     /// Opens `moniker`. A `sim:` moniker resolves against `rigPath` (default: rigs/simulated.json), whose
     /// simulated accessories are powered on first. A rig that is given is read and checked first, whatever
     /// the moniker (its errors are `InputError`s). Packets go to an H4 capture at `capturePath` when given, its
     /// keys redacted unless `captureKeys` is `.kept`.
-    public static func open(moniker text: String, rigPath: String?, capturePath: String? = nil, captureKeys: CaptureKeys = .redacted,
+    package static func open(moniker text: String, rigPath: String?, capturePath: String? = nil, captureKeys: CaptureKeys = .redacted,
                             commandTimeout: Duration = .seconds(2)) async throws -> ControllerSession {
         let runtime = try await simulation(for: text, rigPath: rigPath)
         do {
@@ -30,7 +30,7 @@ public struct ControllerSession: Sendable {
     /// `rigPath`, else rigs/simulated.json. Nil for every other moniker; a rig that is given is read and
     /// checked whatever the moniker. A bad moniker is an `HCITransportError` of kind `.invalidMoniker`; a
     /// bad rig a `InputError`.
-    public static func simulation(for text: String, rigPath: String?) async throws -> SimulatedRigRuntime? {
+    package static func simulation(for text: String, rigPath: String?) async throws -> SimulatedRigRuntime? {
         let rig = try self.rig(for: text, rigPath: rigPath)
         guard case .simulated = try TransportMoniker(parsing: text), let rig else { return nil }
         return try await poweredSimulation(of: rig)
@@ -39,7 +39,7 @@ public struct ControllerSession: Sendable {
     /// The rig a session on `text` belongs to: the one at `rigPath` (read and checked whatever the
     /// moniker), else for a `sim:` moniker rigs/simulated.json, else none. A bad moniker is an
     /// `HCITransportError` of kind `.invalidMoniker`; a bad or missing rig a `InputError`.
-    public static func rig(for text: String, rigPath: String?) throws -> Rig? {
+    package static func rig(for text: String, rigPath: String?) throws -> Rig? {
         let moniker = try TransportMoniker(parsing: text)
         if let rigPath { return try Rig.load(path: rigPath) }
         guard case .simulated = moniker else { return nil }
@@ -61,7 +61,7 @@ public struct ControllerSession: Sendable {
         return runtime
     }
 
-    public func close() async {
+    package func close() async {
         await host.close()
         await simulation?.shutdown()
     }

@@ -8,11 +8,11 @@ import Rigs
 /// The lease is the rig's lock when a rig is in play (`--rig`, or the default rig a `sim:` moniker
 /// resolves against), so `hil run` on that bench and a second `hil serve` of it fail at once naming the
 /// holder; otherwise a lock named for the adapter (`adapter usb:0`).
-public struct ServedAdapter: Sendable {
-    public let moniker: String
-    public let transport: any HCITransport
-    public let simulation: SimulatedRigRuntime?
-    public let lock: RigLock
+package struct ServedAdapter: Sendable {
+    package let moniker: String
+    package let transport: any HCITransport
+    package let simulation: SimulatedRigRuntime?
+    package let lock: RigLock
 
     /// Reads the rig, takes the lease (waiting up to `wait` for its holder), brings up a simulated bench
     /// and opens the transport, capturing to `capturePath` (an H4 btsnoop file, its keys redacted unless
@@ -20,7 +20,7 @@ public struct ServedAdapter: Sendable {
     /// `.invalidMoniker`, a bad rig a `InputError`, a held lease a `RigLockError`, an adapter that cannot be
     /// opened another `HCITransportError`. `notice` hears that the lease is busy or was taken over, and a rig
     /// time scale that was ignored.
-    public static func open(moniker: String, rigPath: String?, capturePath: String?, captureKeys: CaptureKeys = .redacted, command: String,
+    package static func open(moniker: String, rigPath: String?, capturePath: String?, captureKeys: CaptureKeys = .redacted, command: String,
                             wait: Duration = .zero, notice: @escaping @Sendable (String) -> Void) async throws -> ServedAdapter {
         let rig = try ControllerSession.rig(for: moniker, rigPath: rigPath)
         let simulated: Bool
@@ -49,7 +49,7 @@ public struct ServedAdapter: Sendable {
     }
 
     /// Closes the transport, shuts a simulated bench down and releases the lease.
-    public func close() async {
+    package func close() async {
         transport.close()
         await simulation?.shutdown()
         lock.release()

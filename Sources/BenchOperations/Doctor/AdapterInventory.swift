@@ -5,37 +5,37 @@ import HCIUSB
 
 /// `hil adapters`: every Bluetooth adapter, USB ones (location, VID:PID, serial, bound driver, the
 /// monikers that name them) and kernel ones (hciN with state), with firmware advice.
-public struct AdapterInventory: Codable, Sendable {
-    public struct USBAdapter: Codable, Sendable {
-        public var monikers: [String]
-        public var location: String
-        public var id: String
-        public var serial: String?
-        public var product: String?
-        public var driver: String?
-        public var kernelAdapter: String?
-        public var endpoints: String
-        public var firmware: String?
+package struct AdapterInventory: Codable, Sendable {
+    package struct USBAdapter: Codable, Sendable {
+        package var monikers: [String]
+        package var location: String
+        package var id: String
+        package var serial: String?
+        package var product: String?
+        package var driver: String?
+        package var kernelAdapter: String?
+        package var endpoints: String
+        package var firmware: String?
     }
 
-    public struct KernelAdapter: Codable, Sendable {
-        public var moniker: String
-        public var name: String
-        public var address: String
-        public var state: String
-        public var bus: String
-        public var usbLocation: String?
-        public var driver: String?
-        public var rfkillBlocked: Bool?
+    package struct KernelAdapter: Codable, Sendable {
+        package var moniker: String
+        package var name: String
+        package var address: String
+        package var state: String
+        package var bus: String
+        package var usbLocation: String?
+        package var driver: String?
+        package var rfkillBlocked: Bool?
     }
 
-    public var usb: [USBAdapter] = []
-    public var kernel: [KernelAdapter] = []
+    package var usb: [USBAdapter] = []
+    package var kernel: [KernelAdapter] = []
     /// Why a source could not be read (no usbfs, no AF_BLUETOOTH).
-    public var notes: [String] = []
+    package var notes: [String] = []
 
     /// Reads both sources; each that fails becomes a note.
-    public static func read(sysfs: String = "/sys") -> AdapterInventory {
+    package static func read(sysfs: String = "/sys") -> AdapterInventory {
         var inventory = AdapterInventory()
         var kernelByLocation: [String: String] = [:]
         do {
@@ -62,5 +62,5 @@ public struct AdapterInventory: Codable, Sendable {
         return inventory
     }
 
-    public var isEmpty: Bool { usb.isEmpty && kernel.isEmpty }
+    package var isEmpty: Bool { usb.isEmpty && kernel.isEmpty }
 }

@@ -4,11 +4,11 @@ import Glibc
 #endif
 
 /// Kernel Bluetooth sockets: what `hci-socket:` needs.
-public struct KernelBluetoothCheck: DoctorCheck {
-    public let name = "kernel-bluetooth"
-    public init() {}
+package struct KernelBluetoothCheck: DoctorCheck {
+    package let name = "kernel-bluetooth"
+    package init() {}
 
-    public func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
+    package func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
         let loaded = environment.exists("/sys/module/bluetooth") || environment.exists("/sys/class/bluetooth")
         let moduleDirectory = "/lib/modules/\(environment.kernelRelease)/kernel/net/bluetooth"
         let available = environment.list(moduleDirectory).contains { $0.hasPrefix("bluetooth.ko") }
@@ -34,11 +34,11 @@ public struct KernelBluetoothCheck: DoctorCheck {
 }
 
 /// bluetoothd powers adapters on and holds them: `hci-socket:` then fails with EBUSY.
-public struct BluetoothdCheck: DoctorCheck {
-    public let name = "bluetoothd"
-    public init() {}
+package struct BluetoothdCheck: DoctorCheck {
+    package let name = "bluetoothd"
+    package init() {}
 
-    public func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
+    package func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
         let pids = environment.list("/proc").filter { $0.allSatisfy(\.isNumber) }
             .filter { environment.read("/proc/\($0)/comm") == "bluetoothd" }
         guard !pids.isEmpty else {
@@ -53,11 +53,11 @@ public struct BluetoothdCheck: DoctorCheck {
 }
 
 /// rfkill blocks.
-public struct RfkillCheck: DoctorCheck {
-    public let name = "rfkill"
-    public init() {}
+package struct RfkillCheck: DoctorCheck {
+    package let name = "rfkill"
+    package init() {}
 
-    public func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
+    package func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
         for entry in environment.list("/sys/class/rfkill") {
             let directory = "/sys/class/rfkill/\(entry)"
@@ -79,11 +79,11 @@ public struct RfkillCheck: DoctorCheck {
 }
 
 /// Permissions on the usbfs nodes of the adapters, and the udev rules that fix them.
-public struct USBPermissionsCheck: DoctorCheck {
-    public let name = "usb-permissions"
-    public init() {}
+package struct USBPermissionsCheck: DoctorCheck {
+    package let name = "usb-permissions"
+    package init() {}
 
-    public func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
+    package func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
         let adapters = environment.usbBluetoothAdapters()
         guard !adapters.isEmpty else { return [DoctorFinding(check: name, severity: .ok, what: "no USB Bluetooth adapter to check")] }
         let rules = environment.exists(PermissionAdvice.rulesFile)
@@ -106,11 +106,11 @@ public struct USBPermissionsCheck: DoctorCheck {
 }
 
 /// The kernel version decides whether sysfs can keep a hub port off.
-public struct KernelVersionCheck: DoctorCheck {
-    public let name = "kernel-version"
-    public init() {}
+package struct KernelVersionCheck: DoctorCheck {
+    package let name = "kernel-version"
+    package init() {}
 
-    public func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
+    package func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
         guard let version = KernelVersion(release: environment.kernelRelease) else {
             return [DoctorFinding(check: name, severity: .warning, what: "kernel release '\(environment.kernelRelease)' not understood; power switching falls back to hub requests")]
         }
@@ -124,11 +124,11 @@ public struct KernelVersionCheck: DoctorCheck {
 }
 
 /// Hubs that can switch power per port: what power transitions and the ladder's last rung need.
-public struct HubsCheck: DoctorCheck {
-    public let name = "hubs"
-    public init() {}
+package struct HubsCheck: DoctorCheck {
+    package let name = "hubs"
+    package init() {}
 
-    public func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
+    package func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
         guard let hubs = environment.hubs else {
             return [DoctorFinding(check: name, severity: .info, what: "the USB topology could not be read: \(environment.topologyProblem ?? "unknown reason")",
                                   fix: "run as root, or install the udev rules (sudo scripts/install-udev-rules)")]
@@ -144,11 +144,11 @@ public struct HubsCheck: DoctorCheck {
 }
 
 /// The adapters themselves: at least one, their drivers, and firmware they need from the host.
-public struct AdaptersCheck: DoctorCheck {
-    public let name = "adapters"
-    public init() {}
+package struct AdaptersCheck: DoctorCheck {
+    package let name = "adapters"
+    package init() {}
 
-    public func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
+    package func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
         let usb = environment.usbBluetoothAdapters()
         let hci = environment.hciAdapters()
         var findings: [DoctorFinding] = []
@@ -183,15 +183,15 @@ public struct AdaptersCheck: DoctorCheck {
 }
 
 /// Runs every check.
-public enum Doctor {
-    public static let checks: [any DoctorCheck] = [
+package enum Doctor {
+    package static let checks: [any DoctorCheck] = [
         KernelBluetoothCheck(), BluetoothdCheck(), RfkillCheck(), USBPermissionsCheck(), KernelVersionCheck(), HubsCheck(), AdaptersCheck(),
     ]
 
-    public static func examine(_ environment: DoctorEnvironment, checks: [any DoctorCheck] = Doctor.checks) -> [DoctorFinding] {
+    package static func examine(_ environment: DoctorEnvironment, checks: [any DoctorCheck] = Doctor.checks) -> [DoctorFinding] {
         checks.flatMap { $0.run(environment) }
     }
 
     /// True when any finding stops the bench from working.
-    public static func benchCannotWork(_ findings: [DoctorFinding]) -> Bool { findings.contains { $0.severity == .error } }
+    package static func benchCannotWork(_ findings: [DoctorFinding]) -> Bool { findings.contains { $0.severity == .error } }
 }

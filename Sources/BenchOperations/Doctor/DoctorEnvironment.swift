@@ -5,27 +5,27 @@ import Glibc
 
 /// What the doctor's checks read: a root directory (`/` normally, a fake tree in tests) under which
 /// `sys`, `proc`, `dev`, `etc` and `lib/modules` are looked up, plus the few facts that are not files.
-public struct DoctorEnvironment: Sendable {
-    public var root: String
+package struct DoctorEnvironment: Sendable {
+    package var root: String
     /// The running kernel's release (`6.1.0-57-amd64`).
-    public var kernelRelease: String
+    package var kernelRelease: String
     /// The user the bench runs as, and its groups.
-    public var uid: UInt32
-    public var groups: [UInt32]
+    package var uid: UInt32
+    package var groups: [UInt32]
     /// 0 when `socket(AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI)` works, else its errno; nil when not probed.
-    public var bluetoothSocketErrno: Int32?
+    package var bluetoothSocketErrno: Int32?
     /// Hubs whose descriptors were read (location, per-port switching, ports), when a USB topology was read.
-    public var hubs: [HubFact]?
+    package var hubs: [HubFact]?
     /// Why the USB topology could not be read, if it could not.
-    public var topologyProblem: String?
+    package var topologyProblem: String?
 
-    public struct HubFact: Sendable, Hashable {
-        public var location: String
-        public var id: String
-        public var switching: String
-        public var ports: Int
+    package struct HubFact: Sendable, Hashable {
+        package var location: String
+        package var id: String
+        package var switching: String
+        package var ports: Int
 
-        public init(location: String, id: String, switching: String, ports: Int) {
+        package init(location: String, id: String, switching: String, ports: Int) {
             self.location = location
             self.id = id
             self.switching = switching
@@ -33,7 +33,7 @@ public struct DoctorEnvironment: Sendable {
         }
     }
 
-    public init(root: String = "/", kernelRelease: String, uid: UInt32, groups: [UInt32],
+    package init(root: String = "/", kernelRelease: String, uid: UInt32, groups: [UInt32],
                 bluetoothSocketErrno: Int32? = nil, hubs: [HubFact]? = nil, topologyProblem: String? = nil) {
         self.root = root
         self.kernelRelease = kernelRelease
@@ -45,26 +45,26 @@ public struct DoctorEnvironment: Sendable {
     }
 
     /// `root` + an absolute path.
-    public func path(_ absolute: String) -> String {
+    package func path(_ absolute: String) -> String {
         root == "/" ? absolute : (root.hasSuffix("/") ? String(root.dropLast()) : root) + absolute
     }
 
-    public func read(_ absolute: String) -> String? {
+    package func read(_ absolute: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path(absolute)) else { return nil }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    public func exists(_ absolute: String) -> Bool { FileManager.default.fileExists(atPath: path(absolute)) }
+    package func exists(_ absolute: String) -> Bool { FileManager.default.fileExists(atPath: path(absolute)) }
 
-    public func list(_ absolute: String) -> [String] {
+    package func list(_ absolute: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: path(absolute))) ?? []).sorted()
     }
 
-    public func link(_ absolute: String) -> String? { try? FileManager.default.destinationOfSymbolicLink(atPath: path(absolute)) }
+    package func link(_ absolute: String) -> String? { try? FileManager.default.destinationOfSymbolicLink(atPath: path(absolute)) }
 
     /// Whether this user may open `absolute` for reading and writing, from its mode bits and owner
     /// (not `access()`, which says yes to root in tests).
-    public func canReadWrite(_ absolute: String) -> Bool? {
+    package func canReadWrite(_ absolute: String) -> Bool? {
         var info = stat()
         guard stat(path(absolute), &info) == 0 else { return nil }
         if uid == 0 { return true }
@@ -75,7 +75,7 @@ public struct DoctorEnvironment: Sendable {
     }
 
     /// The environment of this process, with the Bluetooth socket probed and the USB topology's hubs.
-    public static func live(hubs: [HubFact]?, topologyProblem: String?) -> DoctorEnvironment {
+    package static func live(hubs: [HubFact]?, topologyProblem: String?) -> DoctorEnvironment {
         var name = utsname()
         let release = uname(&name) == 0 ? withUnsafeBytes(of: &name.release) { raw in
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)

@@ -1,21 +1,21 @@
 /// Adapters that need firmware from the host: detected by USB ID and by what the controller reports
 /// about itself. With the kernel driver detached (`usb:`), nobody loads that firmware.
-public enum FirmwareAdvisor {
-    public struct Need: Sendable, Hashable {
+package enum FirmwareAdvisor {
+    package struct Need: Sendable, Hashable {
         /// `Intel`, `Realtek`.
-        public var family: String
+        package var family: String
         /// The chip, when the ID tells it.
-        public var chip: String
+        package var chip: String
         /// Files under /lib/firmware the kernel driver loads (globs).
-        public var files: [String]
+        package var files: [String]
         /// The Debian package that ships them.
-        public var package: String
+        package var package: String
         /// What happens without them.
-        public var without: String
+        package var without: String
     }
 
     /// Realtek chip IDs that an unpatched controller reports as its LMP subversion (btrtl's table).
-    public static let realtekROMSubversions: [UInt16: String] = [
+    package static let realtekROMSubversions: [UInt16: String] = [
         0x8703: "RTL8723B/CS", 0x8723: "RTL8723A/B/D", 0x8761: "RTL8761A/B", 0x8821: "RTL8821A/C",
         0x8822: "RTL8822B/C", 0x8852: "RTL8852A/B/C", 0x8851: "RTL8851B",
     ]
@@ -31,7 +31,7 @@ public enum FirmwareAdvisor {
     ]
 
     /// What this USB ID needs, if anything.
-    public static func need(vendor: UInt16, product: UInt16) -> Need? {
+    package static func need(vendor: UInt16, product: UInt16) -> Need? {
         if vendor == 0x8087, let chip = intelBootloaderIDs[product] {
             return Need(family: "Intel", chip: chip, files: ["intel/ibt-*.sfi", "intel/ibt-*.ddc"], package: "firmware-iwlwifi",
                         without: "the controller stays in its bootloader and answers almost no HCI command")
@@ -46,7 +46,7 @@ public enum FirmwareAdvisor {
 
     /// What the controller's own report says: a Realtek controller (company 93) whose LMP subversion is a
     /// bare chip ID runs its ROM firmware, so no patch was loaded. Nil when nothing is wrong.
-    public static func advice(manufacturer: UInt16, lmpSubversion: UInt16, moniker: String) -> String? {
+    package static func advice(manufacturer: UInt16, lmpSubversion: UInt16, moniker: String) -> String? {
         if manufacturer == 93, let chip = realtekROMSubversions[lmpSubversion] {
             return "\(moniker): this Realtek \(chip) runs its ROM firmware (LMP subversion 0x\(String(lmpSubversion, radix: 16)) is the bare chip ID): "
                 + "no firmware patch was loaded. Use hci-socket:N on it (btusb loads rtl_bt/ firmware at probe), or install firmware-realtek and re-plug it"
@@ -55,7 +55,7 @@ public enum FirmwareAdvisor {
     }
 
     /// One line for `hil adapters` and `hil doctor` about an adapter by ID and driver.
-    public static func advice(vendor: UInt16, product: UInt16, driver: String?, firmwarePresent: Bool?) -> String? {
+    package static func advice(vendor: UInt16, product: UInt16, driver: String?, firmwarePresent: Bool?) -> String? {
         guard let need = need(vendor: vendor, product: product) else { return nil }
         var text = "\(need.family) \(need.chip) needs firmware from the host (\(need.files.joined(separator: ", "))); without it \(need.without). "
         if driver == "btusb" {

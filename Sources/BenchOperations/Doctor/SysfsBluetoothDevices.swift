@@ -2,35 +2,35 @@ import DeviceControl
 import HCIUSB
 
 /// A USB Bluetooth adapter as sysfs shows it, read without opening the device.
-public struct SysfsUSBAdapter: Sendable, Hashable {
-    public var location: String
-    public var vendor: UInt16
-    public var product: UInt16
-    public var serial: String?
-    public var productName: String?
-    public var bus: Int
-    public var address: Int
+package struct SysfsUSBAdapter: Sendable, Hashable {
+    package var location: String
+    package var vendor: UInt16
+    package var product: UInt16
+    package var serial: String?
+    package var productName: String?
+    package var bus: Int
+    package var address: Int
     /// The driver bound to its Bluetooth interface (or first interface): `btusb`, or nil.
-    public var driver: String?
+    package var driver: String?
     /// Declares class E0/01/01 (device or interface); false for a known dongle with a vendor class.
-    public var declaresBluetooth: Bool
+    package var declaresBluetooth: Bool
 
-    public var id: String { USBID(vendor: vendor, product: product).description }
-    public var node: String { PermissionAdvice.deviceNode(bus: bus, address: address) }
+    package var id: String { USBID(vendor: vendor, product: product).description }
+    package var node: String { PermissionAdvice.deviceNode(bus: bus, address: address) }
 }
 
 /// A kernel Bluetooth adapter (hciN) as sysfs shows it.
-public struct SysfsHCIAdapter: Sendable, Hashable {
-    public var name: String
+package struct SysfsHCIAdapter: Sendable, Hashable {
+    package var name: String
     /// The USB location it sits on, if it is a USB adapter.
-    public var usbLocation: String?
-    public var driver: String?
+    package var usbLocation: String?
+    package var driver: String?
 }
 
 extension DoctorEnvironment {
     /// Every USB device that is a Bluetooth adapter, as `USBBluetoothClassifier` decides: class E0/01/01 on
     /// the device or an interface, or a known dongle ID.
-    public func usbBluetoothAdapters() -> [SysfsUSBAdapter] {
+    package func usbBluetoothAdapters() -> [SysfsUSBAdapter] {
         let base = "/sys/bus/usb/devices"
         var result: [SysfsUSBAdapter] = []
         let names = list(base)
@@ -70,7 +70,7 @@ extension DoctorEnvironment {
     }
 
     /// hci0, hci1, … from /sys/class/bluetooth, with the USB device behind each.
-    public func hciAdapters() -> [SysfsHCIAdapter] {
+    package func hciAdapters() -> [SysfsHCIAdapter] {
         list("/sys/class/bluetooth").filter { $0.hasPrefix("hci") && !$0.contains(":") }.map { name in
             let device = link("/sys/class/bluetooth/\(name)/device")
             let last = device?.split(separator: "/").last.map(String.init)

@@ -7,25 +7,25 @@ import Rigs
 /// Built from a rig read by `Rig.load(path:)`; `yaml` writes it (see `LabgridYAML`). Parts labgrid has
 /// no resource for (a simulated controller or switch, a `command` or `process` switch, an adapter named
 /// by enumeration order) are kept as notes, which the YAML carries as comments.
-public struct LabgridExport: Sendable, Equatable {
+package struct LabgridExport: Sendable, Equatable {
     /// One line of the configuration, in the order written.
-    public enum Entry: Sendable, Equatable {
+    package enum Entry: Sendable, Equatable {
         case resource(LabgridResource)
         case notExported(NotExported)
     }
 
     /// A part of the rig labgrid has no resource for, and why.
-    public struct NotExported: Sendable, Equatable, CustomStringConvertible {
+    package struct NotExported: Sendable, Equatable, CustomStringConvertible {
         /// The part: `adapter sim:central`, `switch pdu port 1`.
-        public var part: String
+        package var part: String
         /// What it is, that labgrid cannot hold: `a simulated controller, inside hil's own process`.
-        public var reason: String
+        package var reason: String
         /// What it powers, when it is a switch port (`thermometer's power`).
-        public var powers: String?
+        package var powers: String?
         /// What a lab can do instead, if anything.
-        public var advice: String?
+        package var advice: String?
 
-        public init(part: String, reason: String, powers: String? = nil, advice: String? = nil) {
+        package init(part: String, reason: String, powers: String? = nil, advice: String? = nil) {
             self.part = part
             self.reason = reason
             self.powers = powers
@@ -33,24 +33,24 @@ public struct LabgridExport: Sendable, Equatable {
         }
 
         /// `thermometer's power: switch pdu port 1: a command switch; declare …`.
-        public var description: String {
+        package var description: String {
             "\(powers.map { "\($0): " } ?? "")\(part): \(reason)\(advice.map { "; \($0)" } ?? "")"
         }
     }
 
     /// The exporter group: `--group`, else the rig's name made safe for labgrid's match patterns.
-    public var group: String
-    public var rigName: String
-    public var rigPath: String?
-    public var entries: [Entry]
+    package var group: String
+    package var rigName: String
+    package var rigPath: String?
+    package var entries: [Entry]
 
     /// The resources only, in order.
-    public var resources: [LabgridResource] {
+    package var resources: [LabgridResource] {
         entries.compactMap { if case .resource(let resource) = $0 { resource } else { nil } }
     }
 
     /// The notes on what was not exported, in order.
-    public var notExported: [NotExported] {
+    package var notExported: [NotExported] {
         entries.compactMap { if case .notExported(let note) = $0 { note } else { nil } }
     }
 
@@ -58,7 +58,7 @@ public struct LabgridExport: Sendable, Equatable {
     /// (named after them), then the switches' other ports (`SWITCH-portN`), each switch in rig order.
     /// Throws when `group` is not a name labgrid's match patterns can hold, or when nothing of the rig
     /// can be exported (a simulated bench).
-    public init(rig: Rig, group: String? = nil) throws(LabgridExportError) {
+    package init(rig: Rig, group: String? = nil) throws(LabgridExportError) {
         if let group, !LabgridName.isSafe(group) {
             throw LabgridExportError("--group '\(group)': use letters, digits, '.', '_' and '-' (labgrid-client matches EXPORTER/GROUP/CLASS/NAME)")
         }
@@ -76,7 +76,7 @@ public struct LabgridExport: Sendable, Equatable {
 }
 
 /// Why a rig cannot be exported: one line.
-public struct LabgridExportError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct LabgridExportError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -4,9 +4,9 @@
 /// and `##` a line comment. So every comment here starts with `##`, and every string is double-quoted
 /// with `#`, `{`, `}` and `%` escaped (`\x23`, …) besides YAML's own escapes: no value can become
 /// template syntax, a comment or a YAML indicator, whatever a rig's names hold.
-public enum LabgridYAML {
+package enum LabgridYAML {
     /// The whole file: a header saying where it came from and how to use it, then one group.
-    public static func render(_ export: LabgridExport) -> String {
+    package static func render(_ export: LabgridExport) -> String {
         var lines = [
             comment("labgrid exporter configuration for rig \(export.rigName)\(export.rigPath.map { " (\($0))" } ?? ""), written by hil lab export"),
             comment("serve it:  labgrid-exporter -c COORDINATOR --name EXPORTER THIS-FILE"),
@@ -37,7 +37,7 @@ public enum LabgridYAML {
     }
 
     /// A YAML double-quoted scalar that reads back as exactly `text`, through Jinja2 and YAML.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

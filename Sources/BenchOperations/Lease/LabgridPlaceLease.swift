@@ -7,10 +7,10 @@ import HILResults
 /// (waiting for it with `--wait`), released after the last — on success, failure, SIGINT and SIGTERM alike.
 /// A run killed with SIGKILL cannot release it; labgrid has no lease expiry, so the next run says who holds
 /// it and how to free it.
-public final class LabgridPlaceLease: Sendable {
-    public let client: LabgridClient
+package final class LabgridPlaceLease: Sendable {
+    package let client: LabgridClient
     /// `HOST/USER` as labgrid records us, read back after acquiring.
-    public let holder: String?
+    package let holder: String?
 
     private init(client: LabgridClient, holder: String?) {
         self.client = client
@@ -20,7 +20,7 @@ public final class LabgridPlaceLease: Sendable {
     /// Acquires `place`, polling every `pollInterval` for up to `wait` while someone else holds it, the wait
     /// and the polls on `clock` (real time unless a test gives its own); `notice` hears once that it is busy and
     /// who holds it. `environment` chooses the client (`HIL_LABGRID_CLIENT`, `LabgridClient`).
-    public static func acquire(_ place: LabgridPlace, wait: Duration = .zero, pollInterval: Duration = .seconds(1),
+    package static func acquire(_ place: LabgridPlace, wait: Duration = .zero, pollInterval: Duration = .seconds(1),
                                environment: [String: String] = ProcessInfo.processInfo.environment, clock: LoopClock = .real,
                                notice: @Sendable (String) -> Void = { _ in }) async throws(LabgridError) -> LabgridPlaceLease {
         let client = LabgridClient(place, environment: environment)
@@ -60,7 +60,7 @@ public final class LabgridPlaceLease: Sendable {
     /// Releases the place; runs to its end even in a cancelled task (an interrupted run still frees its bench).
     /// Returns the error that kept it held, if any.
     @discardableResult
-    public func release() async -> LabgridError? {
+    package func release() async -> LabgridError? {
         let client = client
         return await Task { () -> LabgridError? in
             do throws(LabgridError) {

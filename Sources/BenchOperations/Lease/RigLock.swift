@@ -9,15 +9,15 @@ import HILResults
 import Synchronization
 
 /// Who holds a rig: written into the lock file by the holder, read by whoever finds the rig busy.
-public struct RigLockHolder: Codable, Sendable, Hashable, CustomStringConvertible {
-    public var pid: Int32
-    public var host: String
-    public var started: Date
+package struct RigLockHolder: Codable, Sendable, Hashable, CustomStringConvertible {
+    package var pid: Int32
+    package var host: String
+    package var started: Date
     /// The holder's command line, e.g. `hil run --rig rigs/lab-bench-1.json`.
-    public var command: String
-    public var rig: String
+    package var command: String
+    package var rig: String
 
-    public init(pid: Int32, host: String, started: Date, command: String, rig: String) {
+    package init(pid: Int32, host: String, started: Date, command: String, rig: String) {
         self.pid = pid
         self.host = host
         self.started = started
@@ -26,20 +26,20 @@ public struct RigLockHolder: Codable, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// "PID 1234 on bench-host since 14:02:11 (hil run --rig rigs/lab-bench-1.json)".
-    public var description: String {
+    package var description: String {
         "PID \(pid) on \(host) since \(RigLock.clockTime(started)) (\(command))"
     }
 
     /// Whether this process still runs — answerable only on the holder's own host.
-    public var isAliveOnThisHost: Bool? {
+    package var isAliveOnThisHost: Bool? {
         guard host == RunContext.hostName() else { return nil }
         return kill(pid, 0) == 0 || errno == EPERM
     }
 }
 
 /// Why a rig could not be locked.
-public struct RigLockError: Error, CustomStringConvertible, Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+package struct RigLockError: Error, CustomStringConvertible, Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// Another runner holds the rig (and kept it past the wait).
         case held
         /// The lock file or its directory cannot be used.
@@ -48,11 +48,11 @@ public struct RigLockError: Error, CustomStringConvertible, Sendable, Hashable {
         case cancelled
     }
 
-    public var kind: Kind
-    public var description: String
-    public var holder: RigLockHolder?
+    package var kind: Kind
+    package var description: String
+    package var holder: RigLockHolder?
 
-    public init(_ kind: Kind, _ description: String, holder: RigLockHolder? = nil) {
+    package init(_ kind: Kind, _ description: String, holder: RigLockHolder? = nil) {
         self.kind = kind
         self.description = description
         self.holder = holder
@@ -66,12 +66,12 @@ public struct RigLockError: Error, CustomStringConvertible, Sendable, Hashable {
 /// lock free with its record still in the file: the next runner takes the lock over and says whose it
 /// was. The descriptor is close-on-exec, so processes a run starts (a peer that outlives it) never keep
 /// the rig locked. Release truncates the record before unlocking.
-public final class RigLock: Sendable {
+package final class RigLock: Sendable {
     /// The lock file.
-    public let url: URL
-    public let rigName: String
+    package let url: URL
+    package let rigName: String
     /// The holder this lock replaced: a process that died without releasing it.
-    public let tookOverFrom: RigLockHolder?
+    package let tookOverFrom: RigLockHolder?
     private let descriptor: Mutex<Int32>
 
     private init(url: URL, rigName: String, fd: Int32, tookOverFrom: RigLockHolder?) {
@@ -84,13 +84,13 @@ public final class RigLock: Sendable {
     deinit { release() }
 
     /// `HIL_LOCK_DIR`, else `/tmp/hil-locks`.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    package static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let path = environment["HIL_LOCK_DIR"], !path.isEmpty { return URL(fileURLWithPath: path, isDirectory: true) }
         return URL(fileURLWithPath: "/tmp/hil-locks", isDirectory: true)
     }
 
     /// `<directory>/<sanitized rig name>.lock`.
-    public static func lockFile(rigName: String, directory: URL) -> URL {
+    package static func lockFile(rigName: String, directory: URL) -> URL {
         directory.appendingPathComponent(ResultsLayout.sanitize(rigName) + ".lock")
     }
 
@@ -98,7 +98,7 @@ public final class RigLock: Sendable {
     /// again every `pollInterval`; the wait and the polls are on `clock` (real time unless a test gives its own),
     /// the last look exactly at the end of the wait. `notice` hears, once, that the rig is busy and who holds it,
     /// and that a dead holder's lock was taken over.
-    public static func acquire(rigName: String, command: String, wait: Duration = .zero,
+    package static func acquire(rigName: String, command: String, wait: Duration = .zero,
                                directory: URL = defaultDirectory(), pollInterval: Duration = .milliseconds(200),
                                clock: LoopClock = .real,
                                notice: @Sendable (String) -> Void = { _ in }) async throws(RigLockError) -> RigLock {
@@ -154,7 +154,7 @@ public final class RigLock: Sendable {
     }
 
     /// Clears the holder record and unlocks. Safe to call more than once.
-    public func release() {
+    package func release() {
         descriptor.withLock { fd in
             guard fd >= 0 else { return }
             _ = ftruncate(fd, 0)
@@ -165,7 +165,7 @@ public final class RigLock: Sendable {
     }
 
     /// Reads the holder record of a rig's lock file without locking (for messages and tests).
-    public static func currentHolder(rigName: String, directory: URL = defaultDirectory()) -> RigLockHolder? {
+    package static func currentHolder(rigName: String, directory: URL = defaultDirectory()) -> RigLockHolder? {
         let fd = open(lockFile(rigName: rigName, directory: directory).path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

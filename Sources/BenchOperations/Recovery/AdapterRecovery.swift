@@ -4,18 +4,18 @@ import EventLoops
 import HostCore
 
 /// The host currently open on an adapter; the ladder's rungs close it and put a fresh one in.
-public actor HostSlot {
-    public private(set) var host: HCIHost?
+package actor HostSlot {
+    package private(set) var host: HCIHost?
 
-    public init(_ host: HCIHost? = nil) { self.host = host }
+    package init(_ host: HCIHost? = nil) { self.host = host }
 
     /// Closes the current host, if any.
-    public func close() async {
+    package func close() async {
         if let host { await host.close() }
         host = nil
     }
 
-    public func put(_ host: HCIHost) { self.host = host }
+    package func put(_ host: HCIHost) { self.host = host }
 }
 
 extension RecoveryLadder {
@@ -25,7 +25,7 @@ extension RecoveryLadder {
     /// - `usbReset` resets the adapter's USB device (nil for an adapter that is not on USB);
     /// - `powerSwitch` switches the adapter's own hub port (nil when the rig has none);
     /// - `resetTimeout` bounds every command of the initialization that proves the adapter answers.
-    public static func standard(adapter: String, slot: HostSlot,
+    package static func standard(adapter: String, slot: HostSlot,
                                 openHost: @escaping @Sendable () async throws -> HCIHost,
                                 usbReset: (@Sendable () async throws -> String)?,
                                 powerSwitch: (any PowerSwitch)?,

@@ -6,22 +6,22 @@ import EventLoops
 /// power-cycle the adapter's own hub port → declare the bench broken. The runner climbs it between tests
 /// and whenever an adapter wedges; it stops at the first rung after which the adapter answers, and
 /// records every rung it tried with its time and result.
-public struct RecoveryLadder: Sendable {
+package struct RecoveryLadder: Sendable {
     /// What one rung reports.
-    public enum Attempt: Sendable, Equatable {
+    package enum Attempt: Sendable, Equatable {
         case recovered(String)
         case failed(String)
         case skipped(String)
     }
 
     /// One rung: a name and an action that ends with the adapter answering, or says why not.
-    public struct Rung: Sendable {
-        public var name: String
+    package struct Rung: Sendable {
+        package var name: String
         /// The rung's own deadline; an action still running then counts as failed.
-        public var deadline: Duration
-        public var action: @Sendable () async -> Attempt
+        package var deadline: Duration
+        package var action: @Sendable () async -> Attempt
 
-        public init(name: String, deadline: Duration = .seconds(30), action: @escaping @Sendable () async -> Attempt) {
+        package init(name: String, deadline: Duration = .seconds(30), action: @escaping @Sendable () async -> Attempt) {
             self.name = name
             self.deadline = deadline
             self.action = action
@@ -29,19 +29,19 @@ public struct RecoveryLadder: Sendable {
     }
 
     /// Names the adapter in `BenchBroken`.
-    public var adapter: String
-    public var rungs: [Rung]
+    package var adapter: String
+    package var rungs: [Rung]
     /// The clock rung deadlines and step times are on: the bench's (virtual time on a simulated bench).
-    public var clock: LoopClock
+    package var clock: LoopClock
 
-    public init(adapter: String, rungs: [Rung], clock: LoopClock = .real) {
+    package init(adapter: String, rungs: [Rung], clock: LoopClock = .real) {
         self.adapter = adapter
         self.rungs = rungs
         self.clock = clock
     }
 
     /// Tries the rungs in order; stops at the first that recovers.
-    public func climb() async -> RecoveryOutcome {
+    package func climb() async -> RecoveryOutcome {
         let start = clock.now
         var steps: [RecoveryStep] = []
         for rung in rungs {

@@ -1,22 +1,22 @@
 import Foundation
 
 /// `hil recover --json`: the ladder's steps as plain records.
-public struct RecoveryReport: Codable, Sendable {
-    public struct Step: Codable, Sendable {
-        public var name: String
-        public var startSeconds: Double
-        public var durationSeconds: Double
-        public var result: String
-        public var outcome: String
+package struct RecoveryReport: Codable, Sendable {
+    package struct Step: Codable, Sendable {
+        package var name: String
+        package var startSeconds: Double
+        package var durationSeconds: Double
+        package var result: String
+        package var outcome: String
     }
 
-    public var moniker: String
-    public var before: String
-    public var recoveredAt: String?
-    public var benchBroken: Bool
-    public var steps: [Step]
+    package var moniker: String
+    package var before: String
+    package var recoveredAt: String?
+    package var benchBroken: Bool
+    package var steps: [Step]
 
-    public init(moniker: String, before: String, outcome: RecoveryOutcome) {
+    package init(moniker: String, before: String, outcome: RecoveryOutcome) {
         self.moniker = moniker
         self.before = before
         steps = outcome.steps.map {

@@ -1,9 +1,9 @@
 import Foundation
 
 /// One rung of a recovery attempt as the runner's timeline records it.
-public struct RecoveryStep: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct RecoveryStep: Sendable, Hashable, Codable, CustomStringConvertible {
     /// How the rung ended.
-    public enum Result: String, Sendable, Hashable, Codable {
+    package enum Result: String, Sendable, Hashable, Codable {
         /// The adapter answered afterwards: the ladder stops here.
         case recovered
         /// The rung ran and the adapter still does not answer (or the rung's action failed).
@@ -13,15 +13,15 @@ public struct RecoveryStep: Sendable, Hashable, Codable, CustomStringConvertible
     }
 
     /// `HCI Reset`, `USB reset`, `close and reopen`, `power-cycle hub port`.
-    public var name: String
+    package var name: String
     /// When the rung began, from the start of the ladder.
-    public var startOffset: Duration
-    public var duration: Duration
-    public var result: Result
+    package var startOffset: Duration
+    package var duration: Duration
+    package var result: Result
     /// What happened, in one line: the error or the evidence.
-    public var outcome: String
+    package var outcome: String
 
-    public init(name: String, startOffset: Duration, duration: Duration, result: Result, outcome: String) {
+    package init(name: String, startOffset: Duration, duration: Duration, result: Result, outcome: String) {
         self.name = name
         self.startOffset = startOffset
         self.duration = duration
@@ -30,7 +30,7 @@ public struct RecoveryStep: Sendable, Hashable, Codable, CustomStringConvertible
     }
 
     /// `+0.00 s  HCI Reset (2.00 s): failed: …`.
-    public var description: String {
+    package var description: String {
         "+\(Self.seconds(startOffset)) s  \(name) (\(Self.seconds(duration)) s): \(result.rawValue): \(outcome)"
     }
 
@@ -41,17 +41,17 @@ public struct RecoveryStep: Sendable, Hashable, Codable, CustomStringConvertible
 
 /// The bench cannot be brought back: every rung was tried (or could not run). The suites turn this into
 /// an infrastructure verdict rather than a product failure.
-public struct BenchBroken: Error, Sendable, Hashable, CustomStringConvertible {
+package struct BenchBroken: Error, Sendable, Hashable, CustomStringConvertible {
     /// The adapter that stayed unusable (its moniker).
-    public var adapter: String
-    public var steps: [RecoveryStep]
+    package var adapter: String
+    package var steps: [RecoveryStep]
 
-    public init(adapter: String, steps: [RecoveryStep]) {
+    package init(adapter: String, steps: [RecoveryStep]) {
         self.adapter = adapter
         self.steps = steps
     }
 
-    public var description: String {
+    package var description: String {
         let tried = steps.map { "\($0.name): \($0.result.rawValue)" }.joined(separator: "; ")
         let last = steps.last(where: { $0.result == .failed })?.outcome ?? "no rung could run"
         return "bench broken: \(adapter) did not recover (\(tried)); last failure: \(last)"
@@ -59,13 +59,13 @@ public struct BenchBroken: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What a climb of the ladder ended with.
-public enum RecoveryOutcome: Sendable {
+package enum RecoveryOutcome: Sendable {
     /// A rung brought the adapter back; `steps` ends with that rung.
     case recovered(rung: String, steps: [RecoveryStep])
     /// Nothing did.
     case broken(BenchBroken)
 
-    public var steps: [RecoveryStep] {
+    package var steps: [RecoveryStep] {
         switch self {
         case .recovered(_, let steps): steps
         case .broken(let broken): broken.steps

@@ -2,17 +2,17 @@
 /// status command's stdout read through `statePattern`. For network PDUs (`snmpset`, a vendor CLI,
 /// `curl` to a smart plug) and anything else a command can switch. The deadline is kept on `clock` (real
 /// time unless a test gives its own).
-public struct CommandActuator: PowerActuator {
-    public let name: String
-    public let onCommand: [String]
-    public let offCommand: [String]
-    public let statusCommand: [String]?
-    public let statePattern: StatePattern?
-    public let deadline: Duration
+package struct CommandActuator: PowerActuator {
+    package let name: String
+    package let onCommand: [String]
+    package let offCommand: [String]
+    package let statusCommand: [String]?
+    package let statePattern: StatePattern?
+    package let deadline: Duration
     /// The clock `deadline` is kept on.
-    public let clock: any Clock<Duration>
+    package let clock: any Clock<Duration>
 
-    public init(name: String, on: [String], off: [String], status: [String]? = nil, statePattern: StatePattern? = nil,
+    package init(name: String, on: [String], off: [String], status: [String]? = nil, statePattern: StatePattern? = nil,
                 deadline: Duration = .seconds(10), clock: some Clock<Duration> = ContinuousClock()) throws {
         for (key, argv) in [("on", on), ("off", off), ("status", status ?? ["-"])] where argv.isEmpty || argv[0].isEmpty {
             throw PowerSwitchError(.invalidInput, "\(name): the \(key) command is empty")
@@ -26,7 +26,7 @@ public struct CommandActuator: PowerActuator {
         self.clock = clock
     }
 
-    public func apply(_ power: Power) async throws -> [String] {
+    package func apply(_ power: Power) async throws -> [String] {
         let result = try await run(power == .on ? onCommand : offCommand, action: power.rawValue)
         var steps = ["ran `\(result.commandLine)` (\(result.termination), \(result.elapsed.seconds))"]
         if let statePattern, case let said = statePattern.state(of: result.stdout), said == PowerState(power.opposite) {
@@ -36,7 +36,7 @@ public struct CommandActuator: PowerActuator {
         return steps
     }
 
-    public func status() async throws -> PowerStatus {
+    package func status() async throws -> PowerStatus {
         guard let statusCommand else {
             return PowerStatus(state: .unknown(reason: "no status command configured"), detail: "")
         }

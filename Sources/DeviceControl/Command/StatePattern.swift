@@ -1,12 +1,12 @@
 import Foundation
 
 /// Regular expressions that read a switch's state from a command's stdout: `{"on": "…", "off": "…"}`.
-public struct StatePattern: Sendable, Equatable {
-    public let on: String
-    public let off: String
+package struct StatePattern: Sendable, Equatable {
+    package let on: String
+    package let off: String
 
     /// Compiles both now so a bad pattern is reported where it is written.
-    public init(on: String, off: String) throws {
+    package init(on: String, off: String) throws {
         for (key, pattern) in [("on", on), ("off", off)] {
             do { _ = try NSRegularExpression(pattern: pattern) } catch {
                 throw PowerSwitchError(.invalidInput, "statePattern.\(key): '\(pattern)' is not a valid regular expression")
@@ -17,7 +17,7 @@ public struct StatePattern: Sendable, Equatable {
     }
 
     /// `.on`/`.off` when exactly one pattern matches `text`; unknown otherwise.
-    public func state(of text: String) -> PowerState {
+    package func state(of text: String) -> PowerState {
         let onMatch = Self.matches(on, text), offMatch = Self.matches(off, text)
         switch (onMatch, offMatch) {
         case (true, false): return .on

@@ -6,12 +6,12 @@ import Foundation
 ///
 /// The executable is `HIL_LABGRID_CLIENT`, else `labgrid-client` on PATH. The identity labgrid records as the
 /// holder is labgrid's (`HOST/USER`, or `LG_HOSTNAME`/`LG_USERNAME`).
-public struct LabgridClient: Sendable {
-    public let place: LabgridPlace
-    public let executable: String
-    public let deadline: Duration
+package struct LabgridClient: Sendable {
+    package let place: LabgridPlace
+    package let executable: String
+    package let deadline: Duration
 
-    public init(_ place: LabgridPlace, environment: [String: String] = ProcessInfo.processInfo.environment,
+    package init(_ place: LabgridPlace, environment: [String: String] = ProcessInfo.processInfo.environment,
                 deadline: Duration = .seconds(30)) {
         self.place = place
         self.executable = environment["HIL_LABGRID_CLIENT"].flatMap { $0.isEmpty ? nil : $0 } ?? "labgrid-client"
@@ -19,13 +19,13 @@ public struct LabgridClient: Sendable {
     }
 
     /// Who holds the place, and since when (`show`'s `acquired:` and `changed:`); nil holder when it is free.
-    public struct Holding: Sendable, Hashable {
-        public var holder: String?
-        public var since: String?
+    package struct Holding: Sendable, Hashable {
+        package var holder: String?
+        package var since: String?
     }
 
     /// Acquires the place for this user; `LabgridError.held` names the holder when someone else has it.
-    public func acquire() async throws(LabgridError) {
+    package func acquire() async throws(LabgridError) {
         let result = try await run(["acquire"])
         guard result.termination.succeeded else {
             if result.stderr.contains("already acquired") {
@@ -38,13 +38,13 @@ public struct LabgridClient: Sendable {
     }
 
     /// Releases the place (held by this user); `kick` releases it whoever holds it.
-    public func release(kick: Bool = false) async throws(LabgridError) {
+    package func release(kick: Bool = false) async throws(LabgridError) {
         let result = try await run(["release"] + (kick ? ["--kick"] : []))
         guard result.termination.succeeded else { throw failure("release", result) }
     }
 
     /// The place's holder now.
-    public func show() async throws(LabgridError) -> Holding {
+    package func show() async throws(LabgridError) -> Holding {
         let result = try await run(["show"])
         guard result.termination.succeeded else { throw failure("show", result) }
         var holding = Holding()
@@ -61,7 +61,7 @@ public struct LabgridClient: Sendable {
     }
 
     /// `power on|off|cycle|get [--name RESOURCE]`; `get` returns what labgrid read (`on`/`off`), the others what it printed.
-    public func power(_ action: String, resource: String?) async throws(LabgridError) -> String {
+    package func power(_ action: String, resource: String?) async throws(LabgridError) -> String {
         let result = try await run(["power", action] + (resource.map { ["--name", $0] } ?? []))
         guard result.termination.succeeded else {
             if result.stderr.contains("is not acquired") { throw LabgridError(.notAcquired, "\(place) is not acquired by us: " + Self.message(result)) }
@@ -114,8 +114,8 @@ public struct LabgridClient: Sendable {
 }
 
 /// What went wrong with a labgrid place, in one line.
-public struct LabgridError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: Sendable, Hashable {
+package struct LabgridError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: Sendable, Hashable {
         /// Someone else holds the place.
         case held
         /// A power action needs the place acquired by us.
@@ -127,12 +127,12 @@ public struct LabgridError: Error, Sendable, Hashable, CustomStringConvertible {
         case failed
     }
 
-    public var kind: Kind
-    public var description: String
+    package var kind: Kind
+    package var description: String
     /// `HOST/USER` of the holder, for `.held`.
-    public var holder: String?
+    package var holder: String?
 
-    public init(_ kind: Kind, _ description: String, holder: String? = nil) {
+    package init(_ kind: Kind, _ description: String, holder: String? = nil) {
         self.kind = kind
         self.description = description
         self.holder = holder

@@ -4,14 +4,14 @@ import Foundation
 /// `"labgrid": {"coordinator": "127.0.0.1:20408", "place": "bench-1"}`).
 public struct LabgridPlace: Sendable, Hashable, CustomStringConvertible {
     /// `HOST:PORT` of the labgrid coordinator.
-    public var coordinator: String
-    public var place: String
+    package var coordinator: String
+    package var place: String
 
     /// labgrid's own default coordinator address (`labgrid-client` without `-x`/`LG_COORDINATOR`).
-    public static let defaultCoordinator = "127.0.0.1:20408"
+    package static let defaultCoordinator = "127.0.0.1:20408"
 
     /// A place on `coordinator`, else on `LG_COORDINATOR` as labgrid's own tools read it, else labgrid's default.
-    public init(place: String, coordinator: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(place: String, coordinator: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.place = place
         self.coordinator = coordinator ?? environment["LG_COORDINATOR"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultCoordinator
     }

@@ -4,23 +4,23 @@
 /// labgrid switches only for the place's holder. During `hil run` on a rig with that place we hold it; used
 /// on its own (`hil power --rig lab.json dut-outlet off`) a free place is acquired for the action and
 /// released after, and a place someone else holds is an error naming them.
-public struct LabgridPowerActuator: PowerActuator {
-    public let name: String
-    public let client: LabgridClient
-    public let resource: String?
+package struct LabgridPowerActuator: PowerActuator {
+    package let name: String
+    package let client: LabgridClient
+    package let resource: String?
 
-    public init(name: String, place: LabgridPlace, resource: String?) {
+    package init(name: String, place: LabgridPlace, resource: String?) {
         self.name = name
         self.client = LabgridClient(place)
         self.resource = resource
     }
 
-    public func apply(_ power: Power) async throws -> [String] {
+    package func apply(_ power: Power) async throws -> [String] {
         let said = try await holding { () async throws(LabgridError) -> String in try await client.power(power == .on ? "on" : "off", resource: resource) }
         return ["labgrid-client -p \(client.place.place) power \(power == .on ? "on" : "off")\(resource.map { " --name \($0)" } ?? ""): \(said)"]
     }
 
-    public func status() async throws -> PowerStatus {
+    package func status() async throws -> PowerStatus {
         let state = try await holding { () async throws(LabgridError) -> String in try await client.power("get", resource: resource) }
         return PowerStatus(state: state == "on" ? .on : .off, detail: "labgrid \(client.place) power reads \(state)")
     }

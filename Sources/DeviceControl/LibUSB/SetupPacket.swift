@@ -1,12 +1,12 @@
 /// A USB control transfer's setup stage (USB 2.0 §9.3): what libusb_control_transfer sends.
-public struct SetupPacket: Hashable, Sendable, CustomStringConvertible {
-    public var requestType: UInt8
-    public var request: UInt8
-    public var value: UInt16
-    public var index: UInt16
-    public var length: UInt16
+package struct SetupPacket: Hashable, Sendable, CustomStringConvertible {
+    package var requestType: UInt8
+    package var request: UInt8
+    package var value: UInt16
+    package var index: UInt16
+    package var length: UInt16
 
-    public init(requestType: UInt8, request: UInt8, value: UInt16, index: UInt16, length: UInt16) {
+    package init(requestType: UInt8, request: UInt8, value: UInt16, index: UInt16, length: UInt16) {
         self.requestType = requestType
         self.request = request
         self.value = value
@@ -15,15 +15,15 @@ public struct SetupPacket: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The eight bytes on the wire, little-endian.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         [requestType, request, UInt8(value & 0xFF), UInt8(value >> 8),
          UInt8(index & 0xFF), UInt8(index >> 8), UInt8(length & 0xFF), UInt8(length >> 8)]
     }
 
     /// True when data flows device-to-host (bit 7 of bmRequestType).
-    public var isIn: Bool { requestType & 0x80 != 0 }
+    package var isIn: Bool { requestType & 0x80 != 0 }
 
-    public var description: String { bytes.map { byteHex($0) }.joined(separator: " ") }
+    package var description: String { bytes.map { byteHex($0) }.joined(separator: " ") }
 }
 
 /// `0a`: two lowercase hex digits.

@@ -1,6 +1,6 @@
 /// A backend that moves a switch: it does what it is told and reports what the hardware says.
 /// It is not trusted: `VerifiedPowerSwitch` wraps every actuator and checks the devices behind it.
-public protocol PowerActuator: Sendable {
+package protocol PowerActuator: Sendable {
     /// `usb-hub:1-1.4 port 2`, `ykush:YK12345 port 1`, `pdu-outlet-3`.
     var name: String { get }
     /// Sets the output; returns the steps taken, for the transition's log.
@@ -15,18 +15,18 @@ public protocol PowerActuator: Sendable {
 }
 
 extension PowerActuator {
-    public func downstream() async throws -> Downstream { Downstream() }
-    public func confirm(_ power: Power) async throws -> String? { nil }
+    package func downstream() async throws -> Downstream { Downstream() }
+    package func confirm(_ power: Power) async throws -> String? { nil }
 }
 
 /// What verification can watch behind a switch.
-public struct Downstream: Sendable, Equatable {
+package struct Downstream: Sendable, Equatable {
     /// Devices that are there now (or named by the rig) and must leave on `off`, come back on `on`.
-    public var devices: [DeviceExpectation]
+    package var devices: [DeviceExpectation]
     /// Locations (hub ports) where anything enumerating after `on` counts as evidence.
-    public var watchedLocations: [USBLocation]
+    package var watchedLocations: [USBLocation]
 
-    public init(devices: [DeviceExpectation] = [], watchedLocations: [USBLocation] = []) {
+    package init(devices: [DeviceExpectation] = [], watchedLocations: [USBLocation] = []) {
         self.devices = devices
         self.watchedLocations = watchedLocations
     }

@@ -1,19 +1,19 @@
 /// Power as a switch is asked to set it.
-public enum Power: String, Sendable, Equatable, CaseIterable {
+package enum Power: String, Sendable, Equatable, CaseIterable {
     case on, off
 
-    public var opposite: Power { self == .on ? .off : .on }
+    package var opposite: Power { self == .on ? .off : .on }
 }
 
 /// What a switch reports about its output. `unknown` carries why it cannot tell.
-public enum PowerState: Sendable, Equatable, CustomStringConvertible {
+package enum PowerState: Sendable, Equatable, CustomStringConvertible {
     case on
     case off
     case unknown(reason: String)
 
-    public init(_ power: Power) { self = power == .on ? .on : .off }
+    package init(_ power: Power) { self = power == .on ? .on : .off }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .on: return "on"
         case .off: return "off"
@@ -24,10 +24,10 @@ public enum PowerState: Sendable, Equatable, CustomStringConvertible {
 
 /// A switch's report: the state and the evidence it rests on (`port 2: power bit clear, sysfs disable=1`).
 public struct PowerStatus: Sendable, Equatable, CustomStringConvertible {
-    public var state: PowerState
-    public var detail: String
+    package var state: PowerState
+    package var detail: String
 
-    public init(state: PowerState, detail: String) {
+    package init(state: PowerState, detail: String) {
         self.state = state
         self.detail = detail
     }
@@ -38,7 +38,7 @@ public struct PowerStatus: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The combined report of several outputs switched together (a hub's USB 2 and USB 3 ports, two relays).
-    public static func combining(_ parts: [PowerStatus]) -> PowerStatus {
+    package static func combining(_ parts: [PowerStatus]) -> PowerStatus {
         let detail = parts.map(\.detail).filter { !$0.isEmpty }.joined(separator: "; ")
         if parts.isEmpty { return PowerStatus(state: .unknown(reason: "no outputs"), detail: detail) }
         if parts.allSatisfy({ $0.state == .on }) { return PowerStatus(state: .on, detail: detail) }

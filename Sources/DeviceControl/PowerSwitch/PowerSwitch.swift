@@ -22,13 +22,13 @@ public protocol PowerSwitch: Sendable {
 
 extension PowerSwitch {
     /// The plain composition: off, wait, on. Switches that can remember what disappeared override it.
-    public func cycle(offTime: Duration) async throws -> PowerTransition {
+    package func cycle(offTime: Duration) async throws -> PowerTransition {
         try await cycle(offTime: offTime, clock: ContinuousClock())
     }
 
     /// Off, `offTime` on `clock` (a simulated bench's virtual time, where a real sleep would let the world
     /// run ahead unseen), on; the elapsed time measured on `clock` too.
-    public func cycle<C: Clock>(offTime: Duration, clock: C) async throws -> PowerTransition where C.Duration == Duration {
+    package func cycle<C: Clock>(offTime: Duration, clock: C) async throws -> PowerTransition where C.Duration == Duration {
         let start = clock.now
         let offResult = try await off()
         try await Task.sleep(for: offTime, clock: clock)

@@ -1,7 +1,7 @@
 /// The one error type of DeviceControl's switches and topology. `kind` says whose fault it is;
 /// `message` is one line that names what was awaited, for how long, and what came instead.
-public struct PowerSwitchError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Equatable {
+package struct PowerSwitchError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: String, Sendable, Equatable {
         /// A moniker, option or rig entry that cannot be carried out as written (a usage error).
         case invalidInput
         /// The hub, board, device or port named is not there.
@@ -20,16 +20,16 @@ public struct PowerSwitchError: Error, Sendable, Equatable, CustomStringConverti
         case unsupported
     }
 
-    public var kind: Kind
-    public var message: String
+    package var kind: Kind
+    package var message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// True for errors in what the user wrote rather than in the bench.
-    public var isUsageError: Bool { kind == .invalidInput }
+    package var isUsageError: Bool { kind == .invalidInput }
 }

@@ -1,12 +1,12 @@
 /// What was asked of a switch.
-public enum PowerAction: Sendable, Equatable, CustomStringConvertible {
+package enum PowerAction: Sendable, Equatable, CustomStringConvertible {
     case on
     case off
     case cycle(offTime: Duration)
 
-    public init(_ power: Power) { self = power == .on ? .on : .off }
+    package init(_ power: Power) { self = power == .on ? .on : .off }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .on: return "on"
         case .off: return "off"
@@ -16,15 +16,15 @@ public enum PowerAction: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Whether a transition was seen to happen.
-public enum Verification: Sendable, Equatable, CustomStringConvertible {
+package enum Verification: Sendable, Equatable, CustomStringConvertible {
     /// It was observed; the evidence says how (`1-1.4.2 (2fe3:000b) left after 0.4 s`).
     case verified(evidence: String)
     /// Nothing observable depends on this switch; the reason says why and how to fix that.
     case unverified(reason: String)
 
-    public var isVerified: Bool { if case .verified = self { return true } else { return false } }
+    package var isVerified: Bool { if case .verified = self { return true } else { return false } }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .verified(let evidence): return "verified: \(evidence)"
         case .unverified(let reason): return "unverified: \(reason)"
@@ -32,7 +32,7 @@ public enum Verification: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A cycle is verified only when both halves are.
-    public static func combine(off: Verification, on: Verification) -> Verification {
+    package static func combine(off: Verification, on: Verification) -> Verification {
         switch (off, on) {
         case (.verified(let a), .verified(let b)): return .verified(evidence: "off: \(a); on: \(b)")
         case (.unverified(let a), .unverified(let b)): return .unverified(reason: "off: \(a); on: \(b)")
@@ -44,14 +44,14 @@ public enum Verification: Sendable, Equatable, CustomStringConvertible {
 
 /// The outcome of `on`, `off` or `cycle` that did not throw.
 public struct PowerTransition: Sendable, Equatable {
-    public var switchName: String
-    public var action: PowerAction
-    public var verification: Verification
-    public var elapsed: Duration
+    package var switchName: String
+    package var action: PowerAction
+    package var verification: Verification
+    package var elapsed: Duration
     /// What was done, in order, for logs: `wrote 1 to …/1-1.4-port2/disable`, `1-1.4.2 left after 0.3 s`.
-    public var steps: [String]
+    package var steps: [String]
 
-    public init(switchName: String, action: PowerAction, verification: Verification, elapsed: Duration, steps: [String]) {
+    package init(switchName: String, action: PowerAction, verification: Verification, elapsed: Duration, steps: [String]) {
         self.switchName = switchName
         self.action = action
         self.verification = verification

@@ -10,8 +10,8 @@ import Foundation
 /// own process group) and waits for `readyPattern` on its output; `off` sends SIGTERM to the group,
 /// then SIGKILL after `stopDeadline`. With `pidFile`, another `hil` invocation can stop what this one
 /// started. Its deadlines are kept on `clock` (real time unless a test gives its own).
-public actor ProcessActuator: PowerActuator {
-    public nonisolated let name: String
+package actor ProcessActuator: PowerActuator {
+    package nonisolated let name: String
     let argv: [String]
     let environment: [String: String]?
     let readyPattern: String?
@@ -30,7 +30,7 @@ public actor ProcessActuator: PowerActuator {
 
     /// `readyDeadline` bounds the wait for `readyPattern` after a start, `stopDeadline` the wait for the group
     /// to end after SIGTERM; both on `clock`.
-    public init(name: String, argv: [String], environment: [String: String]? = nil, readyPattern: String? = nil,
+    package init(name: String, argv: [String], environment: [String: String]? = nil, readyPattern: String? = nil,
                 readyDeadline: Duration = .seconds(10), stopDeadline: Duration = .seconds(5), pidFile: String? = nil,
                 clock: some Clock<Duration> = ContinuousClock()) throws {
         guard let first = argv.first, !first.isEmpty else { throw PowerSwitchError(.invalidInput, "\(name): argv is empty") }
@@ -57,7 +57,7 @@ public actor ProcessActuator: PowerActuator {
         return nil
     }
 
-    public func apply(_ power: Power) async throws -> [String] {
+    package func apply(_ power: Power) async throws -> [String] {
         switch power {
         case .on: return try await start(clock: self.clock)
         case .off: return try await stop(clock: self.clock)
@@ -164,13 +164,13 @@ public actor ProcessActuator: PowerActuator {
         return lines.isEmpty ? "(none)" : String(lines.suffix(300))
     }
 
-    public func status() async throws -> PowerStatus {
+    package func status() async throws -> PowerStatus {
         if let pid = runningPID() { return PowerStatus(state: .on, detail: "pid \(pid) running") }
         if let ended { return PowerStatus(state: .off, detail: "last run ended (\(ended))") }
         return PowerStatus(state: .off, detail: "not running")
     }
 
-    public func confirm(_ power: Power) async throws -> String? {
+    package func confirm(_ power: Power) async throws -> String? {
         switch power {
         case .on:
             guard let pid = runningPID() else {

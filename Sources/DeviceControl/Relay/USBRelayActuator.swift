@@ -1,16 +1,16 @@
 import CLibUSB
 
 /// Switches relays of a `USBRelayN` HID board (dcttech family), found by the serial in its feature report.
-public struct USBRelayActuator: PowerActuator {
-    public let vendor: String
-    public let serial: String?
-    public let relays: [Int]
+package struct USBRelayActuator: PowerActuator {
+    package let vendor: String
+    package let serial: String?
+    package let relays: [Int]
     let context: USBContext
     let sysfs: SysfsRoot
 
-    public static let supportedVendors = ["dcttech"]
+    package static let supportedVendors = ["dcttech"]
 
-    public init(vendor: String, serial: String?, relays: [Int], sysfs: SysfsRoot = SysfsRoot()) throws {
+    package init(vendor: String, serial: String?, relays: [Int], sysfs: SysfsRoot = SysfsRoot()) throws {
         guard Self.supportedVendors.contains(vendor) else {
             throw PowerSwitchError(.invalidInput, "relay vendor '\(vendor)' is not supported; supported: \(Self.supportedVendors.joined(separator: ", "))")
         }
@@ -22,7 +22,7 @@ public struct USBRelayActuator: PowerActuator {
         self.sysfs = sysfs
     }
 
-    public var name: String {
+    package var name: String {
         "relay:\(vendor):\(serial ?? "") " + (relays.count == 1 ? "relay \(relays[0])" : "relays " + relays.map(String.init).joined(separator: ","))
     }
 
@@ -57,12 +57,12 @@ public struct USBRelayActuator: PowerActuator {
         }
     }
 
-    public func apply(_ power: Power) async throws -> [String] {
+    package func apply(_ power: Power) async throws -> [String] {
         let after = try await transact(power)
         return ["relay board \(after.serial): \(relays.map(String.init).joined(separator: ",")) \(power); bitmap now 0x\(byteHex(after.relays))"]
     }
 
-    public func status() async throws -> PowerStatus {
+    package func status() async throws -> PowerStatus {
         let now = try await transact(nil)
         return PowerStatus.combining(relays.map {
             let state = USBRelayProtocol.state(of: $0, in: now.relays)

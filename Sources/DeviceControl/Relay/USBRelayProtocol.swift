@@ -5,18 +5,18 @@
 /// - SET_REPORT `FF nn`: relay nn on; `FD nn`: relay nn off; `FE`: all on; `FC`: all off.
 /// - GET_REPORT: bytes 0–4 the board's own 5-character serial (the USB serial string is the same on
 ///   every board), byte 7 the relay states, bit n-1 for relay n.
-public enum USBRelayProtocol {
-    public static let id = USBID(vendor: 0x16C0, product: 0x05DF)
+package enum USBRelayProtocol {
+    package static let id = USBID(vendor: 0x16C0, product: 0x05DF)
     static let featureReportValue: UInt16 = 0x0300   // report type Feature (3) << 8 | report ID 0
 
     /// Relays on a board, from its product string (`USBRelay4` → 4).
-    public static func relayCount(product: String?) -> Int? {
+    package static func relayCount(product: String?) -> Int? {
         guard let product, product.hasPrefix("USBRelay"), let count = Int(product.dropFirst(8)), [1, 2, 4, 8].contains(count) else { return nil }
         return count
     }
 
     /// SET_REPORT(Feature, 0) to interface 0 with the command, padded to 8 bytes.
-    public static func setRelay(_ relay: Int, _ power: Power, relayCount: Int) throws -> (setup: SetupPacket, data: [UInt8]) {
+    package static func setRelay(_ relay: Int, _ power: Power, relayCount: Int) throws -> (setup: SetupPacket, data: [UInt8]) {
         guard (1...relayCount).contains(relay) else {
             throw PowerSwitchError(.invalidInput, "USBRelay\(relayCount) has relays 1…\(relayCount); there is no relay \(relay)")
         }
@@ -25,10 +25,10 @@ public enum USBRelayProtocol {
     }
 
     /// GET_REPORT(Feature, 0) from interface 0.
-    public static let getState = SetupPacket(requestType: 0xA1, request: 0x01, value: featureReportValue, index: 0, length: 8)
+    package static let getState = SetupPacket(requestType: 0xA1, request: 0x01, value: featureReportValue, index: 0, length: 8)
 
     /// The board's serial and relay bitmap from a GET_REPORT answer.
-    public static func decodeState(_ answer: [UInt8]) throws -> (serial: String, relays: UInt8) {
+    package static func decodeState(_ answer: [UInt8]) throws -> (serial: String, relays: UInt8) {
         guard answer.count == 8 else {
             throw PowerSwitchError(.deviceFailure, "USB relay feature report has \(answer.count) bytes, expected 8: \(answer.map(byteHex).joined(separator: " "))")
         }
@@ -40,7 +40,7 @@ public enum USBRelayProtocol {
     }
 
     /// Relay `relay`'s state in a bitmap.
-    public static func state(of relay: Int, in relays: UInt8) -> PowerState {
+    package static func state(of relay: Int, in relays: UInt8) -> PowerState {
         guard (1...8).contains(relay) else { return .unknown(reason: "no relay \(relay)") }
         return relays & (1 << UInt8(relay - 1)) != 0 ? .on : .off
     }

@@ -3,7 +3,7 @@ extension PowerSwitchDescription {
     /// `port` is not one of its `ports`. A one-outlet switch (port 1) is returned as it is.
     /// For a hub, devices named to verify by a location behind another of its ports are left out
     /// (they do not leave when this port is cut); name devices by location when one switch powers several.
-    public func restricted(toPort port: Int) -> PowerSwitchDescription? {
+    package func restricted(toPort port: Int) -> PowerSwitchDescription? {
         guard ports.contains(port) else { return nil }
         var copy = self
         switch backend {

@@ -6,7 +6,7 @@ extension PowerSwitchDescription {
 
     /// Reads one entry of a rig's `powerSwitches`: every field checked, a field of another kind or an
     /// unknown key rejected (`powerSwitches[0].serail: unknown key; did you mean serial?`).
-    public init(reading value: InputValue) throws(InputError) {
+    package init(reading value: InputValue) throws(InputError) {
         let kinds = "one of " + Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         self = try value.object(keys: Table.shape.keys.sorted()) { fields throws(InputError) -> PowerSwitchDescription in
             let nameValue = try fields.required("name", "a switch name, e.g. \"pdu-outlet-3\"")
@@ -22,7 +22,7 @@ extension PowerSwitchDescription {
     }
 
     /// A rig's `powerSwitches` array; names must be unique.
-    public static func list(reading value: InputValue) throws(InputError) -> [PowerSwitchDescription] {
+    package static func list(reading value: InputValue) throws(InputError) -> [PowerSwitchDescription] {
         var switches: [PowerSwitchDescription] = []
         var seen: [String: Int] = [:]
         for (index, item) in try value.array("an array of switch entries").enumerated() {
@@ -95,7 +95,7 @@ extension PowerSwitchDescription {
     }
 
     /// A labgrid coordinator address, `HOST:PORT`.
-    public static func coordinatorAddress(_ value: InputValue) throws(InputError) -> String {
+    package static func coordinatorAddress(_ value: InputValue) throws(InputError) -> String {
         let expected = "a labgrid coordinator address like \"127.0.0.1:20408\""
         let text = try value.string(expected)
         guard let colon = text.lastIndex(of: ":"), colon != text.startIndex, let port = Int(text[text.index(after: colon)...]),
@@ -160,7 +160,7 @@ extension PowerSwitchDescription {
 
 extension PowerSwitchDescription.Verify {
     /// `"verify": "none"`, or `{"devices": [...], "deadlineSeconds": 3, "onDeadlineSeconds": 10}`.
-    public init(reading value: InputValue) throws(InputError) {
+    package init(reading value: InputValue) throws(InputError) {
         let forms = "\"none\" (transitions cannot be verified, and the rig accepts that) or an object like {\"devices\": [\"2fe3:000b\"], \"deadlineSeconds\": 3}"
         if case .string(let text) = value.node.value {
             guard text == "none" else { throw value.fail(forms) }

@@ -12,7 +12,7 @@
 /// ignored; `init(reading:)` errors name the field path and the value as written
 /// (`powerSwitches[1].ports[0]: expected a port number from 1 to 255, found -2`).
 public struct PowerSwitchDescription: Sendable, Equatable {
-    public enum Kind: String, Sendable, Equatable, CaseIterable {
+    package enum Kind: String, Sendable, Equatable, CaseIterable {
         case command
         case usbHub = "usb-hub"
         case ykush
@@ -23,7 +23,7 @@ public struct PowerSwitchDescription: Sendable, Equatable {
         case labgrid
     }
 
-    public enum Backend: Sendable, Equatable {
+    package enum Backend: Sendable, Equatable {
         case command(on: [String], off: [String], status: [String]?, statePattern: StatePattern?, deadline: Duration)
         case usbHub(hub: USBLocation, ports: [Int], method: HubSwitchMethod, force: Bool, repeatOff: Int)
         case ykush(serial: String?, ports: [Int])
@@ -34,7 +34,7 @@ public struct PowerSwitchDescription: Sendable, Equatable {
         /// the power driver where the place has several.
         case labgrid(place: String, resource: String?, coordinator: String?)
 
-        public var kind: Kind {
+        package var kind: Kind {
             switch self {
             case .command: return .command
             case .usbHub: return .usbHub
@@ -47,17 +47,17 @@ public struct PowerSwitchDescription: Sendable, Equatable {
     }
 
     /// `"verify": {"devices": [...], "deadlineSeconds": 3, "onDeadlineSeconds": 10}`, or `"verify": "none"`.
-    public struct Verify: Sendable, Equatable {
-        public var devices: [DeviceExpectation]
+    package struct Verify: Sendable, Equatable {
+        package var devices: [DeviceExpectation]
         /// `"verify": "none"`: the rig accepts that this switch's transitions cannot be seen to happen
         /// (nothing downstream enumerates). Without it the harness treats an unverified transition as a
         /// bench failure, so a dead outlet is never reported as the accessory's fault.
-        public var acceptsUnverified: Bool
+        package var acceptsUnverified: Bool
         /// How long devices get to leave after off.
-        public var offDeadline: Duration
+        package var offDeadline: Duration
         /// How long devices get to come back and enumerate after on.
-        public var onDeadline: Duration
-        public init(devices: [DeviceExpectation] = [], offDeadline: Duration = .seconds(3), onDeadline: Duration = .seconds(10),
+        package var onDeadline: Duration
+        package init(devices: [DeviceExpectation] = [], offDeadline: Duration = .seconds(3), onDeadline: Duration = .seconds(10),
                     acceptsUnverified: Bool = false) {
             self.devices = devices
             self.acceptsUnverified = acceptsUnverified
@@ -66,22 +66,22 @@ public struct PowerSwitchDescription: Sendable, Equatable {
         }
     }
 
-    public var name: String
-    public var backend: Backend
-    public var verify: Verify
+    package var name: String
+    package var backend: Backend
+    package var verify: Verify
 
-    public var kind: Kind { backend.kind }
+    package var kind: Kind { backend.kind }
 
     /// The ports a rig's `power.port` may name on this switch: its `ports` for a hub, YKUSH or relay; a
     /// command or process switch switches one thing, port 1.
-    public var ports: [Int] {
+    package var ports: [Int] {
         switch backend {
         case .usbHub(_, let ports, _, _, _), .ykush(_, let ports), .relay(_, _, let ports): return ports
         case .command, .process, .labgrid: return [1]
         }
     }
 
-    public init(name: String, backend: Backend, verify: Verify = Verify()) {
+    package init(name: String, backend: Backend, verify: Verify = Verify()) {
         self.name = name
         self.backend = backend
         self.verify = verify

@@ -1,7 +1,7 @@
 /// Makes the switch a description asks for: the backend's actuator wrapped in verification.
 public enum PowerSwitchFactory {
     /// The actuator alone (for `status`, which switches nothing).
-    public static func actuator(for description: PowerSwitchDescription, sysfs: SysfsRoot = SysfsRoot()) throws -> any PowerActuator {
+    package static func actuator(for description: PowerSwitchDescription, sysfs: SysfsRoot = SysfsRoot()) throws -> any PowerActuator {
         switch description.backend {
         case .command(let on, let off, let status, let statePattern, let deadline):
             return try CommandActuator(name: description.name, on: on, off: off, status: status, statePattern: statePattern, deadline: deadline)

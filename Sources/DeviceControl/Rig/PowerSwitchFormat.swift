@@ -3,18 +3,18 @@ import StrictJSON
 /// The power switches' part of the rig format, declared once: a `powerSwitches` entry with the keys of each
 /// kind, its command lines and its `verify`. `PowerSwitchDescription(reading:)` reads through these fields;
 /// the rig's schema and reference (Rigs) are written from them.
-public enum PowerSwitchFormat {
+package enum PowerSwitchFormat {
     /// The reader compiles a pattern, as a schema cannot.
     static let compiled = ReaderNote("The reader compiles the pattern (NSRegularExpression, ICU syntax); a schema cannot.", refusals: ["a valid regular expression"])
 
     /// A labgrid coordinator address, HOST:PORT with a port from 1 to 65535.
-    public static func coordinatorRule(description: String) -> JSONRule {
+    package static func coordinatorRule(description: String) -> JSONRule {
         JSONRule.string(pattern: #"^\S*[^\s:]\S*:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"#,
                         description: description)
     }
 
     /// `powerSwitch`: one entry of a rig's `powerSwitches`.
-    public enum Switch {
+    package enum Switch {
         static let name = JSONField("name", JSONRule.nonEmptyString(pattern: "^\\S+$", description: "The switch's name, without spaces: what a power.switch names, and `hil power --rig RIG NAME` switches. Required."), required: true)
         static let kind = JSONField("kind", JSONRule.string(choices: PowerSwitchDescription.Kind.allCases.map(\.rawValue), description: "What the switch is: command (any command line, e.g. a network PDU), usb-hub (per-port power of a USB hub), ykush (a Yepkit YKUSH board), relay (a dcttech USB HID relay board), process (a process started and killed, for an emulated accessory), labgrid (a labgrid place's power driver: any PDU, YKUSH or uhubctl hub labgrid drives). Required."), required: true)
         static let verify = JSONField("verify", JSONRule(.anyOf([JSONRule.string(constant: "none"), JSONRule(.definition(Verify.definition))]), description: "How its transitions are verified: an object naming the devices that must leave at off and come back at on, or \"none\" when nothing can verify them and the rig accepts that (recorded as unverified). Default: an object without devices (a hub port watches what the USB topology shows behind it; otherwise a transition nothing can see is unverified, which a run treats as a bench failure)."))
@@ -42,9 +42,9 @@ public enum PowerSwitchFormat {
         static let place = JSONField("place", JSONRule.string(description: "labgrid: the place whose power driver switches (labgrid-client -p PLACE power on|off). Required for kind labgrid."))
         static let resource = JSONField("resource", JSONRule.string(description: "labgrid: the power resource's name where the place has several (labgrid-client power --name). Default: the place's only one."))
         static let coordinator = JSONField("coordinator", coordinatorRule(description: "labgrid: HOST:PORT of the coordinator. Default: the rig's labgrid.coordinator, else LG_COORDINATOR, else 127.0.0.1:20408."))
-        public static let shape = JSONShape("powerSwitch", description: "One power switch. Its kind says which other keys it may have: command (on, off, status, statePattern, deadlineSeconds), usb-hub (hub, ports or port, method, force, repeat), ykush (serial, ports or port), relay (vendor, serial, ports or port), process (argv, environment, readyPattern, readyDeadlineSeconds, stopDeadlineSeconds, pidFile), labgrid (place, resource, coordinator); every kind may have verify.", [name, kind, verify, on, off, status, statePattern, deadlineSeconds, hub, ports, port, method, force, `repeat`, serial, vendor, argv, environment, readyPattern, readyDeadlineSeconds, stopDeadlineSeconds, pidFile, place, resource, coordinator],
+        package static let shape = JSONShape("powerSwitch", description: "One power switch. Its kind says which other keys it may have: command (on, off, status, statePattern, deadlineSeconds), usb-hub (hub, ports or port, method, force, repeat), ykush (serial, ports or port), relay (vendor, serial, ports or port), process (argv, environment, readyPattern, readyDeadlineSeconds, stopDeadlineSeconds, pidFile), labgrid (place, resource, coordinator); every kind may have verify.", [name, kind, verify, on, off, status, statePattern, deadlineSeconds, hub, ports, port, method, force, `repeat`, serial, vendor, argv, environment, readyPattern, readyDeadlineSeconds, stopDeadlineSeconds, pidFile, place, resource, coordinator],
                                                    conditions: PowerSwitchDescription.Kind.allCases.map(condition), notes: [ReaderNote("Each kind's if/then lists the keys that kind may have (propertyNames), as the reader refuses a key of another kind.")])
-        public static let definition = JSONDefinition(shape)
+        package static let definition = JSONDefinition(shape)
 
         /// The fields every kind may have.
         static let common = [name, kind, verify]
@@ -76,33 +76,33 @@ public enum PowerSwitchFormat {
     }
 
     /// `statePattern`: a command switch's regular expressions for its status output.
-    public enum StatePattern {
+    package enum StatePattern {
         static let on = JSONField("on", JSONRule.string(format: "regex", description: "A regular expression (ICU syntax) that matches the status output when the switch is on. Required."), required: true, expected: "a regular expression")
         static let off = JSONField("off", JSONRule.string(format: "regex", description: "A regular expression (ICU syntax) that matches the status output when the switch is off. Required."), required: true, expected: "a regular expression")
-        public static let shape = JSONShape("statePattern", [on, off])
+        package static let shape = JSONShape("statePattern", [on, off])
     }
 
     /// `commandLine`.
-    public enum Command {
-        public static let definition = JSONDefinition("commandLine", JSONRule(
+    package enum Command {
+        package static let definition = JSONDefinition("commandLine", JSONRule(
             .array(items: JSONRule.string(allowEmpty: true, description: "An argument (may be empty)."),
                    tuple: [JSONRule.string(description: "The program: a path, or a name looked up on PATH.")], minItems: 1, unique: false),
             description: "A command line as an array of strings: the program, then its arguments (no shell is used)."))
     }
 
     /// `portsOrPort`.
-    public enum PortsOrPort {
-        public static let definition = JSONDefinition("portsOrPort", JSONRule(
+    package enum PortsOrPort {
+        package static let definition = JSONDefinition("portsOrPort", JSONRule(
             .keywords, description: "A hub, YKUSH or relay switch names its ports with ports or port, not both.",
             extra: [.init("oneOf", .array([.object([.init("required", .strings(["ports"]))]), .object([.init("required", .strings(["port"]))])]))]))
     }
 
     /// `verify`.
-    public enum Verify {
+    package enum Verify {
         static let devices = JSONField("devices", JSONRule.array(of: JSONRule.string(pattern: "^((usb(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]?)|(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]?)(-(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]?)(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]?)){0,6})?)=[0-9A-Fa-f]{4}:[0-9A-Fa-f]{4}(/[\\s\\S]+)?|[0-9A-Fa-f]{4}:[0-9A-Fa-f]{4}(/[^=]+)?|(usb(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]?)|(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]?)(-(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]?)(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]?)){0,6})?))$", description: "A USB device: VID:PID, VID:PID/SERIAL, a location like 1-1.4.2, or LOCATION=VID:PID (that device at that location).", examples: ["2fe3:000b", "2fe3:000b/HILDONGLE01", "1-1.4.2", "1-1.4.2=10c4:ea60"]), description: "The devices that must leave the USB tree at off and come back at on. When one hub powers several accessories, name them by location. Default: the devices the topology shows behind the port."))
         static let deadlineSeconds = JSONField.number("deadlineSeconds", 0.001...120, default: 3, description: "How long the devices get to leave after off, in seconds (0.001 to 120). Default 3.")
         static let onDeadlineSeconds = JSONField.number("onDeadlineSeconds", 0.001...120, default: 10, description: "How long the devices get to come back and enumerate after on, in seconds (0.001 to 120). Default 10, or deadlineSeconds when that is larger.")
-        public static let shape = JSONShape("verify", [devices, deadlineSeconds, onDeadlineSeconds])
-        public static let definition = JSONDefinition(shape)
+        package static let shape = JSONShape("verify", [devices, deadlineSeconds, onDeadlineSeconds])
+        package static let definition = JSONDefinition(shape)
     }
 }

@@ -1,13 +1,13 @@
 /// A switch named on the command line: `usb-hub:1-1.4`, `ykush:YK12345` (or `ykush:` for the only
 /// board), `relay:dcttech:ABCDE` (or `relay:dcttech:` for the only board).
-public enum PowerSwitchMoniker: Sendable, Equatable, CustomStringConvertible {
+package enum PowerSwitchMoniker: Sendable, Equatable, CustomStringConvertible {
     case usbHub(USBLocation)
     case ykush(serial: String?)
     case relay(vendor: String, serial: String?)
 
-    public static let forms = "usb-hub:LOCATION (e.g. usb-hub:1-1.4), ykush:SERIAL (or ykush: for the only board), relay:dcttech:SERIAL"
+    package static let forms = "usb-hub:LOCATION (e.g. usb-hub:1-1.4), ykush:SERIAL (or ykush: for the only board), relay:dcttech:SERIAL"
 
-    public init(_ text: String) throws {
+    package init(_ text: String) throws {
         func bad(_ why: String) -> PowerSwitchError {
             PowerSwitchError(.invalidInput, "'\(text)' is not a power switch: \(why); use \(Self.forms)")
         }
@@ -36,7 +36,7 @@ public enum PowerSwitchMoniker: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .usbHub(let location): return "usb-hub:\(location)"
         case .ykush(let serial): return "ykush:\(serial ?? "")"
@@ -45,7 +45,7 @@ public enum PowerSwitchMoniker: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The description of this switch on `ports`, as if a rig had written it.
-    public func description(ports: [Int], method: HubSwitchMethod = .auto, force: Bool = false, repeatOff: Int = 1,
+    package func description(ports: [Int], method: HubSwitchMethod = .auto, force: Bool = false, repeatOff: Int = 1,
                             verify: PowerSwitchDescription.Verify = .init()) -> PowerSwitchDescription {
         switch self {
         case .usbHub(let hub):

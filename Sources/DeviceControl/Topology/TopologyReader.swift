@@ -5,12 +5,12 @@ import LibUSB
 /// Reads the USB tree through libusb: devices, their strings (from sysfs where it has them, so no open
 /// is needed; by opening the device otherwise), and for hubs the hub descriptor, port statuses and
 /// Container ID. What cannot be read becomes a line in `problems`, never a crash.
-public struct TopologyReader: Sendable {
+package struct TopologyReader: Sendable {
     let context: USBContext
     let sysfs: SysfsRoot
 
     /// A reader over the process-wide libusb context; `.unsupported` when this system has no USB.
-    public init(sysfs: SysfsRoot = SysfsRoot()) throws {
+    package init(sysfs: SysfsRoot = SysfsRoot()) throws {
         self.context = try USBContext.shared.get()
         self.sysfs = sysfs
     }
@@ -21,7 +21,7 @@ public struct TopologyReader: Sendable {
     }
 
     /// The whole tree. `hubDetails: false` skips opening hubs (fast; for polling).
-    public func read(hubDetails: Bool = true) async throws -> USBTopology {
+    package func read(hubDetails: Bool = true) async throws -> USBTopology {
         let sysfs = self.sysfs
         var topology = try await context.run { context in
             var problems: [String] = []

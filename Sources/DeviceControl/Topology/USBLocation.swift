@@ -2,20 +2,20 @@
 /// (`1-1.4.2`), as Linux names devices in sysfs. A root hub has no ports and is written `1`.
 ///
 /// Hubs are named by location, never by device number: device numbers change on every re-enumeration.
-public struct USBLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
+package struct USBLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// Bus number, 1…255.
-    public let bus: Int
+    package let bus: Int
     /// Port numbers from the root hub down, each 1…255, at most 7 deep (USB's hub chain limit).
-    public let ports: [Int]
+    package let ports: [Int]
 
-    public init?(bus: Int, ports: [Int]) {
+    package init?(bus: Int, ports: [Int]) {
         guard (1...255).contains(bus), ports.count <= 7, ports.allSatisfy({ (1...255).contains($0) }) else { return nil }
         self.bus = bus
         self.ports = ports
     }
 
     /// Parses `1-1.4.2`, `1` (a root hub) or `usb1` (sysfs's name for a root hub).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var body = Substring(text)
         if body.hasPrefix("usb") { body = body.dropFirst(3); guard !body.contains("-") else { return nil } }
         let halves = body.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
@@ -36,50 +36,50 @@ public struct USBLocation: Hashable, Sendable, Comparable, CustomStringConvertib
         return Int(text)
     }
 
-    public var isRootHub: Bool { ports.isEmpty }
+    package var isRootHub: Bool { ports.isEmpty }
 
-    public var description: String {
+    package var description: String {
         ports.isEmpty ? "\(bus)" : "\(bus)-" + ports.map(String.init).joined(separator: ".")
     }
 
     /// The device behind `port` of this hub.
-    public func child(port: Int) -> USBLocation? { USBLocation(bus: bus, ports: ports + [port]) }
+    package func child(port: Int) -> USBLocation? { USBLocation(bus: bus, ports: ports + [port]) }
 
     /// The hub this device is plugged into (nil for a root hub).
-    public var parent: USBLocation? {
+    package var parent: USBLocation? {
         guard !ports.isEmpty else { return nil }
         return USBLocation(bus: bus, ports: Array(ports.dropLast()))
     }
 
     /// The port of the parent hub this device is on.
-    public var portOnParent: Int? { ports.last }
+    package var portOnParent: Int? { ports.last }
 
     /// True when `self` is `other` or sits anywhere below it.
-    public func isWithin(_ other: USBLocation) -> Bool {
+    package func isWithin(_ other: USBLocation) -> Bool {
         bus == other.bus && ports.count >= other.ports.count && Array(ports.prefix(other.ports.count)) == other.ports
     }
 
     /// The port path without the bus (`1.4.2`), what a USB 3 hub's two halves share across buses.
-    public var portPath: String { ports.map(String.init).joined(separator: ".") }
+    package var portPath: String { ports.map(String.init).joined(separator: ".") }
 
     // MARK: sysfs names
 
     /// The device's directory name under /sys/bus/usb/devices: `1-1.4` or `usb1`.
-    public var sysfsDeviceName: String { ports.isEmpty ? "usb\(bus)" : description }
+    package var sysfsDeviceName: String { ports.isEmpty ? "usb\(bus)" : description }
     /// The hub interface's directory name: `1-1.4:1.0`, or `1-0:1.0` for a root hub.
-    public var sysfsHubInterfaceName: String { ports.isEmpty ? "\(bus)-0:1.0" : "\(description):1.0" }
+    package var sysfsHubInterfaceName: String { ports.isEmpty ? "\(bus)-0:1.0" : "\(description):1.0" }
     /// A hub port's directory name inside the hub interface: `1-1.4-port2`, or `usb1-port2`.
-    public func sysfsPortName(_ port: Int) -> String { ports.isEmpty ? "usb\(bus)-port\(port)" : "\(description)-port\(port)" }
+    package func sysfsPortName(_ port: Int) -> String { ports.isEmpty ? "usb\(bus)-port\(port)" : "\(description)-port\(port)" }
 
     /// Parses a port directory name (`1-1.4-port2`, `usb1-port2`) back into hub and port.
-    public static func parsePortName(_ name: String) -> (hub: USBLocation, port: Int)? {
+    package static func parsePortName(_ name: String) -> (hub: USBLocation, port: Int)? {
         guard let range = name.range(of: "-port", options: .backwards) else { return nil }
         guard let hub = USBLocation(String(name[..<range.lowerBound])),
               let port = Int(name[range.upperBound...]), (1...255).contains(port) else { return nil }
         return (hub, port)
     }
 
-    public static func < (lhs: USBLocation, rhs: USBLocation) -> Bool {
+    package static func < (lhs: USBLocation, rhs: USBLocation) -> Bool {
         if lhs.bus != rhs.bus { return lhs.bus < rhs.bus }
         return lhs.ports.lexicographicallyPrecedes(rhs.ports)
     }

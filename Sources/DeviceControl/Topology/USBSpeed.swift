@@ -1,8 +1,8 @@
 /// A device's negotiated speed, as libusb reports it.
-public enum USBSpeed: String, Sendable, Equatable, Codable {
+package enum USBSpeed: String, Sendable, Equatable, Codable {
     case unknown, low, full, high, superSpeed = "super", superSpeedPlus = "super-plus"
 
-    public init(libusbSpeed: Int32) {
+    package init(libusbSpeed: Int32) {
         switch libusbSpeed {
         case 1: self = .low
         case 2: self = .full
@@ -14,7 +14,7 @@ public enum USBSpeed: String, Sendable, Equatable, Codable {
     }
 
     /// `480 Mb/s`.
-    public var rate: String {
+    package var rate: String {
         switch self {
         case .unknown: return "? Mb/s"
         case .low: return "1.5 Mb/s"

@@ -3,7 +3,7 @@ import Foundation
 extension USBTopology {
     /// The tree `hil usb` prints: buses, hubs (per-port / ganged / none), ports, devices with VID:PID,
     /// serial, class and speed; the devices `marking` picks out marked, and listed under the tree.
-    public func renderTree(marking: USBDeviceMarking? = nil) -> String {
+    package func renderTree(marking: USBDeviceMarking? = nil) -> String {
         var lines: [String] = []
         let byLocation = Dictionary(devices.map { ($0.location, $0) }, uniquingKeysWith: { first, _ in first })
         let roots = devices.filter { $0.location.parent.map { byLocation[$0] == nil } ?? true }
@@ -70,7 +70,7 @@ extension USBTopology {
 
     /// `hil usb --json`: one object per device, hubs with their ports; a device `marking` picks out carries
     /// its reason under the marking's key.
-    public func jsonData(marking: USBDeviceMarking? = nil) throws -> Data {
+    package func jsonData(marking: USBDeviceMarking? = nil) throws -> Data {
         let list: [[String: Any]] = devices.map { device in
             var object: [String: Any] = [
                 "location": device.location.description, "id": device.id.description,

@@ -1,35 +1,35 @@
 /// A snapshot of the USB tree: every device with its location, hubs with their switching facts.
-public struct USBTopology: Sendable, Equatable {
+package struct USBTopology: Sendable, Equatable {
     /// Sorted by location.
-    public var devices: [USBDeviceInfo]
+    package var devices: [USBDeviceInfo]
     /// Things that could not be read, each one line (permissions, stalls).
-    public var problems: [String]
+    package var problems: [String]
 
-    public init(devices: [USBDeviceInfo], problems: [String] = []) {
+    package init(devices: [USBDeviceInfo], problems: [String] = []) {
         self.devices = devices.sorted { $0.location < $1.location }
         self.problems = problems
     }
 
-    public func device(at location: USBLocation) -> USBDeviceInfo? { devices.first { $0.location == location } }
+    package func device(at location: USBLocation) -> USBDeviceInfo? { devices.first { $0.location == location } }
 
-    public var hubs: [USBDeviceInfo] { devices.filter(\.isHub) }
+    package var hubs: [USBDeviceInfo] { devices.filter(\.isHub) }
 
     /// The devices `marking` picks out, in location order, each with its reason.
-    public func devices(markedBy marking: USBDeviceMarking) -> [(device: USBDeviceInfo, reason: String)] {
+    package func devices(markedBy marking: USBDeviceMarking) -> [(device: USBDeviceInfo, reason: String)] {
         devices.compactMap { device in marking.reason(device).map { (device, $0) } }
     }
 
     /// The devices plugged directly into `port` of `hub`, and everything below them.
-    public func devices(behind hub: USBLocation, port: Int) -> [USBDeviceInfo] {
+    package func devices(behind hub: USBLocation, port: Int) -> [USBDeviceInfo] {
         guard let child = hub.child(port: port) else { return [] }
         return devices.filter { $0.location.isWithin(child) }
     }
 
     /// The device directly on `port` of `hub`.
-    public func device(onPort port: Int, of hub: USBLocation) -> USBDeviceInfo? {
+    package func device(onPort port: Int, of hub: USBLocation) -> USBDeviceInfo? {
         hub.child(port: port).flatMap(device(at:))
     }
 
     /// The root hubs, one per bus.
-    public var buses: [USBDeviceInfo] { devices.filter(\.location.isRootHub) }
+    package var buses: [USBDeviceInfo] { devices.filter(\.location.isRootHub) }
 }

@@ -2,11 +2,11 @@ import CLibUSB
 import LibUSB
 
 /// A device arriving or leaving.
-public enum USBChange: Sendable, Equatable, CustomStringConvertible {
+package enum USBChange: Sendable, Equatable, CustomStringConvertible {
     case arrived(USBPresence)
     case left(USBPresence)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .arrived(let device): return "+ \(device)"
         case .left(let device): return "- \(device)"
@@ -16,23 +16,23 @@ public enum USBChange: Sendable, Equatable, CustomStringConvertible {
 
 /// Watches the USB tree: libusb hotplug events where libusb offers them (they wake the watcher at once),
 /// and polling in any case, since hotplug on Linux also needs a running udev (a bare guest has none).
-public struct USBWatcher: Sendable {
+package struct USBWatcher: Sendable {
     let context: USBContext
     let probe: SystemUSBProbe
-    public let pollInterval: Duration
+    package let pollInterval: Duration
 
-    public init(sysfs: SysfsRoot = SysfsRoot(), pollInterval: Duration = .milliseconds(250)) throws {
+    package init(sysfs: SysfsRoot = SysfsRoot(), pollInterval: Duration = .milliseconds(250)) throws {
         self.context = try USBContext.shared.get()
         self.probe = SystemUSBProbe(sysfs: sysfs)
         self.pollInterval = pollInterval
     }
 
     /// True when libusb reports hotplug support.
-    public var usesHotplug: Bool { context.hasHotplug }
+    package var usesHotplug: Bool { context.hasHotplug }
 
     /// Changes until `duration` has passed (or the consumer stops iterating). `ready` is called once the
     /// first snapshot is taken: changes after that moment are reported.
-    public func changes(for duration: Duration, ready: @escaping @Sendable () -> Void = {}) -> AsyncThrowingStream<USBChange, any Error> {
+    package func changes(for duration: Duration, ready: @escaping @Sendable () -> Void = {}) -> AsyncThrowingStream<USBChange, any Error> {
         let context = self.context, probe = self.probe, interval = self.pollInterval
         return AsyncThrowingStream { continuation in
             let task = Task {

@@ -1,16 +1,16 @@
 /// A device's Container ID (USB 3.2 §9.6.2.3), from its BOS descriptor: the two halves of a USB 3 hub
 /// (its USB 2 hub and its SuperSpeed hub) report the same one.
-public struct ContainerID: Hashable, Sendable, CustomStringConvertible {
-    public let bytes: [UInt8]
+package struct ContainerID: Hashable, Sendable, CustomStringConvertible {
+    package let bytes: [UInt8]
 
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count == 16 else { return nil }
         self.bytes = bytes
     }
 
     /// Finds the Container ID capability (type 0x10, capability 0x04) in a whole BOS descriptor.
     /// Returns nil when there is none; throws when the BOS descriptor itself is malformed.
-    public static func fromBOS(_ bos: [UInt8]) throws -> ContainerID? {
+    package static func fromBOS(_ bos: [UInt8]) throws -> ContainerID? {
         func bad(_ why: String) -> PowerSwitchError {
             PowerSwitchError(.deviceFailure, "BOS descriptor \(bos.prefix(32).map(byteHex).joined(separator: " ")): \(why)")
         }
@@ -30,7 +30,7 @@ public struct ContainerID: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    public var description: String {
+    package var description: String {
         let hex = bytes.map(byteHex)
         return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
     }

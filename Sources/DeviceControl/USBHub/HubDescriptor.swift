@@ -1,21 +1,21 @@
 /// A hub descriptor: type 0x29 (USB 2.0 §11.23.2.1) or 0x2A (SuperSpeed, USB 3.2 §10.15.2.1).
-public struct HubDescriptor: Hashable, Sendable {
-    public let superSpeed: Bool
-    public let portCount: Int
-    public let characteristics: UInt16
+package struct HubDescriptor: Hashable, Sendable {
+    package let superSpeed: Bool
+    package let portCount: Int
+    package let characteristics: UInt16
     /// Time from power-on to power-good, in milliseconds (bPwrOn2PwrGood × 2).
-    public let powerOnToPowerGoodMilliseconds: Int
+    package let powerOnToPowerGoodMilliseconds: Int
     /// Bit n set: the device on port n is not removable.
-    public let deviceRemovable: [UInt8]
+    package let deviceRemovable: [UInt8]
     /// The descriptor as received (bLength bytes), for reports and bug trackers.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
-    public var switchingMode: PowerSwitchingMode { PowerSwitchingMode(hubCharacteristics: characteristics) }
+    package var switchingMode: PowerSwitchingMode { PowerSwitchingMode(hubCharacteristics: characteristics) }
     /// Bit 2: the hub is part of a compound device.
-    public var isCompound: Bool { characteristics & 0x0004 != 0 }
+    package var isCompound: Bool { characteristics & 0x0004 != 0 }
 
     /// Over-current protection from bits 4:3.
-    public var overCurrentProtection: String {
+    package var overCurrentProtection: String {
         switch (characteristics >> 3) & 0x03 {
         case 0: return "global"
         case 1: return "per-port"
@@ -24,7 +24,7 @@ public struct HubDescriptor: Hashable, Sendable {
     }
 
     /// Decodes the bytes a GetHubDescriptor answered; the error names the byte that is wrong.
-    public init(bytes: [UInt8]) throws {
+    package init(bytes: [UInt8]) throws {
         func bad(_ why: String) -> PowerSwitchError {
             PowerSwitchError(.deviceFailure, "hub descriptor \(bytes.map(byteHex).joined(separator: " ")): \(why)")
         }
@@ -55,7 +55,7 @@ public struct HubDescriptor: Hashable, Sendable {
     }
 
     /// Why this hub can or cannot switch one port, for messages.
-    public var switchingExplanation: String {
+    package var switchingExplanation: String {
         let chars = "wHubCharacteristics \(wordHex(characteristics))"
         switch switchingMode {
         case .perPort: return "per-port power switching (\(chars))"

@@ -1,12 +1,12 @@
 /// The facts about a hub that pairing its USB 2 and USB 3 halves needs.
-public struct HubIdentity: Hashable, Sendable {
-    public var location: USBLocation
-    public var id: USBID
+package struct HubIdentity: Hashable, Sendable {
+    package var location: USBLocation
+    package var id: USBID
     /// bcdUSB ≥ 0x0300: the SuperSpeed half.
-    public var superSpeed: Bool
-    public var containerID: ContainerID?
+    package var superSpeed: Bool
+    package var containerID: ContainerID?
 
-    public init(location: USBLocation, id: USBID, superSpeed: Bool, containerID: ContainerID?) {
+    package init(location: USBLocation, id: USBID, superSpeed: Bool, containerID: ContainerID?) {
         self.location = location
         self.id = id
         self.superSpeed = superSpeed
@@ -18,14 +18,14 @@ public struct HubIdentity: Hashable, Sendable {
 /// switching the port on both. This finds the other half, as uhubctl does: first by Container ID, then
 /// by the same port path with the same vendor. The kernel's own answer (the port's sysfs `peer` link)
 /// is consulted before either, by `SysfsRoot.peerPort`.
-public enum HubPairing {
-    public enum Evidence: String, Sendable, Equatable {
+package enum HubPairing {
+    package enum Evidence: String, Sendable, Equatable {
         case containerID = "same Container ID"
         case portPath = "same port path and vendor"
     }
 
     /// The other half of `hub` among `hubs`, and how it was found; nil when `hub` has none.
-    public static func partner(of hub: HubIdentity, among hubs: [HubIdentity]) -> (hub: HubIdentity, evidence: Evidence)? {
+    package static func partner(of hub: HubIdentity, among hubs: [HubIdentity]) -> (hub: HubIdentity, evidence: Evidence)? {
         let candidates = hubs.filter { $0.location != hub.location && $0.superSpeed != hub.superSpeed }
         if let containerID = hub.containerID,
            let match = candidates.first(where: { $0.containerID == containerID }) {

@@ -8,16 +8,16 @@ import Foundation
 ///   Container ID, then port path);
 /// - ganged hubs and hubs without power switching refused unless `force`, with the reason;
 /// - `repeatOff` ClearPortFeature requests 20 ms apart for hubs that need more than one.
-public struct HubPortActuator: PowerActuator {
-    public let hub: USBLocation
-    public let ports: [Int]
-    public let method: HubSwitchMethod
-    public let force: Bool
-    public let repeatOff: Int
+package struct HubPortActuator: PowerActuator {
+    package let hub: USBLocation
+    package let ports: [Int]
+    package let method: HubSwitchMethod
+    package let force: Bool
+    package let repeatOff: Int
     let context: USBContext
     let sysfs: SysfsRoot
 
-    public init(hub: USBLocation, ports: [Int], method: HubSwitchMethod = .auto, force: Bool = false,
+    package init(hub: USBLocation, ports: [Int], method: HubSwitchMethod = .auto, force: Bool = false,
                 repeatOff: Int = 1, sysfs: SysfsRoot = SysfsRoot()) throws {
         guard !ports.isEmpty else { throw PowerSwitchError(.invalidInput, "usb-hub:\(hub) needs at least one port") }
         guard (1...10).contains(repeatOff) else {
@@ -32,7 +32,7 @@ public struct HubPortActuator: PowerActuator {
         self.sysfs = sysfs
     }
 
-    public var name: String {
+    package var name: String {
         "usb-hub:\(hub) " + (ports.count == 1 ? "port \(ports[0])" : "ports " + ports.map(String.init).joined(separator: ","))
     }
 
@@ -91,7 +91,7 @@ public struct HubPortActuator: PowerActuator {
         }
     }
 
-    public func apply(_ power: Power) async throws -> [String] {
+    package func apply(_ power: Power) async throws -> [String] {
         let (targets, notes) = try await plan()
         var steps = notes
         for target in targets {
@@ -136,7 +136,7 @@ public struct HubPortActuator: PowerActuator {
         return ["\(requestName)(PORT_POWER) port \(target.port) of hub \(location)\(repeats > 1 ? " ×\(repeats)" : "") [\(setup)] (\(why))"]
     }
 
-    public func status() async throws -> PowerStatus {
+    package func status() async throws -> PowerStatus {
         let (targets, _) = try await plan()
         let sysfs = self.sysfs
         let statuses = try await context.run { context in
@@ -168,7 +168,7 @@ public struct HubPortActuator: PowerActuator {
         return PowerStatus(state: status.isPowered ? .on : .off, detail: detail)
     }
 
-    public func downstream() async throws -> Downstream {
+    package func downstream() async throws -> Downstream {
         let (targets, _) = try await plan()
         let present = try await SystemUSBProbe(sysfs: sysfs).presentDevices()
         var result = Downstream()

@@ -1,24 +1,24 @@
 /// A Linux kernel release (`6.1.0-57-amd64` → 6.1): the port `disable` file keeps a port off from 6.0 on.
-public struct KernelVersion: Comparable, Sendable, CustomStringConvertible {
-    public let major: Int
-    public let minor: Int
+package struct KernelVersion: Comparable, Sendable, CustomStringConvertible {
+    package let major: Int
+    package let minor: Int
 
-    public init(major: Int, minor: Int) {
+    package init(major: Int, minor: Int) {
         self.major = major
         self.minor = minor
     }
 
     /// Parses the leading `MAJOR.MINOR` of a release string.
-    public init?(release: String) {
+    package init?(release: String) {
         let numbers = release.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }
         guard numbers.count == 2, release.first?.isNumber == true else { return nil }
         self.init(major: numbers[0], minor: numbers[1])
     }
 
     /// From 6.0 the kernel keeps a port whose `disable` file says 1 powered off (uhubctl relies on it).
-    public var keepsDisabledPortsOff: Bool { self >= KernelVersion(major: 6, minor: 0) }
+    package var keepsDisabledPortsOff: Bool { self >= KernelVersion(major: 6, minor: 0) }
 
-    public var description: String { "\(major).\(minor)" }
+    package var description: String { "\(major).\(minor)" }
 
-    public static func < (lhs: KernelVersion, rhs: KernelVersion) -> Bool { (lhs.major, lhs.minor) < (rhs.major, rhs.minor) }
+    package static func < (lhs: KernelVersion, rhs: KernelVersion) -> Bool { (lhs.major, lhs.minor) < (rhs.major, rhs.minor) }
 }

@@ -9,9 +9,9 @@ import Foundation
 /// directory in tests). All of the port `disable` logic and the hub pairing by `peer` links goes
 /// through here, so it is tested against a fake tree.
 public struct SysfsRoot: Sendable {
-    public let path: String
+    package let path: String
     /// The kernel release to reason about (`6.1.0-57-amd64`); the running kernel's when not given.
-    public let kernelRelease: String
+    package let kernelRelease: String
 
     public init(path: String = "/sys", kernelRelease: String? = nil) {
         self.path = path
@@ -26,23 +26,23 @@ public struct SysfsRoot: Sendable {
         }
     }
 
-    public var kernelVersion: KernelVersion? { KernelVersion(release: kernelRelease) }
+    package var kernelVersion: KernelVersion? { KernelVersion(release: kernelRelease) }
 
     /// /sys/bus/usb/devices
-    public var usbDevicesDirectory: String { path + "/bus/usb/devices" }
+    package var usbDevicesDirectory: String { path + "/bus/usb/devices" }
 
     /// The directory of one hub port: `…/1-1.4:1.0/1-1.4-port2`.
-    public func portDirectory(hub: USBLocation, port: Int) -> String {
+    package func portDirectory(hub: USBLocation, port: Int) -> String {
         usbDevicesDirectory + "/" + hub.sysfsHubInterfaceName + "/" + hub.sysfsPortName(port)
     }
 
     /// The port's `disable` file (Linux ≥ 5.7 has it; from 6.0 writing 1 keeps the port powered off).
-    public func disableFile(hub: USBLocation, port: Int) -> String { portDirectory(hub: hub, port: port) + "/disable" }
+    package func disableFile(hub: USBLocation, port: Int) -> String { portDirectory(hub: hub, port: port) + "/disable" }
 
     /// How a port of `hub` should be switched on this system: `.sysfs` when the kernel is ≥ 6.0 and the
     /// port's `disable` file exists (the kernel then keeps the port off rather than powering it back),
     /// hub class requests otherwise. The string says why, for the transition's log.
-    public func preferredMethod(hub: USBLocation, port: Int) -> (method: HubSwitchMethod, why: String) {
+    package func preferredMethod(hub: USBLocation, port: Int) -> (method: HubSwitchMethod, why: String) {
         let file = disableFile(hub: hub, port: port)
         guard let version = kernelVersion else {
             return (.hubRequest, "kernel release '\(kernelRelease)' not understood")
@@ -57,7 +57,7 @@ public struct SysfsRoot: Sendable {
     }
 
     /// The `disable` file's value: true when the port is disabled (off).
-    public func readDisable(hub: USBLocation, port: Int) throws -> Bool {
+    package func readDisable(hub: USBLocation, port: Int) throws -> Bool {
         let file = disableFile(hub: hub, port: port)
         let text = try readAttribute(file)
         switch text {
@@ -68,13 +68,13 @@ public struct SysfsRoot: Sendable {
     }
 
     /// Writes `1` (disable: power off) or `0` to the port's `disable` file.
-    public func writeDisable(hub: USBLocation, port: Int, disabled: Bool) throws {
+    package func writeDisable(hub: USBLocation, port: Int, disabled: Bool) throws {
         try writeAttribute(disableFile(hub: hub, port: port), disabled ? "1" : "0")
     }
 
     /// The other half of a USB 3 port as the kernel knows it: the port directory's `peer` symlink
     /// (`…/1-1.4-port2/peer -> ../../2-1.4:1.0/2-1.4-port2`). Nil when there is none.
-    public func peerPort(hub: USBLocation, port: Int) -> (hub: USBLocation, port: Int)? {
+    package func peerPort(hub: USBLocation, port: Int) -> (hub: USBLocation, port: Int)? {
         let link = portDirectory(hub: hub, port: port) + "/peer"
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link) else { return nil }
         let name = target.split(separator: "/").last.map(String.init) ?? target
@@ -82,7 +82,7 @@ public struct SysfsRoot: Sendable {
     }
 
     /// Every USB device sysfs lists (not interfaces), with its IDs and serial.
-    public func devices() -> [USBPresence] {
+    package func devices() -> [USBPresence] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: usbDevicesDirectory) else { return [] }
         return names.compactMap { name -> USBPresence? in
             guard !name.contains(":"), let location = USBLocation(name) else { return nil }
@@ -91,7 +91,7 @@ public struct SysfsRoot: Sendable {
     }
 
     /// The device at `location`, if sysfs has it.
-    public func device(at location: USBLocation) -> USBPresence? {
+    package func device(at location: USBLocation) -> USBPresence? {
         let directory = usbDevicesDirectory + "/" + location.sysfsDeviceName
         guard let vendorText = try? readAttribute(directory + "/idVendor"),
               let productText = try? readAttribute(directory + "/idProduct"),
@@ -101,7 +101,7 @@ public struct SysfsRoot: Sendable {
     }
 
     /// A device's string attribute (`manufacturer`, `product`, `serial`), readable without opening the device.
-    public func stringAttribute(_ name: String, of location: USBLocation) -> String? {
+    package func stringAttribute(_ name: String, of location: USBLocation) -> String? {
         try? readAttribute(usbDevicesDirectory + "/" + location.sysfsDeviceName + "/" + name)
     }
 
@@ -138,7 +138,7 @@ public struct SysfsRoot: Sendable {
 }
 
 /// How a hub port is switched.
-public enum HubSwitchMethod: String, Sendable, Equatable, CaseIterable {
+package enum HubSwitchMethod: String, Sendable, Equatable, CaseIterable {
     /// The port's sysfs `disable` file on Linux ≥ 6.0 where it exists, hub class requests otherwise.
     case auto
     /// Only the sysfs `disable` file.

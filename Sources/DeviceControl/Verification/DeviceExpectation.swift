@@ -2,18 +2,18 @@
 ///
 /// Written as in a rig's `verify.devices`: `2fe3:000b`, `2fe3:000b/SERIAL`, `1-1.4.2`, or
 /// `1-1.4.2=2fe3:000b` (that ID at that location).
-public struct DeviceExpectation: Hashable, Sendable, CustomStringConvertible {
-    public var location: USBLocation?
-    public var id: USBID?
-    public var serial: String?
+package struct DeviceExpectation: Hashable, Sendable, CustomStringConvertible {
+    package var location: USBLocation?
+    package var id: USBID?
+    package var serial: String?
 
-    public init(location: USBLocation? = nil, id: USBID? = nil, serial: String? = nil) {
+    package init(location: USBLocation? = nil, id: USBID? = nil, serial: String? = nil) {
         self.location = location
         self.id = id
         self.serial = serial
     }
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var rest = Substring(text)
         var location: USBLocation?
         if let equals = rest.firstIndex(of: "=") {
@@ -35,7 +35,7 @@ public struct DeviceExpectation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True when `device` is what this expectation waits for.
-    public func matches(_ device: USBPresence) -> Bool {
+    package func matches(_ device: USBPresence) -> Bool {
         if let location, device.location != location { return false }
         if let id, device.id != id { return false }
         if let serial, device.serial != serial { return false }
@@ -43,7 +43,7 @@ public struct DeviceExpectation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `1-1.4.2 (2fe3:000b)`, `2fe3:000b/ABC`, `1-1.4.2`.
-    public var description: String {
+    package var description: String {
         var idText = id.map(\.description) ?? ""
         if let serial { idText += "/\(serial)" }
         switch (location, idText.isEmpty) {
@@ -56,11 +56,11 @@ public struct DeviceExpectation: Hashable, Sendable, CustomStringConvertible {
 
 /// One device as verification sees it: present in libusb's list or in sysfs.
 public struct USBPresence: Hashable, Sendable, CustomStringConvertible {
-    public var location: USBLocation
-    public var id: USBID
-    public var serial: String?
+    package var location: USBLocation
+    package var id: USBID
+    package var serial: String?
 
-    public init(location: USBLocation, id: USBID, serial: String? = nil) {
+    package init(location: USBLocation, id: USBID, serial: String? = nil) {
         self.location = location
         self.id = id
         self.serial = serial

@@ -12,16 +12,16 @@ public protocol USBPresenceProbe: Sendable {
 /// long-lived process libusb keeps its list from udev events, so where no udev daemon runs (a bare
 /// guest, a container) the list never changes after libusb_init. Where sysfs is absent (macOS) the
 /// probe asks libusb.
-public struct SystemUSBProbe: USBPresenceProbe {
+package struct SystemUSBProbe: USBPresenceProbe {
     let context: USBContext?
     let sysfs: SysfsRoot
 
-    public init(sysfs: SysfsRoot = SysfsRoot()) {
+    package init(sysfs: SysfsRoot = SysfsRoot()) {
         self.context = try? USBContext.shared.get()
         self.sysfs = sysfs
     }
 
-    public func presentDevices() async throws -> [USBPresence] {
+    package func presentDevices() async throws -> [USBPresence] {
         if FileManager.default.fileExists(atPath: sysfs.usbDevicesDirectory) { return sysfs.devices() }
         guard let context else { return [] }
         return try await context.run { context in

@@ -10,8 +10,8 @@
 ///
 /// Deadlines, polls, `cycle`'s off time and the elapsed times it reports are kept on `clock`: real time in
 /// production, a virtual clock in a test (so a 3 s deadline is exactly 3 s of the test's time).
-public actor VerifiedPowerSwitch: PowerSwitch {
-    public nonisolated let name: String
+package actor VerifiedPowerSwitch: PowerSwitch {
+    package nonisolated let name: String
     let actuator: any PowerActuator
     let probe: any USBPresenceProbe
     let named: [DeviceExpectation]
@@ -24,7 +24,7 @@ public actor VerifiedPowerSwitch: PowerSwitch {
 
     /// Wraps `actuator`, watching the devices `probe` sees. `clock` keeps the deadlines and polls (real time
     /// unless a test gives its own).
-    public init(actuator: any PowerActuator, probe: any USBPresenceProbe, expecting named: [DeviceExpectation] = [],
+    package init(actuator: any PowerActuator, probe: any USBPresenceProbe, expecting named: [DeviceExpectation] = [],
                 offDeadline: Duration = .seconds(3), onDeadline: Duration = .seconds(10),
                 pollInterval: Duration = .milliseconds(100), clock: some Clock<Duration> = ContinuousClock()) {
         self.name = actuator.name
@@ -37,14 +37,14 @@ public actor VerifiedPowerSwitch: PowerSwitch {
         self.clock = clock
     }
 
-    public func state() async throws -> PowerStatus { try await actuator.status() }
+    package func state() async throws -> PowerStatus { try await actuator.status() }
 
-    public func off() async throws -> PowerTransition { try await off(clock: self.clock) }
+    package func off() async throws -> PowerTransition { try await off(clock: self.clock) }
 
-    public func on() async throws -> PowerTransition { try await on(clock: self.clock) }
+    package func on() async throws -> PowerTransition { try await on(clock: self.clock) }
 
     /// Off, `offTime` on this switch's clock, on: each half verified.
-    public func cycle(offTime: Duration) async throws -> PowerTransition { try await cycle(offTime: offTime, clock: self.clock) }
+    package func cycle(offTime: Duration) async throws -> PowerTransition { try await cycle(offTime: offTime, clock: self.clock) }
 
     private func off<C: Clock<Duration>>(clock: C) async throws -> PowerTransition {
         let start = clock.now

@@ -1,13 +1,13 @@
 import CLibUSB
 
 /// Switches ports of a YKUSH, YKUSH3 or YKUSH XS board, found by its USB serial (or the only board).
-public struct YKUSHActuator: PowerActuator {
-    public let serial: String?
-    public let ports: [Int]
+package struct YKUSHActuator: PowerActuator {
+    package let serial: String?
+    package let ports: [Int]
     let context: USBContext
     let sysfs: SysfsRoot
 
-    public init(serial: String?, ports: [Int], sysfs: SysfsRoot = SysfsRoot()) throws {
+    package init(serial: String?, ports: [Int], sysfs: SysfsRoot = SysfsRoot()) throws {
         guard !ports.isEmpty else { throw PowerSwitchError(.invalidInput, "ykush:\(serial ?? "") needs at least one port") }
         self.serial = serial
         self.ports = ports
@@ -15,7 +15,7 @@ public struct YKUSHActuator: PowerActuator {
         self.sysfs = sysfs
     }
 
-    public var name: String {
+    package var name: String {
         "ykush:\(serial ?? "") " + (ports.count == 1 ? "port \(ports[0])" : "ports " + ports.map(String.init).joined(separator: ","))
     }
 
@@ -67,13 +67,13 @@ public struct YKUSHActuator: PowerActuator {
         return only
     }
 
-    public func apply(_ power: Power) async throws -> [String] {
+    package func apply(_ power: Power) async throws -> [String] {
         let answers = try await exchange(power)
         for answer in answers { try YKUSHProtocol.checkAcknowledgement(answer.answer, model: answer.model) }
         return answers.map { "\($0.model.rawValue) port \($0.port) \(power) (answer \($0.answer.prefix(2).map(byteHex).joined(separator: " ")))" }
     }
 
-    public func status() async throws -> PowerStatus {
+    package func status() async throws -> PowerStatus {
         let answers = try await exchange(nil)
         return PowerStatus.combining(try answers.map {
             let state = try YKUSHProtocol.decodeStatus($0.answer, port: $0.port, model: $0.model)

@@ -1,5 +1,5 @@
 /// Yepkit's YKUSH family: USB hubs whose downstream ports are switched by a HID command byte.
-public enum YKUSHModel: String, Sendable, Equatable, CaseIterable {
+package enum YKUSHModel: String, Sendable, Equatable, CaseIterable {
     /// YKUSH: 3 ports; 04d8:f2f7 (early boards 04d8:0042, 6-byte reports).
     case ykush = "YKUSH"
     /// YKUSH3: 3 ports (USB 3.1), 04d8:f11b.
@@ -7,9 +7,9 @@ public enum YKUSHModel: String, Sendable, Equatable, CaseIterable {
     /// YKUSH XS: 1 port, 04d8:f0cd.
     case ykushXS = "YKUSH XS"
 
-    public static let legacyYKUSH = USBID(vendor: 0x04D8, product: 0x0042)
+    package static let legacyYKUSH = USBID(vendor: 0x04D8, product: 0x0042)
 
-    public var ids: [USBID] {
+    package var ids: [USBID] {
         switch self {
         case .ykush: return [USBID(vendor: 0x04D8, product: 0xF2F7), Self.legacyYKUSH]
         case .ykush3: return [USBID(vendor: 0x04D8, product: 0xF11B)]
@@ -17,14 +17,14 @@ public enum YKUSHModel: String, Sendable, Equatable, CaseIterable {
         }
     }
 
-    public var portCount: Int { self == .ykushXS ? 1 : 3 }
+    package var portCount: Int { self == .ykushXS ? 1 : 3 }
 
-    public init?(id: USBID) {
+    package init?(id: USBID) {
         guard let model = Self.allCases.first(where: { $0.ids.contains(id) }) else { return nil }
         self = model
     }
 
-    public static var allIDs: Set<USBID> { Set(allCases.flatMap(\.ids)) }
+    package static var allIDs: Set<USBID> { Set(allCases.flatMap(\.ids)) }
 }
 
 /// YKUSH HID reports. The command byte: 0x0N turns port N off, 0x1N on, 0x2N asks its state
@@ -32,9 +32,9 @@ public enum YKUSHModel: String, Sendable, Equatable, CaseIterable {
 /// the command first (the early 04d8:0042 YKUSH: 6 bytes, the command repeated in the first two).
 /// The board answers with a report whose second byte is the port state: high nibble set = on
 /// (0x1N on, 0x0N off); the XS also puts 0x01 (success) in the first byte.
-public enum YKUSHProtocol {
+package enum YKUSHProtocol {
     /// The command byte for `power` (nil: ask the state) on `port`.
-    public static func command(_ power: Power?, port: Int, model: YKUSHModel) throws -> UInt8 {
+    package static func command(_ power: Power?, port: Int, model: YKUSHModel) throws -> UInt8 {
         guard (1...model.portCount).contains(port) else {
             throw PowerSwitchError(.invalidInput, "\(model.rawValue) has \(model.portCount == 1 ? "port 1 only" : "ports 1…\(model.portCount)"); there is no port \(port)")
         }
@@ -48,7 +48,7 @@ public enum YKUSHProtocol {
     }
 
     /// The output report carrying `command`.
-    public static func report(command: UInt8, legacy: Bool) -> [UInt8] {
+    package static func report(command: UInt8, legacy: Bool) -> [UInt8] {
         var report = [UInt8](repeating: 0, count: legacy ? 6 : 64)
         report[0] = command
         if legacy { report[1] = command }
@@ -56,7 +56,7 @@ public enum YKUSHProtocol {
     }
 
     /// The state a status answer reports for `port`.
-    public static func decodeStatus(_ answer: [UInt8], port: Int, model: YKUSHModel) throws -> PowerState {
+    package static func decodeStatus(_ answer: [UInt8], port: Int, model: YKUSHModel) throws -> PowerState {
         let hex = answer.prefix(8).map(byteHex).joined(separator: " ")
         guard answer.count >= 2 else {
             throw PowerSwitchError(.deviceFailure, "\(model.rawValue) status answer too short (\(answer.count) bytes): \(hex)")
@@ -76,7 +76,7 @@ public enum YKUSHProtocol {
     }
 
     /// Checks an answer to an on/off command (only the XS acknowledges with 0x01).
-    public static func checkAcknowledgement(_ answer: [UInt8], model: YKUSHModel) throws {
+    package static func checkAcknowledgement(_ answer: [UInt8], model: YKUSHModel) throws {
         if model == .ykushXS, answer.first != 0x01 {
             throw PowerSwitchError(.deviceFailure, "\(model.rawValue) did not acknowledge the command: \(answer.prefix(8).map(byteHex).joined(separator: " "))")
         }

@@ -5,7 +5,7 @@ extension SimulatedAir {
     /// world runs). It leaves the air like any other when it loses power (`powerOff()`): its peers see
     /// Connection Timeout (0x08) after each link's supervision timeout. Throws when a powered
     /// controller on the air already has that name.
-    public func join(_ configuration: SimulatedWorldDescription.Controller) throws(SimulatedWorldError) -> SimulatedController {
+    package func join(_ configuration: SimulatedWorldDescription.Controller) throws(SimulatedWorldError) -> SimulatedController {
         guard models[configuration.name] == nil else {
             throw SimulatedWorldError(["a controller named '\(configuration.name)' is already on the air"])
         }
@@ -16,5 +16,5 @@ extension SimulatedAir {
     }
 
     /// The names of the powered controllers on the air, sorted.
-    public func controllerNamesOnAir() -> [String] { models.keys.sorted() }
+    package func controllerNamesOnAir() -> [String] { models.keys.sorted() }
 }

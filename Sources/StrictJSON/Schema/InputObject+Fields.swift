@@ -3,7 +3,7 @@
 extension InputValue {
     /// Reads an object of `shape`: a key it does not declare is rejected first, with a did-you-mean among
     /// its keys, then `read` reads the fields.
-    public func object<T>(_ shape: JSONShape, _ expected: String = "an object",
+    package func object<T>(_ shape: JSONShape, _ expected: String = "an object",
                           _ read: (InputObject) throws(InputError) -> T) throws(InputError) -> T {
         try object(keys: shape.keys, expected, read)
     }
@@ -11,10 +11,10 @@ extension InputValue {
 
 extension InputObject {
     /// The field, if present.
-    public func value(_ field: JSONField) -> InputValue? { value(field.key) }
+    package func value(_ field: JSONField) -> InputValue? { value(field.key) }
 
     /// The field, or `PATH.KEY: missing; expected EXPECTED` (the field's `expected`).
-    public func required(_ field: JSONField) throws(InputError) -> InputValue {
+    package func required(_ field: JSONField) throws(InputError) -> InputValue {
         try required(field.key, field.expected ?? Self.expected(field.rule))
     }
 
@@ -27,42 +27,42 @@ extension InputObject {
     }
 
     /// A whole number in the field's range, or its default.
-    public func integer(_ field: JSONField) throws(InputError) -> Int {
+    package func integer(_ field: JSONField) throws(InputError) -> Int {
         try valueOrDefault(field, field.defaultInteger) { (value: InputValue) throws(InputError) -> Int in try Self.integer(value, field) }
     }
 
     /// A whole number in the field's range, or nil when absent.
-    public func optionalInteger(_ field: JSONField) throws(InputError) -> Int? {
+    package func optionalInteger(_ field: JSONField) throws(InputError) -> Int? {
         try value(field).map { (value: InputValue) throws(InputError) -> Int in try Self.integer(value, field) }
     }
 
     /// A number in the field's range, or its default.
-    public func number(_ field: JSONField) throws(InputError) -> Double {
+    package func number(_ field: JSONField) throws(InputError) -> Double {
         try valueOrDefault(field, field.defaultNumber) { (value: InputValue) throws(InputError) -> Double in try Self.number(value, field) }
     }
 
     /// A number in the field's range, or nil when absent.
-    public func optionalNumber(_ field: JSONField) throws(InputError) -> Double? {
+    package func optionalNumber(_ field: JSONField) throws(InputError) -> Double? {
         try value(field).map { (value: InputValue) throws(InputError) -> Double in try Self.number(value, field) }
     }
 
     /// True or false, or the field's default.
-    public func bool(_ field: JSONField) throws(InputError) -> Bool {
+    package func bool(_ field: JSONField) throws(InputError) -> Bool {
         try valueOrDefault(field, field.defaultBool) { (value: InputValue) throws(InputError) -> Bool in try value.bool() }
     }
 
     /// A string (non-empty unless the rule allows it), or the field's default.
-    public func string(_ field: JSONField) throws(InputError) -> String {
+    package func string(_ field: JSONField) throws(InputError) -> String {
         try valueOrDefault(field, field.defaultString) { (value: InputValue) throws(InputError) -> String in try Self.string(value, field) }
     }
 
     /// A string (non-empty unless the rule allows it), or nil when absent.
-    public func optionalString(_ field: JSONField) throws(InputError) -> String? {
+    package func optionalString(_ field: JSONField) throws(InputError) -> String? {
         try value(field).map { (value: InputValue) throws(InputError) -> String in try Self.string(value, field) }
     }
 
     /// A whole number from 0 to 2^64 − 1 in plain digits, or nil when absent.
-    public func optionalUnsigned64(_ field: JSONField) throws(InputError) -> UInt64? {
+    package func optionalUnsigned64(_ field: JSONField) throws(InputError) -> UInt64? {
         try value(field).map { (value: InputValue) throws(InputError) -> UInt64 in
             if let expected = field.expected { return try value.unsigned64(expected) }
             return try value.unsigned64()

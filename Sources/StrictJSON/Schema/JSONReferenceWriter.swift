@@ -1,9 +1,9 @@
 /// Writes a file format's rules as a Markdown reference: one section per object (the root, then each object
 /// definition in the order the schema lists them), one table row per key — key, type, range, default,
 /// description — and the reader's own checks under the table.
-public enum JSONReferenceWriter {
+package enum JSONReferenceWriter {
     /// The reference of `root`, under `title` and `introduction`.
-    public static func document(title: String, introduction: String, root: JSONShape, rootName: String) -> String {
+    package static func document(title: String, introduction: String, root: JSONShape, rootName: String) -> String {
         var sections: [(String, JSONShape, [ReaderNote])] = [(rootName, root, root.notes)]
         var seen: Set<String> = []
         JSONRule(.object(root)).visit { rule in

@@ -2,18 +2,18 @@
 /// what it means (a description: meaning, unit, default, the Core spec section where one applies). The one
 /// description of a field that the strict reader checks against, `JSONSchemaWriter` writes as JSON Schema
 /// (draft-07) and `JSONReferenceWriter` as a reference table.
-public struct JSONRule: Sendable {
-    public var kind: Kind
-    public var description: String?
+package struct JSONRule: Sendable {
+    package var kind: Kind
+    package var description: String?
     /// The value the reader uses when the field is absent (the schema's `default`).
-    public var defaultValue: OrderedJSON?
-    public var examples: [String] = []
+    package var defaultValue: OrderedJSON?
+    package var examples: [String] = []
     /// What the reader checks beyond the rule (written as the schema's `$comment`).
-    public var notes: [ReaderNote] = []
+    package var notes: [ReaderNote] = []
     /// Schema keywords written after the rule's own, for what the kinds do not name (an `anyOf` of forms).
-    public var extra: [OrderedJSON.Member] = []
+    package var extra: [OrderedJSON.Member] = []
 
-    public indirect enum Kind: Sendable {
+    package indirect enum Kind: Sendable {
         /// A string: non-empty unless `minLength` is nil; a pattern, a format, one of `choices`, or `constant`.
         case string(minLength: Int?, pattern: String?, format: String?, choices: [String]?, constant: String?)
         /// A whole number in the range (1.0 and 1e2 count, as the schema's integer).
@@ -36,7 +36,7 @@ public struct JSONRule: Sendable {
         case keywords
     }
 
-    public init(_ kind: Kind, description: String? = nil, default defaultValue: OrderedJSON? = nil,
+    package init(_ kind: Kind, description: String? = nil, default defaultValue: OrderedJSON? = nil,
                 examples: [String] = [], notes: [ReaderNote] = [], extra: [OrderedJSON.Member] = []) {
         self.kind = kind
         self.description = description
@@ -47,7 +47,7 @@ public struct JSONRule: Sendable {
     }
 
     /// A string rule (non-empty unless `allowEmpty`).
-    public static func string(pattern: String? = nil, format: String? = nil, choices: [String]? = nil, constant: String? = nil,
+    package static func string(pattern: String? = nil, format: String? = nil, choices: [String]? = nil, constant: String? = nil,
                               allowEmpty: Bool = false, description: String? = nil, default defaultValue: String? = nil,
                               examples: [String] = [], notes: [ReaderNote] = []) -> JSONRule {
         let minLength = allowEmpty || choices != nil || constant != nil || pattern != nil ? nil : 1
@@ -56,26 +56,26 @@ public struct JSONRule: Sendable {
     }
 
     /// A non-empty string that must also match `pattern` (both written in the schema).
-    public static func nonEmptyString(pattern: String, format: String? = nil, description: String? = nil, default defaultValue: String? = nil,
+    package static func nonEmptyString(pattern: String, format: String? = nil, description: String? = nil, default defaultValue: String? = nil,
                                       examples: [String] = [], notes: [ReaderNote] = []) -> JSONRule {
         JSONRule(.string(minLength: 1, pattern: pattern, format: format, choices: nil, constant: nil), description: description,
                  default: defaultValue.map(OrderedJSON.string), examples: examples, notes: notes)
     }
 
     /// An array of `items`.
-    public static func array(of items: JSONRule, minItems: Int? = nil, unique: Bool = false, description: String? = nil,
+    package static func array(of items: JSONRule, minItems: Int? = nil, unique: Bool = false, description: String? = nil,
                              notes: [ReaderNote] = []) -> JSONRule {
         JSONRule(.array(items: items, tuple: [], minItems: minItems, unique: unique), description: description, notes: notes)
     }
 
     /// The values a string rule allows, if it lists them.
-    public var choices: [String]? {
+    package var choices: [String]? {
         if case .string(_, _, _, let choices, _) = kind { return choices }
         return nil
     }
 
     /// Every reader-only refusal this rule and the rules inside it name.
-    public var readerOnlyRefusals: [String] {
+    package var readerOnlyRefusals: [String] {
         var found: [String] = []
         var seen: Set<String> = []
         visit { rule in
@@ -85,7 +85,7 @@ public struct JSONRule: Sendable {
     }
 
     /// Calls `body` with this rule and every rule inside it (each definition once).
-    public func visit(_ body: (JSONRule) -> Void) {
+    package func visit(_ body: (JSONRule) -> Void) {
         var seen: Set<String> = []
         visit(body, seen: &seen)
     }

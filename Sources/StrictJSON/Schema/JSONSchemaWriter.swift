@@ -1,9 +1,9 @@
 /// Writes a file format's rules as a JSON Schema (draft-07): the root object with `additionalProperties:
 /// false` on every object (the reader refuses unknown keys), each definition once under `definitions` in the
 /// order first referred to, each rule's reader notes as its `$comment`.
-public enum JSONSchemaWriter {
+package enum JSONSchemaWriter {
     /// The schema document of `root`.
-    public static func document(title: String, description: String, comment: String, root: JSONShape) -> OrderedJSON {
+    package static func document(title: String, description: String, comment: String, root: JSONShape) -> OrderedJSON {
         var definitions: [JSONDefinition] = []
         var seen: Set<String> = []
         JSONRule(.object(root)).visit { rule in
@@ -24,7 +24,7 @@ public enum JSONSchemaWriter {
     }
 
     /// One rule as schema.
-    public static func schema(_ rule: JSONRule) -> OrderedJSON {
+    package static func schema(_ rule: JSONRule) -> OrderedJSON {
         var members: [OrderedJSON.Member] = []
         let description = rule.description.map { OrderedJSON.Member("description", .string($0)) }
         switch rule.kind {

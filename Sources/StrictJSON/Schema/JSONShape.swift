@@ -1,19 +1,19 @@
 /// An object of an input file: its fields (every other key is an error, and its did-you-mean is among these),
 /// the conditions between them a schema can state (`if kind is "command" then on and off are required and
 /// only these keys are allowed`), and the reader's own checks (`notes`).
-public struct JSONShape: Sendable {
+package struct JSONShape: Sendable {
     /// The name of its definition and of its section in the reference (`powerReference`).
-    public let name: String
-    public let description: String?
-    public let fields: [JSONField]
-    public var conditions: [Condition] = []
-    public var notes: [ReaderNote] = []
+    package let name: String
+    package let description: String?
+    package let fields: [JSONField]
+    package var conditions: [Condition] = []
+    package var notes: [ReaderNote] = []
     /// At least this many keys (`match` needs one).
-    public var minProperties: Int? = nil
+    package var minProperties: Int? = nil
     /// The rule of every value when any key is allowed (a process's `environment`); nil: only `fields`.
-    public var anyKey: JSONRule? = nil
+    package var anyKey: JSONRule? = nil
 
-    public init(_ name: String, description: String? = nil, _ fields: [JSONField], conditions: [Condition] = [],
+    package init(_ name: String, description: String? = nil, _ fields: [JSONField], conditions: [Condition] = [],
                 notes: [ReaderNote] = [], minProperties: Int? = nil, anyKey: JSONRule? = nil) {
         self.name = name
         self.description = description
@@ -25,28 +25,28 @@ public struct JSONShape: Sendable {
     }
 
     /// The keys, in order.
-    public var keys: [String] { fields.map(\.key) }
+    package var keys: [String] { fields.map(\.key) }
 
     /// The required keys, in order.
-    public var requiredKeys: [String] { fields.filter(\.isRequired).map(\.key) }
+    package var requiredKeys: [String] { fields.filter(\.isRequired).map(\.key) }
 
     /// The field `key`, if declared.
-    public func field(_ key: String) -> JSONField? { fields.first { $0.key == key } }
+    package func field(_ key: String) -> JSONField? { fields.first { $0.key == key } }
 
     /// What holds when field `key` is `value` (written as `if`/`then`).
-    public struct Condition: Sendable {
-        public let key: String
-        public let value: String
+    package struct Condition: Sendable {
+        package let key: String
+        package let value: String
         /// Keys then required.
-        public var requires: [String] = []
+        package var requires: [String] = []
         /// The only keys then allowed; nil: any of the shape's.
-        public var onlyKeys: [String]? = nil
+        package var onlyKeys: [String]? = nil
         /// Rules then for some fields (`protection` must be `encryption`).
-        public var properties: [(String, OrderedJSON)] = []
+        package var properties: [(String, OrderedJSON)] = []
         /// Definitions then to hold too (`portsOrPort`).
-        public var also: [JSONDefinition] = []
+        package var also: [JSONDefinition] = []
 
-        public init(when key: String, is value: String, requires: [String] = [], onlyKeys: [String]? = nil,
+        package init(when key: String, is value: String, requires: [String] = [], onlyKeys: [String]? = nil,
                     properties: [(String, OrderedJSON)] = [], also: [JSONDefinition] = []) {
             self.key = key
             self.value = value
@@ -58,7 +58,7 @@ public struct JSONShape: Sendable {
     }
 
     /// The keys allowed when `key` is `value`: a condition's `onlyKeys`, else every key.
-    public func allowedKeys(when key: String, is value: String) -> [String] {
+    package func allowedKeys(when key: String, is value: String) -> [String] {
         conditions.first { $0.key == key && $0.value == value }?.onlyKeys ?? keys
     }
 

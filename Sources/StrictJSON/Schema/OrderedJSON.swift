@@ -1,7 +1,7 @@
 /// A JSON value we write (a JSON Schema, its parts): object members stay in the order they are given, numbers
 /// keep their text (`0.001`, `18446744073709551615`). `rendered()` writes it as Python's
 /// `json.dumps(indent=2, ensure_ascii=False)` does, so a generated file diffs cleanly.
-public indirect enum OrderedJSON: Sendable, Equatable {
+package indirect enum OrderedJSON: Sendable, Equatable {
     case object([Member])
     case array([OrderedJSON])
     case string(String)
@@ -10,34 +10,34 @@ public indirect enum OrderedJSON: Sendable, Equatable {
     case bool(Bool)
 
     /// One `"key": value` member.
-    public struct Member: Sendable, Equatable {
-        public var key: String
-        public var value: OrderedJSON
+    package struct Member: Sendable, Equatable {
+        package var key: String
+        package var value: OrderedJSON
 
-        public init(_ key: String, _ value: OrderedJSON) {
+        package init(_ key: String, _ value: OrderedJSON) {
             self.key = key
             self.value = value
         }
     }
 
     /// A whole number.
-    public static func integer(_ value: Int) -> OrderedJSON { .number(String(value)) }
+    package static func integer(_ value: Int) -> OrderedJSON { .number(String(value)) }
 
     /// A number, written as `InputValue.format` writes it (`7.5`, `600`, `0.001`).
-    public static func decimal(_ value: Double) -> OrderedJSON { .number(InputValue.format(value)) }
+    package static func decimal(_ value: Double) -> OrderedJSON { .number(InputValue.format(value)) }
 
     /// An array of strings.
-    public static func strings(_ values: [String]) -> OrderedJSON { .array(values.map(OrderedJSON.string)) }
+    package static func strings(_ values: [String]) -> OrderedJSON { .array(values.map(OrderedJSON.string)) }
 
     /// The text, two spaces an indent, ending in a newline.
-    public func rendered() -> String {
+    package func rendered() -> String {
         var text = ""
         write(to: &text, indent: "")
         return text + "\n"
     }
 
     /// The value on one line, as JSON (`"auto"`, `10`, `["0x08"]`).
-    public var compact: String {
+    package var compact: String {
         switch self {
         case .object(let members): return "{" + members.map { "\(Self.quote($0.key)): \($0.value.compact)" }.joined(separator: ", ") + "}"
         case .array(let items): return "[" + items.map(\.compact).joined(separator: ", ") + "]"

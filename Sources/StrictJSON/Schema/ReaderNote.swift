@@ -3,11 +3,11 @@
 /// it concerns. The schema writes `comment` as the rule's `$comment`; `refusals` are words of the reader's
 /// message for it, by which a test of the schema against the reader knows a refusal the schema cannot make.
 /// A note with no refusals is a comment only.
-public struct ReaderNote: Sendable, Hashable {
-    public let comment: String
-    public let refusals: [String]
+package struct ReaderNote: Sendable, Hashable {
+    package let comment: String
+    package let refusals: [String]
 
-    public init(_ comment: String, refusals: [String] = []) {
+    package init(_ comment: String, refusals: [String] = []) {
         self.comment = comment
         self.refusals = refusals
     }
