@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Support
 
 /// Disk space a run sets aside in its results directory when it starts, for its last write. When writing the
 /// results fails (a full disk), the runner gives the space back and writes them again, so that junit.xml can
@@ -21,10 +22,10 @@ public struct ResultsReserve: Sendable {
     public static func make(in layout: ResultsLayout, size: Int = defaultSize) throws(ResultsError) -> ResultsReserve {
         let path = layout.reserve.path
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw ResultsError(path, "cannot set space aside: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw ResultsError(path, "cannot set space aside: \(SystemCallError.current.description)") }
         var failure: String?
         let allocated = posix_fallocate(fd, 0, off_t(size))
-        if allocated != 0 && allocated != EOPNOTSUPP && allocated != EINVAL { failure = String(cString: strerror(allocated)) }
+        if allocated != 0 && allocated != EOPNOTSUPP && allocated != EINVAL { failure = SystemCallError(allocated).description }
         if allocated != 0 && failure == nil { failure = writeZeros(fd, size) }
         close(fd)
         if let failure {
@@ -47,9 +48,9 @@ public struct ResultsReserve: Sendable {
         while left > 0 {
             let written = block.withUnsafeBytes { write(fd, $0.baseAddress, min(left, $0.count)) }
             if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return String(cString: strerror(errno)) }
+            if written <= 0 { return SystemCallError.current.description }
             left -= written
         }
-        return fsync(fd) == 0 ? nil : String(cString: strerror(errno))
+        return fsync(fd) == 0 ? nil : SystemCallError.current.description
     }
 }

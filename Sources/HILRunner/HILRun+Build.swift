@@ -4,15 +4,6 @@ import HILResults
 /// `swift build --build-tests` of the suites, before the tests run: a compile error is told apart from a test
 /// failure.
 extension HILRun {
-    /// Builds the suites' tests, showing the seconds spent (on `clock`, which `deadline` is an instant of);
-    /// nil when the build succeeded (or there is nothing to build), else why it did not.
-    static func build<C: Clock<Duration>>(_ invocation: SwiftTestInvocation, plan: RunPlan, deadline: C.Instant, clock: C, timeoutText: String,
-                                          pollInterval: Duration, printer: inout ProgressPrinter, noteEverySeconds: Int = 10) async -> String? {
-        guard let build = await runBuild(invocation, plan: plan, deadline: deadline, clock: clock, pollInterval: pollInterval,
-                                         printer: &printer, noteEverySeconds: noteEverySeconds) else { return nil }
-        return buildProblem(build, invocation: invocation, plan: plan, timeoutText: timeoutText)
-    }
-
     /// Runs `swift build --build-tests`, showing the seconds spent (a note every `noteEverySeconds` without a
     /// terminal); how it ended, or nil when there is nothing to build.
     static func runBuild<C: Clock<Duration>>(_ invocation: SwiftTestInvocation, plan: RunPlan, deadline: C.Instant, clock: C,

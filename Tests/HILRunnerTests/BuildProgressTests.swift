@@ -43,7 +43,7 @@ import TestSupport
             // On the clock's loop, so that each tick has run when an advance returns.
             let building = Task(executorPreference: clock.taskExecutor) { () -> String? in
                 var printer = ProgressPrinter(RunOutput(isInteractive: false, out: out.append, err: err.append))
-                return await HILRun.build(invocation, plan: plan, deadline: start + .seconds(60), clock: clock, timeoutText: "60 s",
+                return await Self.build(invocation, plan: plan, deadline: start + .seconds(60), clock: clock, timeoutText: "60 s",
                                           pollInterval: .milliseconds(250), printer: &printer, noteEverySeconds: 1)
             }
             let prefix = "hil run: building the tests of \(directory.lastPathComponent)… "
@@ -85,7 +85,7 @@ import TestSupport
             let deadline = time.now + .seconds(2)
             let building = Task(executorPreference: clock.taskExecutor) { () -> String? in
                 var printer = ProgressPrinter(RunOutput(isInteractive: false, out: { _ in }, err: { _ in }))
-                return await HILRun.build(invocation, plan: plan, deadline: deadline, clock: clock, timeoutText: "2 s",
+                return await Self.build(invocation, plan: plan, deadline: deadline, clock: clock, timeoutText: "2 s",
                                           pollInterval: .seconds(1), printer: &printer)
             }
             guard await Self.nextDeadline(time, whileBuilding: building) == deadline - .seconds(1) else {
@@ -104,5 +104,13 @@ import TestSupport
             let log = try String(contentsOf: plan.layout.log, encoding: .utf8)
             #expect(log.hasSuffix("[killed by signal \(SIGINT)]\n"), "\(log)")
         }
+    }
+
+    /// The build as `hil run` makes it: `runBuild`, then what its end means (`buildProblem`); nil when it succeeded.
+    static func build<C: Clock<Duration>>(_ invocation: SwiftTestInvocation, plan: RunPlan, deadline: C.Instant, clock: C, timeoutText: String,
+                                          pollInterval: Duration, printer: inout ProgressPrinter, noteEverySeconds: Int = 10) async -> String? {
+        guard let build = await HILRun.runBuild(invocation, plan: plan, deadline: deadline, clock: clock, pollInterval: pollInterval,
+                                                printer: &printer, noteEverySeconds: noteEverySeconds) else { return nil }
+        return HILRun.buildProblem(build, invocation: invocation, plan: plan, timeoutText: timeoutText)
     }
 }
