@@ -22,6 +22,7 @@ extension LEConnection {
             switch event {
             case .mtuExchanged(let mtu):
                 await gatt.updateMTU(mtu)
+                mtuChanged(mtu)
             case .valueWritten(let handle, let value):
                 device?.valueWritten(connection: self.handle, attribute: handle, value: value)
             case .confirmationReceived:

@@ -33,7 +33,9 @@ extension LEConnection {
     /// LE PHY Update Complete for this link: the PHYs change (on success) and observers hear of it.
     func phyUpdated(status: HCIStatus, transmitter: UInt8, receiver: UInt8) {
         if status == .success { phy = LinkPHY(transmitter: transmitter, receiver: receiver) }
-        for continuation in phyObservers.values { continuation.yield(LinkPHYUpdate(status: status, phy: phy)) }
+        let update = LinkPHYUpdate(status: status, phy: phy)
+        for continuation in phyObservers.values { continuation.yield(update) }
+        linkEventHappened(.phy(update))
     }
 
     /// The link's PHY updates from now on (whoever asked for them: the peer, or our controller); the stream

@@ -24,6 +24,9 @@ extension LEConnection {
                 return
             }
             let acceptable = Self.validParameters(intervalMin: min, intervalMax: max, latency: latency, timeout: timeout)
+            linkEventHappened(.parameterRequest(LinkParameterRequest(
+                requested: ConnectionParameters(intervalMin: min, intervalMax: max, latency: latency, supervisionTimeout: timeout),
+                accepted: acceptable)))
             try? await send(channel: L2CAPChannelID.leSignaling,
                             LESignalingCommand.connectionParameterUpdateResponse(identifier: identifier, result: acceptable ? 0 : 1).encoded)
             if acceptable {
@@ -141,6 +144,7 @@ extension LEConnection {
     }
 
     func parametersUpdated(status: HCIStatus, interval: UInt16, latency: UInt16, timeout: UInt16) {
+        linkEventHappened(.parameters(LinkParametersUpdate(status: status, interval: interval, latency: latency, supervisionTimeout: timeout)))
         guard status == .success else { return }
         self.interval = interval
         self.latency = latency

@@ -42,6 +42,11 @@ public actor LEConnection {
     public internal(set) var phy = LinkPHY(transmitter: 1, receiver: 1)
     var phyObservers: [UInt64: AsyncStream<LinkPHYUpdate>.Continuation] = [:]
     var nextPHYObserverID: UInt64 = 1
+    var linkObservers: [UInt64: AsyncStream<LinkEvent>.Continuation] = [:]
+    var nextLinkObserverID: UInt64 = 1
+    /// The longest data PDU each direction carries, as the last LE Data Length Change said (27 octets each
+    /// way until one comes).
+    public internal(set) var dataLength = LinkDataLength.initial
     /// The GATT client of this link's ATT bearer: discovery, reads, writes, subscriptions.
     public nonisolated let gatt: GATTClient
     /// The server half of the bearer, serving the device's GATT database to the peer.
@@ -150,6 +155,7 @@ public actor LEConnection {
         attBearerEnded(reason: reason, note: note)
         securityEnded(reason: reason)
         finishPHYObservers()
+        finishLinkObservers()
     }
 
     /// Routes one reassembled L2CAP PDU to its fixed channel.

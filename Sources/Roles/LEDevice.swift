@@ -160,6 +160,9 @@ public actor LEDevice {
             connections[handle]?.assumeIsolated { $0.parametersUpdated(status: status, interval: interval, latency: latency, timeout: timeout) }
         case .hci(.le(.phyUpdateComplete(let status, let handle, let transmitter, let receiver))):
             connections[handle]?.assumeIsolated { $0.phyUpdated(status: status, transmitter: transmitter, receiver: receiver) }
+        case .hci(.le(.dataLengthChange(let handle, let txOctets, let txTime, let rxOctets, let rxTime))):
+            let length = LinkDataLength(transmit: DataLength(octets: txOctets, time: txTime), receive: DataLength(octets: rxOctets, time: rxTime))
+            connections[handle]?.assumeIsolated { $0.dataLengthChanged(length) }
         case .aclPDU(let handle, let pdu):
             if let connection = connections[handle] { followUp(.pdu(connection, pdu)) }
         case .connectionsCleared(let handles, let why):

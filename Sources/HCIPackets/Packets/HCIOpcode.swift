@@ -63,6 +63,9 @@ extension HCIOpcode {
     public static let leLongTermKeyRequestNegativeReply = HCIOpcode(ogf: 0x08, ocf: 0x001B)
     public static let leReadSupportedStates = HCIOpcode(ogf: 0x08, ocf: 0x001C)
     public static let leSetDataLength = HCIOpcode(ogf: 0x08, ocf: 0x0022)
+    public static let leReadSuggestedDefaultDataLength = HCIOpcode(ogf: 0x08, ocf: 0x0023)
+    public static let leWriteSuggestedDefaultDataLength = HCIOpcode(ogf: 0x08, ocf: 0x0024)
+    public static let leReadMaximumDataLength = HCIOpcode(ogf: 0x08, ocf: 0x002F)
     public static let leReadPHY = HCIOpcode(ogf: 0x08, ocf: 0x0030)
     public static let leSetDefaultPHY = HCIOpcode(ogf: 0x08, ocf: 0x0031)
     public static let leSetPHY = HCIOpcode(ogf: 0x08, ocf: 0x0032)
@@ -118,6 +121,9 @@ extension HCIOpcode {
         leLongTermKeyRequestNegativeReply.rawValue: "LE Long Term Key Request Negative Reply",
         leReadSupportedStates.rawValue: "LE Read Supported States",
         leSetDataLength.rawValue: "LE Set Data Length",
+        leReadSuggestedDefaultDataLength.rawValue: "LE Read Suggested Default Data Length",
+        leWriteSuggestedDefaultDataLength.rawValue: "LE Write Suggested Default Data Length",
+        leReadMaximumDataLength.rawValue: "LE Read Maximum Data Length",
         leSetAdvertisingSetRandomAddress.rawValue: "LE Set Advertising Set Random Address",
         leSetExtendedAdvertisingParameters.rawValue: "LE Set Extended Advertising Parameters [v1]",
         leSetExtendedAdvertisingData.rawValue: "LE Set Extended Advertising Data",
