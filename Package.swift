@@ -75,8 +75,11 @@ let package = Package(
         .target(name: "LibUSB", dependencies: ["CLibUSB"]),
         // Power switches and USB topology; knows nothing about Bluetooth.
         .target(name: "DeviceControl", dependencies: ["Support", "CLibUSB", "LibUSB", "StrictJSON"]),
+        // Throughput runs in Bumble's bench format: its packets and speed service, the central's and the
+        // peripheral's halves, and what a run measured.
+        .target(name: "Throughput", dependencies: ["HILResults", "HCIPackets", "EventLoops", "GATT", "Roles"]),
         // Simulated controllers, air and power: the embedded default bench.
-        .target(name: "Simulation", dependencies: ["BluetoothCrypto", "StrictJSON", "SeededRandom", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
+        .target(name: "Simulation", dependencies: ["BluetoothCrypto", "StrictJSON", "SeededRandom", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "Throughput"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
         .target(name: "Preflight"),
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
@@ -140,7 +143,7 @@ let package = Package(
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "CBlueZ", "Roles"]),
         .testTarget(name: "hilCommandTests", dependencies: ["SocketServing", "Support", "hil", "DeviceControl", "AirServer", "TestSupport", "HCIPackets", "HCITransports", "HostCore", "SMP"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
-        .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HostCore", "GATT", "Roles"]),
+        .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCIPackets", "HostCore", "GATT", "Roles", "Rigs", "Throughput"]),
         // HILTesting's own parts, apart from a bench.
         .testTarget(name: "HILTestingTests", dependencies: ["HILTesting", "HCITransports", "SMP"]),
         .testTarget(name: "AccessoryPlayTests", dependencies: ["AccessoryPlay", "StrictJSON", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HostCore", "SMP", "Roles"]),

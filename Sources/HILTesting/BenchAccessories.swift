@@ -32,4 +32,15 @@ public enum BenchAccessories {
             return ["(rig error: \(error))"]
         }
     }()
+
+    /// The accessories whose `link` block declares what `declares` looks for, for the link-layer suites;
+    /// none on a rig without them (the suites are then skipped with that reason).
+    public static func linkNames(_ declares: (AccessoryLink) -> Bool) -> [String] {
+        guard let path = Bench.rigPath else { return ["(no rig: set HIL_RIG)"] }
+        do {
+            return try Rig.load(path: path).accessories.filter { $0.link.map(declares) ?? false }.map(\.name)
+        } catch {
+            return ["(rig error: \(error))"]
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Rigs
 import Testing
 
 /// `.bench`: leases the bench named by `HIL_RIG` for a test or a suite (the rig lock, the simulated
@@ -95,6 +96,15 @@ extension Trait where Self == ConditionTrait {
         .enabled("no accessory of the rig declares security (a rig accessory's \"security\" block)") {
             guard let rig = try? await Bench.shared.lease() else { return true }
             return rig.accessories.contains { $0.security != nil }
+        }
+    }
+
+    /// Runs only when an accessory of the rig declares the part of `link` that `declares` looks for;
+    /// `what` names it in the skip's reason.
+    public static func requiresLink(_ what: String, _ declares: @escaping @Sendable (AccessoryLink) -> Bool) -> ConditionTrait {
+        .enabled("no accessory of the rig declares \(what) (a rig accessory's \"link\" block)") {
+            guard let rig = try? await Bench.shared.lease() else { return true }
+            return rig.accessories.contains { $0.link.map(declares) ?? false }
         }
     }
 }

@@ -108,7 +108,8 @@ extension Rig {
             }
             simulated?.security = security
             return Accessory(name: name, match: filter, power: try fields.value("power").map(Self.powerReference), expectedServices: expected,
-                             simulated: simulated, security: security, malicious: try fields.bool(RigFormatTable.Accessory.malicious))
+                             simulated: simulated, security: security, malicious: try fields.bool(RigFormatTable.Accessory.malicious),
+                             link: try fields.value(RigFormatTable.Accessory.link).map(AccessoryLink.init(reading:)))
         }
     }
 

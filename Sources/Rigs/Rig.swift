@@ -61,6 +61,8 @@ public struct Rig: Sendable, Equatable {
         public var security: AccessorySecurity?
         /// It misbehaves on purpose (a hostile firmware under test): the hostile-accessory suite runs on the rig.
         public var malicious: Bool = false
+        /// What its link layer must reach (the link-layer suites skip it where it declares nothing).
+        public var link: AccessoryLink? = nil
     }
 
     /// Timing budgets, in seconds, and loop settings.

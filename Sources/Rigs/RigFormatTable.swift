@@ -77,7 +77,8 @@ package enum RigFormatTable {
         static let expectedServices = JSONField("expectedServices", JSONRule.array(of: JSONRule.string(pattern: "^((0[xX])?[0-9A-Fa-f]{4}|(0[xX])?[0-9A-Fa-f]{8}|[0-9A-Fa-f]{32}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$", description: "A service UUID: 16-bit (\"180F\"), 32-bit or 128-bit.", examples: ["180F", "180D", "1809", "180A"]), description: "The GATT services discovery must find on it. Default: none."))
         static let simulated = JSONField("simulated", SimulationFormat.Accessory.definition.reference("Its firmware, when it is a simulated accessory running on a controller of this rig's simulation. Default: none (a real accessory)."))
         static let security = JSONField("security", Security.definition.reference("How it pairs and what it protects; the security suites run on accessories with a security block and are skipped elsewhere. A simulated accessory pairs as it says. Default: none."))
-        package static let shape = JSONShape("accessory", [name, match, power, malicious, expectedServices, simulated, security])
+        static let link = JSONField("link", Link.definition.reference("What its link layer must reach: ATT MTU, data length, PHY, connection-parameter changes and sustained throughput; each link-layer suite runs on the accessories that declare its part and is skipped elsewhere. Default: none."))
+        package static let shape = JSONShape("accessory", [name, match, power, malicious, expectedServices, simulated, security, link])
         package static let definition = JSONDefinition(shape)
     }
 
@@ -104,6 +105,31 @@ package enum RigFormatTable {
             JSONShape.Condition(when: "pairing", is: "passkey", requires: ["passkey"]),
             JSONShape.Condition(when: "pairing", is: "just-works", properties: [("protection", .object([.init("const", .string("encryption"))]))]),
         ])
+        package static let definition = JSONDefinition(shape)
+    }
+
+    /// `link`: what an accessory's link layer must reach.
+    package enum Link {
+        static let mtu = JSONField.integer("mtu", 23...517, expected: "an ATT_MTU from 23 to 517", description: "The ATT_MTU an Exchange MTU from the central must reach (23 to 517; the central offers this much). Default: not checked.")
+        static let dataLength = JSONField.integer("dataLength", 27...251, expected: "a number of octets from 27 to 251", description: "The data length, in payload octets each way, an LE Set Data Length from the central must reach (27 to 251, Core v5.4 Vol 6 Part B §4.5.10). Default: not checked.")
+        static let phy = JSONField("phy", JSONRule.string(choices: ["1M", "2M", "coded-s2", "coded-s8"], description: "The PHY an LE Set PHY from the central must reach, both ways: 1M, 2M, coded-s2 or coded-s8. Default: not checked."))
+        static let updateMilliseconds = JSONField.number("updateMilliseconds", above: 0, atMost: 60000, default: 2000, expected: "a number of milliseconds above 0 and at most 60000", description: "How long each link update (MTU exchange, data length, PHY, connection parameters) may take, in milliseconds (above 0, at most 60000). Default 2000.")
+        static let requestedIntervalMilliseconds = JSONField.number("requestedIntervalMilliseconds", 7.5...4000, expected: "a number of milliseconds from 7.5 to 4000", description: "The connection interval the accessory asks for itself after connecting (an L2CAP Connection Parameter Update Request or the link-layer procedure); the central must honour it within updateMilliseconds. Default: not checked.")
+        static let centralIntervalMilliseconds = JSONField.number("centralIntervalMilliseconds", 7.5...4000, expected: "a number of milliseconds from 7.5 to 4000", description: "A connection interval the central changes to with LE Connection Update; the accessory must accept it (LE Connection Update Complete, success) within updateMilliseconds. Default: not checked.")
+        static let notify = JSONField("notify", Stream.definition.reference("Sustained notifications from the accessory (in Bumble's bench packet format, on the bench speed service's RX unless characteristic names another): the floor they must reach. Default: not checked."))
+        static let write = JSONField("write", Stream.definition.reference("Sustained Write Without Response to the accessory (Bumble's bench packet format, to the speed service's TX unless characteristic names another; the accessory acknowledges the last packet on RX): the floor they must reach. Default: not checked."))
+        package static let shape = JSONShape("link", [mtu, dataLength, phy, updateMilliseconds, requestedIntervalMilliseconds, centralIntervalMilliseconds, notify, write])
+        package static let definition = JSONDefinition(shape)
+    }
+
+    /// `stream`: a sustained stream and the floor it must reach.
+    package enum Stream {
+        static let characteristic = JSONField("characteristic", JSONRule.string(pattern: "^((0[xX])?[0-9A-Fa-f]{4}|(0[xX])?[0-9A-Fa-f]{8}|[0-9A-Fa-f]{32}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$", description: "The characteristic that carries the stream. Default: the speed service's RX (notify) or TX (write) of Bumble's bench app."))
+        static let seconds = JSONField.number("seconds", above: 0, atMost: 3600, default: 3, expected: "a number of seconds above 0 and at most 3600", description: "How long the stream runs, in seconds (above 0, at most 3600). Default 3.")
+        static let floorBitsPerSecond = JSONField("floorBitsPerSecond", JSONRule(.number(minimum: 0, exclusive: true, maximum: 10_000_000), description: "The throughput the stream must reach, in bits per second of ATT values (above 0, at most 10000000). Required."),
+                                                  required: true, expected: "a number of bits per second above 0 and at most 10000000")
+        static let latencyP95Milliseconds = JSONField.number("latencyP95Milliseconds", above: 0, atMost: 60000, expected: "a number of milliseconds above 0 and at most 60000", description: "The 95th percentile of the packets' delay relative to the first packet must stay within this, in milliseconds (above 0, at most 60000). Default: not checked.")
+        package static let shape = JSONShape("stream", [characteristic, seconds, floorBitsPerSecond, latencyP95Milliseconds])
         package static let definition = JSONDefinition(shape)
     }
 

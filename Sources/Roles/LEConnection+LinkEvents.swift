@@ -80,11 +80,13 @@ extension LEConnection {
 }
 
 extension LEConnection {
-    /// Exchange MTU from our GATT client (Core v5.4 Vol 3 Part G §4.3.1), offering the client's preferred
-    /// MTU; returns the ATT_MTU both sides now use and reports it as a link event.
+    /// Exchange MTU from our GATT client (Core v5.4 Vol 3 Part G §4.3.1), offering `offering` (default: the
+    /// client's preferred MTU); returns the ATT_MTU both sides now use and reports it as a link event. The
+    /// server half of the bearer follows, so our notifications use the same MTU.
     @discardableResult
-    public func exchangeMTU() async throws(ATTError) -> Int {
-        let mtu = try await gatt.exchangeMTU()
+    public func exchangeMTU(offering: Int? = nil) async throws(ATTError) -> Int {
+        let mtu = try await gatt.exchangeMTU(offering: offering)
+        attServer?.updateMTU(mtu)
         mtuChanged(mtu)
         return mtu
     }

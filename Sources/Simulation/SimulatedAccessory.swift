@@ -3,6 +3,8 @@ import GATT
 import SMP
 import Roles
 import SeededRandom
+import HCIPackets
+import Throughput
 
 /// The firmware of a simulated accessory: on every power-on it boots (after its boot delay), opens its
 /// controller, serves its GATT database and advertises — or misbehaves as its faults say. It runs on the
@@ -32,11 +34,12 @@ public actor SimulatedAccessory {
 
     /// The GATT database it serves (built anew at each boot, as firmware would).
     package nonisolated func makeDatabase() throws(GATTDatabaseError) -> GATTDatabase {
+        let bench = description.bench ? [SpeedService.definition(written: { _ in })] : []
         guard let security = description.security else {
-            return try StandardProfile.database(name: description.name, profiles: description.services)
+            return try GATTDatabase(services: [.gap(name: description.name), .gatt()] + description.services.map(\.service) + bench)
         }
         let level: ProtectionLevel = description.faults.servesProtectedUnencrypted ? .none : security.protection
-        return try GATTDatabase(services: [.gap(name: description.name), .gatt()] + description.services.map(\.service)
+        return try GATTDatabase(services: [.gap(name: description.name), .gatt()] + description.services.map(\.service) + bench
                                 + [.protectedData(value: AccessorySecurity.protectedValue, level: level)])
     }
 
@@ -86,6 +89,15 @@ public actor SimulatedAccessory {
         try await device.start()
         try await configureSecurity(of: device)
         let faults = description.faults
+        if faults.rejectsPHY2M {
+            // LE 1M and LE Coded (bits 0 and 2), each way.
+            _ = try await host.send(LESetDefaultPHY(transmitPHYs: 0x05, receivePHYs: 0x05))
+        }
+        if description.bench {
+            let server = try await BenchServer(device: device)
+            let behaviour = BenchServer.Behaviour(stopsWhenMTUGrows: faults.stopsNotifyingWhenMTUGrows, halvesRate: faults.halvesNotificationRate)
+            tasks.append(Task(executorPreference: controller.air.loop) { await server.run(behaviour: behaviour) })
+        }
         if let limit = faults.stopsAdvertisingAfterPowerCycles, bootCount > limit { return }
         let incoming = await device.incomingConnections()
         tasks.append(Task(executorPreference: controller.air.loop) { [weak self] in
@@ -106,6 +118,11 @@ public actor SimulatedAccessory {
 
     func accepted(_ link: LEConnection) async {
         let faults = description.faults
+        if let milliseconds = description.requestsIntervalMilliseconds {
+            tasks.append(Task(executorPreference: controller.air.loop) {
+                _ = try? await link.updateParameters(await Self.parameters(asking: milliseconds, on: link))
+            })
+        }
         if let malicious = faults.maliciousATT {
             await link.setATTInterceptor(malicious.interceptor)
         }
@@ -129,5 +146,15 @@ public actor SimulatedAccessory {
             await self?.powerOff()
             try? await self?.powerOn()
         }
+    }
+
+    /// The parameters it asks for: the interval in 1.25 ms units, the link's latency, and a supervision
+    /// timeout of at least the link's and more than (1 + latency) × interval × 2 (Core v5.4 Vol 4 Part E §7.8.18).
+    static func parameters(asking milliseconds: Double, on link: LEConnection) async -> ConnectionParameters {
+        let interval = UInt16(min(max((milliseconds / 1.25).rounded(), 6), 3200))
+        let latency = await link.latency
+        let needed = (Int(1 + latency) * Int(interval) * 25 + 99) / 100 + 1
+        let timeout = UInt16(min(3200, max(Int(await link.supervisionTimeout), needed)))
+        return ConnectionParameters(intervalMin: interval, intervalMax: interval, latency: latency, supervisionTimeout: timeout)
     }
 }

@@ -4,7 +4,7 @@ import StrictJSON
 extension SimulatedAccessoryDescription {
     /// Reads an accessory's `simulated` block: `controller` and `name` required; `services` (standard
     /// profile names), `advertisingIntervalMilliseconds` (20…10240, Core v5.4 Vol 6 Part B §4.4.2.2),
-    /// `bootDelayMilliseconds` (0…60000) and `faults` optional. Its security is the rig accessory's.
+    /// `bootDelayMilliseconds` (0…60000), `faults`, `bench` (false) and `requestsIntervalMilliseconds` optional. Its security is the rig accessory's.
     package init(reading value: InputValue) throws(InputError) {
         self = try value.object(SimulationFormat.Accessory.shape) {
             fields throws(InputError) -> Self in
@@ -28,7 +28,9 @@ extension SimulatedAccessoryDescription {
                         bootDelayMilliseconds: try fields.number(SimulationFormat.Accessory.bootDelayMilliseconds),
                         faults: try fields.value("faults").map { (value: InputValue) throws(InputError) -> SimulatedAccessoryFaults in
                             try SimulatedAccessoryFaults(reading: value)
-                        } ?? SimulatedAccessoryFaults())
+                        } ?? SimulatedAccessoryFaults(),
+                        bench: try fields.bool(SimulationFormat.Accessory.bench),
+                        requestsIntervalMilliseconds: try fields.optionalNumber(SimulationFormat.Accessory.requestsIntervalMilliseconds))
         }
     }
 }
@@ -58,7 +60,10 @@ extension SimulatedAccessoryFaults {
                         throw item.problem("unknown malicious ATT behaviour '\(JSONValue.excerpt(text))'\(hint)")
                     }
                     return behaviour
-                })
+                },
+                rejectsPHY2M: try fields.bool(Table.rejectsPHY2M),
+                stopsNotifyingWhenMTUGrows: try fields.bool(Table.stopsNotifyingWhenMTUGrows),
+                halvesNotificationRate: try fields.bool(Table.halvesNotificationRate))
         }
     }
 }

@@ -16,10 +16,16 @@ public struct SimulatedAccessoryDescription: Sendable, Hashable {
     /// Pairing and protected data, when its rig accessory declares security (nil: it answers Pairing Not
     /// Supported and serves nothing protected).
     package var security: AccessorySecurity?
+    /// It serves Bumble's bench speed service and streams on it (`BenchServer`).
+    package var bench: Bool
+    /// The connection interval it asks a central for right after connecting, in milliseconds (nil: none).
+    package var requestsIntervalMilliseconds: Double?
 
     package init(controller: String, name: String, services: [StandardProfile], advertisingIntervalMilliseconds: Double = 40,
                 bootDelayMilliseconds: Double = 20, faults: SimulatedAccessoryFaults = SimulatedAccessoryFaults(),
-                security: AccessorySecurity? = nil) {
+                security: AccessorySecurity? = nil, bench: Bool = false, requestsIntervalMilliseconds: Double? = nil) {
+        self.bench = bench
+        self.requestsIntervalMilliseconds = requestsIntervalMilliseconds
         self.controller = controller
         self.name = name
         self.services = services
@@ -52,11 +58,21 @@ package struct SimulatedAccessoryFaults: Sendable, Hashable {
     package var answersWithWrongLTK: Bool
     /// Its ATT server misbehaves on purpose in answer to discovery (a truncated, oversized or wrong response).
     package var maliciousATT: SimulatedMaliciousATT?
+    /// Its host prefers LE 1M and LE Coded only (LE Set Default PHY without LE 2M).
+    package var rejectsPHY2M: Bool
+    /// With `bench`, its stream stops once the ATT_MTU is above 23.
+    package var stopsNotifyingWhenMTUGrows: Bool
+    /// With `bench`, it streams at half the rate the link offers.
+    package var halvesNotificationRate: Bool
 
     package init(stopsAdvertisingAfterPowerCycles: Int? = nil, dropsLinkAfterMilliseconds: Double? = nil,
                 slowATTMilliseconds: Double? = nil, rebootsOnWrite: Bool = false, refusesConnections: Bool = false,
                 forgetsBondsOnPowerCycle: Bool = false, servesProtectedUnencrypted: Bool = false, rejectsPairing: Bool = false,
-                answersWithWrongLTK: Bool = false, maliciousATT: SimulatedMaliciousATT? = nil) {
+                answersWithWrongLTK: Bool = false, maliciousATT: SimulatedMaliciousATT? = nil, rejectsPHY2M: Bool = false,
+                stopsNotifyingWhenMTUGrows: Bool = false, halvesNotificationRate: Bool = false) {
+        self.rejectsPHY2M = rejectsPHY2M
+        self.stopsNotifyingWhenMTUGrows = stopsNotifyingWhenMTUGrows
+        self.halvesNotificationRate = halvesNotificationRate
         self.stopsAdvertisingAfterPowerCycles = stopsAdvertisingAfterPowerCycles
         self.dropsLinkAfterMilliseconds = dropsLinkAfterMilliseconds
         self.slowATTMilliseconds = slowATTMilliseconds

@@ -2,14 +2,15 @@ import HCIPackets
 // MTU exchange and discovery: Core v5.4 Vol 3 Part G §4.3–§4.7.
 
 extension GATTClient {
-    /// Exchange MTU (Vol 3 Part G §4.3.1): offers `preferredMTU` and adopts
-    /// min(ours, the server's), at least 23. Only the first call sends a request
+    /// Exchange MTU (Vol 3 Part G §4.3.1): offers `offering` (default `preferredMTU`, clamped to
+    /// 23…`preferredMTU`) and adopts min(that, the server's), at least 23. Only the first call sends a request
     /// (the procedure runs once per connection); later calls return the MTU in use.
     @discardableResult
-    public func exchangeMTU() async throws(ATTError) -> Int {
+    public func exchangeMTU(offering: Int? = nil) async throws(ATTError) -> Int {
         guard !hasExchangedMTU else { return mtu }
         hasExchangedMTU = true
-        let request = ATTPDU.exchangeMTURequest(clientRxMTU: UInt16(preferredMTU))
+        let offered = min(preferredMTU, max(ATTServer.defaultMTU, offering ?? preferredMTU))
+        let request = ATTPDU.exchangeMTURequest(clientRxMTU: UInt16(offered))
         let serverMTU = try await self.request(request) { pdu -> UInt16? in
             if case .exchangeMTUResponse(let value) = pdu { return value }
             return nil
@@ -20,7 +21,7 @@ extension GATTClient {
             throw .protocolViolation(request: request, violated("Exchange MTU Response with Server Rx MTU \(serverMTU), below the minimum "
                 + "\(ATTServer.defaultMTU) (Vol 3 Part F §3.4.2.2)", response.encoded()))
         }
-        mtu = max(ATTServer.defaultMTU, min(preferredMTU, Int(serverMTU)))
+        mtu = max(ATTServer.defaultMTU, min(offered, Int(serverMTU)))
         return mtu
     }
 

@@ -26,3 +26,20 @@ public struct LESetPHY: HCICommand {
         return w.bytes
     }
 }
+
+/// HCI_LE_Set_Default_PHY (§7.8.48): the PHYs this host prefers for every link, which the controller offers
+/// when a peer starts the PHY Update procedure. Bit fields as for LE Set PHY.
+public struct LESetDefaultPHY: HCICommand {
+    public static let opcode = HCIOpcode.leSetDefaultPHY
+    public var allPHYs: UInt8
+    public var transmitPHYs: UInt8
+    public var receivePHYs: UInt8
+
+    public init(allPHYs: UInt8 = 0, transmitPHYs: UInt8, receivePHYs: UInt8) {
+        self.allPHYs = allPHYs
+        self.transmitPHYs = transmitPHYs
+        self.receivePHYs = receivePHYs
+    }
+
+    public var parameters: [UInt8] { [allPHYs, transmitPHYs, receivePHYs] }
+}

@@ -1,0 +1,127 @@
+import GATT
+import Roles
+
+/// The peripheral's half of a bench run, as Bumble's `bench` GATT server plays it: serves the speed service,
+/// streams SEQUENCE notifications on RX to a subscribed central, and counts what a central writes to TX,
+/// acknowledging its last packet. A simulated accessory with `bench` runs it, and so does `hil bench
+/// --peripheral`.
+public struct BenchServer: Sendable {
+    /// How the firmware streams: as fast as the link takes (the default), or with a fault to catch.
+    public struct Behaviour: Sendable, Hashable {
+        /// Stops notifying once the ATT_MTU is above the default 23 (a firmware that breaks on a larger MTU).
+        public var stopsWhenMTUGrows: Bool
+        /// Waits after each notification as long as that notification took to send: half the rate the link offers.
+        public var halvesRate: Bool
+
+        public init(stopsWhenMTUGrows: Bool = false, halvesRate: Bool = false) {
+            self.stopsWhenMTUGrows = stopsWhenMTUGrows
+            self.halvesRate = halvesRate
+        }
+    }
+
+    /// Where the stream stops.
+    public enum Limit: Sendable, Hashable {
+        /// While the central stays subscribed (a simulated accessory's stream); never marks a last packet.
+        case whileSubscribed
+        /// For a duration, then a last packet, and the central's ACK awaited.
+        case duration(Duration)
+    }
+
+    public let device: LEDevice
+    public let rx: UInt16
+    public let tx: UInt16
+
+    /// Finds the speed service in the database `device` serves (add `SpeedService.definition` to it first).
+    public init(device: LEDevice) async throws(ThroughputError) {
+        guard let database = device.database, let rx = database.valueHandle(of: SpeedService.rx, in: SpeedService.service),
+              let tx = database.valueHandle(of: SpeedService.tx, in: SpeedService.service) else {
+            throw .notFound("the device serves no bench service \(SpeedService.service)")
+        }
+        self.device = device
+        self.rx = rx
+        self.tx = tx
+    }
+
+    /// Sends RESET then SEQUENCE packets of ATT_MTU − 3 octets on `link` until `limit` (or the central
+    /// unsubscribes, or the link ends); returns the packets sent.
+    @discardableResult
+    public func stream(on link: LEConnection, limit: Limit, behaviour: Behaviour = Behaviour()) async -> Int {
+        let loop = link.host.loop
+        guard (try? await link.notify(valueHandle: rx, value: BenchPacket.reset.encoded)) == true else { return 0 }
+        let started = loop.now
+        var number: UInt32 = 0
+        while !Task.isCancelled {
+            let mtu = await link.gatt.mtu
+            if behaviour.stopsWhenMTUGrows && mtu > 23 { return Int(number) }
+            let now = loop.now
+            var last = false
+            if case .duration(let duration) = limit { last = started.duration(to: now) >= duration }
+            let micros = UInt32(truncatingIfNeeded: Int(BenchMeter.milliseconds(started.duration(to: now)) * 1_000))
+            let packet = BenchPacket.sequence(number: number, timestampMicroseconds: micros, last: last, length: mtu - 3)
+            guard (try? await link.notify(valueHandle: rx, value: packet.encoded)) == true else { return Int(number) }
+            number &+= 1
+            if last { return Int(number) }
+            if behaviour.halvesRate { try? await Task.sleep(for: now.duration(to: loop.now), clock: loop.clock) }
+        }
+        return Int(number)
+    }
+
+    /// Counts the SEQUENCE packets a central writes to TX on `link` for `window` from its first (or until
+    /// its last packet, which is acknowledged with an ACK notification); nil when nothing came within `startTimeout`.
+    public func receive(on link: LEConnection, window: Duration, startTimeout: Duration) async -> BenchMeter? {
+        let writes = await device.attributeWrites()
+        let loop = link.host.loop
+        let handle = link.handle, tx = tx, rx = rx
+        let receiving = Task(executorPreference: loop) { () -> BenchMeter in
+            var meter = BenchMeter(window: window)
+            for await write in writes where write.connection == handle && write.handle == tx {
+                switch meter.received(write.value, at: loop.now) {
+                case .more: continue
+                case .windowEnded: return meter
+                case .last(let ack):
+                    _ = try? await link.notify(valueHandle: rx, value: ack.encoded)
+                    return meter
+                }
+            }
+            return meter
+        }
+        let watchdog = Task(executorPreference: loop) {
+            try? await Task.sleep(for: startTimeout + window, clock: loop.clock)
+            receiving.cancel()
+        }
+        let meter = await withTaskCancellationHandler { await receiving.value } onCancel: { receiving.cancel() }
+        watchdog.cancel()
+        return meter.packets > 0 ? meter : nil
+    }
+}
+
+extension BenchServer {
+    /// The firmware's side for every central, until cancelled: streams to each central that subscribes to RX
+    /// (while it stays subscribed) and acknowledges each central's last written packet.
+    public func run(behaviour: Behaviour = Behaviour()) async {
+        let writes = await device.attributeWrites()
+        var meters: [UInt16: BenchMeter] = [:]
+        var streams: [UInt16: Task<Void, Never>] = [:]
+        defer { for task in streams.values { task.cancel() } }
+        for await write in writes {
+            guard let link = await device.connections[write.connection] else { continue }
+            if write.handle == rx {
+                // A Client Characteristic Configuration write, reported against the value it configures.
+                streams[write.connection]?.cancel()
+                streams[write.connection] = nil
+                guard write.value.first.map({ $0 & 0x01 != 0 }) == true else { continue }
+                let loop = link.host.loop
+                streams[write.connection] = Task(executorPreference: loop) {
+                    await self.stream(on: link, limit: .whileSubscribed, behaviour: behaviour)
+                }
+            } else if write.handle == tx {
+                var meter = meters[write.connection] ?? BenchMeter(window: nil)
+                if case .last(let ack) = meter.received(write.value, at: link.host.loop.now) {
+                    meter = BenchMeter(window: nil)
+                    _ = try? await link.notify(valueHandle: rx, value: ack.encoded)
+                }
+                meters[write.connection] = meter
+            }
+        }
+    }
+}
