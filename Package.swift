@@ -106,7 +106,7 @@ let package = Package(
         // The bench as a scriptable accessory for a phone app (`hil accessory`): profiles, fault plans, the report.
         .target(name: "AccessoryPlay", dependencies: ["Support", "StrictJSON", "HILResults", "HCIPackets", "EventLoops", "HostCore", "GATT", "SMP", "Roles"]),
         // The command-line tool: arguments, presenters of its answers, exit codes.
-        .executableTarget(name: "hil", dependencies: ["ControllerServer", "SocketServing", "Support", "HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "StrictJSON", "AccessoryPlay", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
+        .executableTarget(name: "hil", dependencies: ["ControllerServer", "SocketServing", "Support", "HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "StrictJSON", "AccessoryPlay", "Throughput", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // Benchmarks run by scripts/bench/*: each measures ours beside a baseline in the same run.
         .executableTarget(name: "hil-benchmark", dependencies: ["BenchOperations", "Simulation", "HCIPackets", "HostCore", "GATT", "Roles"]),
         // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz/fuzz` builds it with
@@ -145,6 +145,7 @@ let package = Package(
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCIPackets", "HostCore", "GATT", "Roles", "Rigs", "Throughput"]),
         // HILTesting's own parts, apart from a bench.
+        .testTarget(name: "ThroughputTests", dependencies: ["Throughput", "EventLoops"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILTestingTests", dependencies: ["HILTesting", "HCITransports", "SMP"]),
         .testTarget(name: "AccessoryPlayTests", dependencies: ["AccessoryPlay", "StrictJSON", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HostCore", "SMP", "Roles"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "StrictJSON", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),

@@ -125,3 +125,20 @@ extension BenchServer {
         }
     }
 }
+
+extension BenchServer {
+    /// The report of a stream this server sent on `link`: `packets` of ATT_MTU − 3 octets from `started` to now.
+    public func streamReport(on link: LEConnection, packets: Int, since started: ContinuousClock.Instant) async -> ThroughputReport {
+        let seconds = BenchMeter.milliseconds(started.duration(to: link.host.loop.now)) / 1_000
+        let figures = await LinkFigures(link, receiving: false)
+        return figures.report(mode: "notify", meterBytes: packets * (figures.mtu - 3), packets: packets, gaps: 0, seconds: seconds,
+                              latency: (0, 0), acknowledged: nil)
+    }
+
+    /// The report of what a central wrote on `link`, as `meter` counted it up to now.
+    public func receiveReport(on link: LEConnection, _ meter: BenchMeter) async -> ThroughputReport {
+        let figures = await LinkFigures(link, receiving: true)
+        return figures.report(mode: "write", meterBytes: meter.bytes, packets: meter.packets, gaps: meter.gaps,
+                              seconds: meter.seconds(endedAt: link.host.loop.now), latency: meter.latencyPercentiles, acknowledged: meter.lastSeen)
+    }
+}
