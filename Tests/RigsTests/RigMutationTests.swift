@@ -36,13 +36,16 @@ import Testing
         return (variants.count, wrong)
     }
 
-    /// Values a field's documented range holds: 1.5 for a duration (ms or s) with no minimum above it,
-    /// -1 dBm for an RSSI.
+    /// Values a field's documented range holds: 1.5 for a duration (ms or s) with no minimum above it and for
+    /// a stream's floor (bit/s), -1 dBm for an RSSI.
     static func isInRange(_ value: String, key: String) -> Bool {
         switch value {
         case "1.5":
-            let fractionalDurations = ["Milliseconds", "Seconds"].contains { key.hasSuffix($0) }
-            return fractionalDurations && !["supervisionTimeoutMilliseconds", "connectionIntervalMilliseconds", "advertisingIntervalMilliseconds"].contains(key)
+            let fractionalDurations = ["Milliseconds", "Seconds"].contains { key.hasSuffix($0) } || key == "seconds"
+            let minimumAbove = ["supervisionTimeoutMilliseconds", "connectionIntervalMilliseconds", "advertisingIntervalMilliseconds",
+                                "requestsIntervalMilliseconds", "requestedIntervalMilliseconds", "centralIntervalMilliseconds"]
+            // A stream's floor is any rate above 0 bit/s.
+            return (fractionalDurations && !minimumAbove.contains(key)) || key == "floorBitsPerSecond"
         case "-1": return key == "rssi"
         default: return false
         }
