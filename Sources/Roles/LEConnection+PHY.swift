@@ -27,6 +27,11 @@ public struct LinkPHY: Sendable, Hashable, CustomStringConvertible {
 public struct LinkPHYUpdate: Sendable, Hashable {
     public var status: HCIStatus
     public var phy: LinkPHY
+
+    public init(status: HCIStatus, phy: LinkPHY) {
+        self.status = status
+        self.phy = phy
+    }
 }
 
 extension LEConnection {
