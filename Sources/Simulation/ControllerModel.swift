@@ -75,6 +75,12 @@ final class ControllerModel {
     var links: [UInt16: UInt64] = [:]
     /// LE ACL buffers holding packets the host sent and the air has not yet delivered.
     var aclBuffersInUse = 0
+    /// The data length new links start the Data Length Update procedure with (LE Write Suggested Default
+    /// Data Length, Core v5.4 Vol 4 Part E §7.8.35; 27 octets, 328 µs after Reset).
+    var suggestedDataLength = DataLength.initial
+    /// The host's PHY preferences (LE Set Default PHY, §7.8.48) as TX_PHYS/RX_PHYS bits of PHYs this
+    /// controller supports: every one it supports until the host says otherwise.
+    var defaultPHYs: (transmit: UInt8, receive: UInt8) = (0, 0)
 
     /// Set_Event_Mask's default after Reset (§7.3.1): bits 0–44.
     static let defaultEventMask: UInt64 = 0x0000_1FFF_FFFF_FFFF
@@ -99,6 +105,8 @@ final class ControllerModel {
         initiation = nil
         links.removeAll()
         aclBuffersInUse = 0
+        suggestedDataLength = .initial
+        defaultPHYs = (configuration.phyBits, configuration.phyBits)
     }
 
     /// BD_ADDR: the public address, or none (zero) for a controller with only a static random address.

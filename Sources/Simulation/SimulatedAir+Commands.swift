@@ -37,7 +37,7 @@ extension SimulatedAir {
             complete(opcode, .success, model, w.bytes)
         case .readLocalSupportedCommands:
             guard p.isEmpty else { return complete(opcode, .invalidHCICommandParameters, model) }
-            complete(opcode, .success, model, SupportedCommands.mask(for: configuration.leFeatures))
+            complete(opcode, .success, model, SupportedCommands.mask(for: configuration.reportedLEFeatures))
         case .readLocalSupportedFeatures:
             guard p.isEmpty else { return complete(opcode, .invalidHCICommandParameters, model) }
             // LMP features page 0: BR/EDR Not Supported (bit 37), LE Supported (Controller) (bit 38).
@@ -64,7 +64,7 @@ extension SimulatedAir {
             complete(opcode, .success, model, w.bytes)
         case .leReadLocalSupportedFeatures:
             guard p.isEmpty else { return complete(opcode, .invalidHCICommandParameters, model) }
-            complete(opcode, .success, model, configuration.leFeatures.littleEndianBytes)
+            complete(opcode, .success, model, configuration.reportedLEFeatures.littleEndianBytes)
         case .leReadAdvertisingPhysicalChannelTxPower:
             guard p.isEmpty else { return complete(opcode, .invalidHCICommandParameters, model) }
             complete(opcode, .success, model, [0]) // 0 dBm
@@ -111,9 +111,11 @@ extension SimulatedAir {
         case .disconnect: disconnect(p, model)
         case .leConnectionUpdate: connectionUpdate(p, model)
         case .leSetPHY: setPHY(p, model)
-        case .leSetDefaultPHY:
-            guard p.count == 3 else { return complete(opcode, .invalidHCICommandParameters, model) }
-            complete(opcode, .success, model)
+        case .leSetDefaultPHY: setDefaultPHY(p, model)
+        case .leReadPHY: readPHY(p, model)
+        case .leSetDataLength: setDataLength(p, model)
+        case .leReadSuggestedDefaultDataLength, .leWriteSuggestedDefaultDataLength: suggestedDefaultDataLength(opcode, p, model)
+        case .leReadMaximumDataLength: readMaximumDataLength(p, model)
         case .leReadRemoteFeatures: remoteRequest(.features, opcode: opcode, p, model)
         case .readRemoteVersionInformation: remoteRequest(.version, opcode: opcode, p, model)
 

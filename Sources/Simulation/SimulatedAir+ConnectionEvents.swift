@@ -1,7 +1,8 @@
 import HCIPackets
 
-/// Connection events: ACL data, LL_TERMINATE_IND, connection updates, remote-information procedures and
-/// encryption ride the next event of their link (at `anchor + n × interval`), central first, then peripheral.
+/// Connection events: LL_TERMINATE_IND, connection updates, remote-information, PHY and data length
+/// procedures and encryption ride the next event of their link (at `anchor + n × interval`), then ACL data
+/// in exchanges that take air time (SimulatedAir+Exchanges.swift).
 extension SimulatedAir {
     /// Disconnect reasons the Core spec allows the host to give (Vol 4 Part E §7.1.6).
     static let disconnectReasons: Set<UInt8> = [0x05, 0x13, 0x14, 0x15, 0x1A, 0x29, 0x3B]
@@ -69,7 +70,7 @@ extension SimulatedAir {
         scheduleConnectionEvent(link)
     }
 
-    /// ACL data from a host: queued for the link's next connection event; Data Buffer Overflow when the
+    /// ACL data from a host: queued for the link's exchanges; Data Buffer Overflow when the
     /// host overruns the LE buffers it was given (too long, or more packets than buffers). Data for a
     /// handle that is not open is dropped.
     func hostSentACL(_ packet: ACLDataPacket, _ model: ControllerModel) {
@@ -97,14 +98,18 @@ extension SimulatedAir {
         }
     }
 
+    /// A connection event: its control procedures ride first, at the anchor (LL_TERMINATE_IND, unless its
+    /// side still has data queued: then it follows that data at the event's end), and take the first
+    /// exchange's slot; then the data exchanges (`beginExchange`).
     func connectionEvent(_ id: UInt64, counter: Int) {
         guard let link = links[id] else { return }
         link.eventTimer = nil
         guard link.lost == nil else { return }
         link.lastEvent = counter
-        transmit(link, from: .central, event: counter)
-        transmit(link, from: .peripheral, event: counter)
-        if let termination = link.termination, let sentAt = termination.sentAt, counter > sentAt {
+        let control = link.termination != nil || link.update != nil || !link.requests.isEmpty || link.encryption?.needsEvent == true
+        if let termination = link.termination, termination.sentAt == nil, !hasData(link, termination.initiator) {
+            sendTermination(link, at: counter)
+        } else if let termination = link.termination, let sentAt = termination.sentAt, counter > sentAt {
             // The peer acknowledged LL_TERMINATE_IND.
             endSide(link, termination.initiator, reason: .connectionTerminatedByLocalHost)
             return destroy(link)
@@ -127,36 +132,24 @@ extension SimulatedAir {
                 index += 1
             }
         }
-        guard advanceEncryption(link, at: counter) else { return }
-        scheduleConnectionEvent(link)
+        guard advanceEncryption(link, at: counter), links[id] != nil else { return }
+        let anchor = link.anchor.advanced(by: link.interval * (counter - link.anchorCounter))
+        beginExchange(link, event: counter, at: control ? anchor.advanced(by: controlSlot(link)) : anchor,
+                      nextAnchor: anchor.advanced(by: link.interval), first: true)
     }
 
-    /// One side's turn in a connection event: its queued data reaches the peer's host (Number Of
-    /// Completed Packets back to its own host) unless encryption is starting, then its LL_TERMINATE_IND
-    /// if it is disconnecting.
-    func transmit(_ link: SimulatedLink, from role: LEConnectionComplete.Role, event counter: Int) {
-        let sender = link[role]
-        guard !sender.ended else { return }
-        let receiver = link[role.other]
-        if !sender.queue.isEmpty, link.dataFlows {
-            link[role].queue.removeAll(keepingCapacity: true)
-            if !receiver.ended, let receiverModel = models[receiver.controller] {
-                for packet in sender.queue {
-                    // Host → controller "first non-flushable" arrives as the LE start fragment, 0b10.
-                    let boundary: ACLDataPacket.Boundary = packet.boundary == .firstNonFlushable ? .firstFlushable : packet.boundary
-                    emit(ACLDataPacket(handle: receiver.handle, boundary: boundary, data: packet.data), to: receiverModel)
-                }
-            }
-            if let senderModel = models[sender.controller] {
-                senderModel.aclBuffersInUse = max(0, senderModel.aclBuffersInUse - sender.queue.count)
-                emit(.numberOfCompletedPackets([CompletedPackets(handle: sender.handle, count: UInt16(clamping: sender.queue.count))]),
-                     to: senderModel)
-            }
-        }
-        if let termination = link.termination, termination.initiator == role, termination.sentAt == nil {
-            link.termination?.sentAt = counter
-            endSide(link, role.other, reason: termination.reason)
-        }
+    /// The slot a control procedure takes from an event's data: one exchange of 27-octet PDUs (every LL
+    /// control PDU fits in 27 octets, Vol 6 Part B §2.4.2).
+    func controlSlot(_ link: SimulatedLink) -> Duration {
+        airDuration(AirTime.exchange(central: link.airTime(payload: 27, from: .central),
+                                     peripheral: link.airTime(payload: 27, from: .peripheral)))
+    }
+
+    /// LL_TERMINATE_IND reaches the peer: its host hears the link ended with the reason sent (§5.1.6).
+    func sendTermination(_ link: SimulatedLink, at counter: Int) {
+        guard let termination = link.termination, termination.sentAt == nil, !link[termination.initiator].ended else { return }
+        link.termination?.sentAt = counter
+        endSide(link, termination.initiator.other, reason: termination.reason)
     }
 
     func applyUpdate(_ link: SimulatedLink, _ update: SimulatedLink.Update, at counter: Int) {
@@ -186,19 +179,14 @@ extension SimulatedAir {
               let peer = models[link[request.initiator.other].controller]?.configuration else { return }
         switch request.kind {
         case .features:
-            emit(.le(.readRemoteFeaturesComplete(status: .success, handle: asker.handle, features: peer.leFeatures)), to: model)
+            emit(.le(.readRemoteFeaturesComplete(status: .success, handle: asker.handle, features: peer.reportedLEFeatures)), to: model)
         case .version:
             emit(.readRemoteVersionComplete(RemoteVersion.make(status: .success, handle: asker.handle, version: peer.lmpVersion,
                                                           manufacturer: peer.manufacturer, subversion: peer.lmpSubversion)), to: model)
-        case .phy(let transmitter, let receiver):
-            // Both hosts hear LE PHY Update Complete (§7.7.65.12), each from its own side.
-            let central = request.initiator == .central ? (transmitter, receiver) : (receiver, transmitter)
-            link.centralPHY = (central.0, central.1)
-            for role in [LEConnectionComplete.Role.central, .peripheral] where !link[role].ended {
-                guard let end = models[link[role].controller] else { continue }
-                let (tx, rx) = role == .central ? central : (central.1, central.0)
-                emit(.le(.phyUpdateComplete(status: .success, handle: link[role].handle, txPHY: tx, rxPHY: rx)), to: end)
-            }
+        case .phy(let transmitter, let receiver, let coding):
+            completePHYUpdate(on: link, initiator: request.initiator, transmitter: transmitter, receiver: receiver, coding: coding)
+        case .dataLength:
+            completeDataLengthUpdate(on: link)
         }
     }
 }

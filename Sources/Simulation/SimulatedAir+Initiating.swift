@@ -110,6 +110,7 @@ extension SimulatedAir {
                                      peerAddressType: peripheralAddress.type, link: link, for: central), to: central)
         emit(connectionCompleteEvent(status: .success, handle: peripheralHandle, role: .peripheral, peerAddress: centralAddress.address,
                                      peerAddressType: centralAddress.type, link: link, for: peripheral), to: peripheral)
+        startDataLength(on: link, central: central, peripheral: peripheral)
         // §7.7.65.18: an advertising set that ends in a connection says so after the connection's event.
         if let set = peripheral.advertising.set {
             emit(.le(.advertisingSetTerminated(status: .success, advertisingHandle: set.handle, connectionHandle: peripheralHandle,

@@ -36,9 +36,15 @@ extension SimulatedAir {
         link.lost = role
         if let timer = link.eventTimer { loop.cancelTimer(timer) }
         link.eventTimer = nil
+        link.exchange = nil
         endEncryption(link) // its peer's silence ends the link at the supervision timeout, not the LL response timeout
-        // The survivor last heard its peer now; it gives up at the first event a supervision timeout later.
-        let deadline = link.nextEvent(atOrAfter: loop.now.advanced(by: link.supervisionTimeout)).at
+        // The survivor last heard its peer now when this is the interval of the last event (a PDU took air time
+        // in it): it gives up a supervision timeout later. Else it heard it at its last event, and gives up at
+        // the first event a supervision timeout from now.
+        let lastAnchor = link.anchor.advanced(by: link.interval * (link.lastEvent - link.anchorCounter))
+        let inLastEvent = link.lastEvent >= 0 && lastAnchor <= loop.now && loop.now < lastAnchor.advanced(by: link.interval)
+        let deadline = inLastEvent ? loop.now.advanced(by: link.supervisionTimeout)
+                                   : link.nextEvent(atOrAfter: loop.now.advanced(by: link.supervisionTimeout)).at
         let id = link.id
         link.supervisionTimer = loop.schedule(at: deadline) { [weak self] in
             self?.assumeIsolated { air in air.supervisionTimedOut(id) }
@@ -62,6 +68,7 @@ extension SimulatedAir {
         if let timer = link.supervisionTimer { loop.cancelTimer(timer) }
         link.eventTimer = nil
         link.supervisionTimer = nil
+        link.exchange = nil
         endEncryption(link)
         link.longTermKey = nil
         for role in [LEConnectionComplete.Role.central, .peripheral] where !link[role].ended {

@@ -15,8 +15,17 @@ final class SimulatedLink {
         /// The address (and type) this side transmits with, which its peer reports.
         let address: BDAddress
         let addressType: AddressType
-        /// ACL packets this side's host sent, waiting for the next connection event.
+        /// ACL packets this side's host sent and its peer has not yet acknowledged, oldest first; the first
+        /// may be partly on the air (`sent`).
         var queue: [ACLDataPacket] = []
+        /// Octets of `queue[0]` already handed to the air in earlier PDUs.
+        var sent = 0
+        /// connMaxTxOctets/connMaxTxTime: the longest PDU this side wants to send (its host's LE Set Data
+        /// Length, else its controller's suggested default; Core v5.4 Vol 6 Part B §4.5.10).
+        var wantedDataLength = DataLength.initial
+        /// What this side may send, before the LE Coded adjustment: min(connMaxTx, the peer's connMaxRx) as
+        /// the last Data Length Update procedure settled it (§4.5.10); 27 octets, 328 µs until then.
+        var dataLength = DataLength.initial
         /// This side's host was told the link ended (or its controller forgot it): nothing more goes to it.
         var ended = false
     }
@@ -39,8 +48,10 @@ final class SimulatedLink {
 
     /// A remote-information procedure (features or version) waiting for the peer's answer.
     struct Request {
-        /// `phy`: an LE Set PHY whose procedure (LL_PHY_REQ, LL_PHY_UPDATE_IND) ends at the next event.
-        enum Kind { case features, version, phy(transmitter: UInt8, receiver: UInt8) }
+        /// `phy`: an LE Set PHY whose procedure (LL_PHY_REQ, LL_PHY_RSP, LL_PHY_UPDATE_IND) ends at the next
+        /// event, with the initiator's acceptable PHYs as TX_PHYS/RX_PHYS bits. `dataLength`: LL_LENGTH_REQ and
+        /// LL_LENGTH_RSP (§5.1.9).
+        enum Kind { case features, version, phy(transmitter: UInt8, receiver: UInt8, coding: CodedScheme), dataLength }
         let initiator: LEConnectionComplete.Role
         let kind: Kind
         var sentAt: Int?
@@ -64,8 +75,12 @@ final class SimulatedLink {
     var termination: Termination?
     var update: Update?
     var requests: [Request] = []
-    /// The PHYs in use, the central's transmitter and receiver (1: LE 1M, 2: LE 2M, 3: LE Coded).
-    var centralPHY: (transmitter: UInt8, receiver: UInt8) = (1, 1)
+    /// The PHYs in use, the central's transmitter and receiver (the peripheral's receiver and transmitter).
+    var centralPHY: (transmitter: RadioPHY, receiver: RadioPHY) = (.le1M, .le1M)
+    /// The coding on LE Coded, as the last LE Set PHY's PHY_options asked (S=8 without a preference).
+    var coding = CodedScheme.s8
+    /// The exchange of PDUs under way in the current connection event, if any.
+    var exchange: Exchange?
     /// The LE encryption start or key refresh under way.
     var encryption: Encryption?
     /// The Long Term Key the link is encrypted with; nil while it is not encrypted.

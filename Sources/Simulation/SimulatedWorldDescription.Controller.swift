@@ -25,15 +25,22 @@ extension SimulatedWorldDescription {
         /// LE ACL buffers: LE_ACL_Data_Packet_Length (27…65535) × Total_Num_LE_ACL_Data_Packets (≥ 1).
         package var leBufferLength: UInt16
         package var leBufferCount: UInt8
-        /// LE_Features of LE Read Local Supported Features (and what peers read remotely).
+        /// LE_Features of LE Read Local Supported Features (and what peers read remotely), before the bits
+        /// `phys` and `maxDataLength` set (`reportedLEFeatures`).
         package var leFeatures: LEFeatures
+        /// The longest data PDU payload it sends and receives, 27…251 octets (Core v5.4 Vol 6 Part B §4.5.10:
+        /// supportedMaxTxOctets and supportedMaxRxOctets).
+        package var maxDataLength: UInt16
+        /// The PHYs its link layer supports; LE 1M always (Vol 6 Part A §3.2).
+        package var phys: Set<RadioPHY>
 
         package init(name: String, address: BDAddress, addressType: AddressType = .public, rssi: Int = -55,
                     faults: Set<SimulatedFault> = [], manufacturer: CompanyIdentifier = CompanyIdentifier(0x05F1),
                     hciVersion: BluetoothVersion = BluetoothVersion(0x0D), hciSubversion: UInt16 = 0x0001,
                     lmpVersion: BluetoothVersion = BluetoothVersion(0x0D), lmpSubversion: UInt16 = 0x0001,
                     leBufferLength: UInt16 = 251, leBufferCount: UInt8 = 8,
-                    leFeatures: LEFeatures = Controller.defaultLEFeatures) {
+                    leFeatures: LEFeatures = Controller.defaultLEFeatures, maxDataLength: UInt16 = 251,
+                    phys: Set<RadioPHY> = Set(RadioPHY.allCases)) {
             self.name = name
             self.address = address
             self.addressType = addressType
@@ -47,6 +54,8 @@ extension SimulatedWorldDescription {
             self.leBufferLength = leBufferLength
             self.leBufferCount = leBufferCount
             self.leFeatures = leFeatures
+            self.maxDataLength = maxDataLength
+            self.phys = phys
         }
 
         /// LE Encryption (bit 0) and Peripheral-initiated Features Exchange (bit 3): what this controller's
@@ -69,6 +78,10 @@ extension SimulatedWorldDescription {
             if address == .zero { problems.append("controller '\(name)': address 00:00:00:00:00:00 means no address") }
             if !(-127...20).contains(rssi) { problems.append("controller '\(name)': RSSI \(rssi) dBm is outside -127…20") }
             if leBufferLength < 27 { problems.append("controller '\(name)': LE buffer length \(leBufferLength) is below the minimum of 27") }
+            if !(27...251).contains(maxDataLength) {
+                problems.append("controller '\(name)': maxDataLength \(maxDataLength) is outside 27…251")
+            }
+            if !phys.contains(.le1M) { problems.append("controller '\(name)': phys must include 1M (every LE controller supports LE 1M)") }
             if leBufferCount < 1 { problems.append("controller '\(name)': LE buffer count must be at least 1") }
             return problems
         }

@@ -15,7 +15,8 @@ enum SupportedCommands {
         (26, 0), (26, 1), (26, 2), (26, 3), (26, 4), (26, 5), (26, 6), // LE Set Scan Response Data … LE Read FAL Size
         (27, 2), (27, 5), (27, 6), (27, 7),      // LE Connection Update, LE Read Remote Features, LE Encrypt, LE Rand
         (28, 0), (28, 1), (28, 2), (28, 3),      // LE Enable Encryption, LE LTK Request (Negative) Reply, LE Read Supported States
-        (35, 5), (35, 6),                        // LE Set Default PHY, LE Set PHY
+        (33, 6), (33, 7), (34, 0),               // LE Set Data Length, LE Read / Write Suggested Default Data Length
+        (35, 3), (35, 4), (35, 5), (35, 6),      // LE Read Maximum Data Length, LE Read PHY, LE Set Default PHY, LE Set PHY
         (36, 6),                                 // LE Read Maximum Advertising Data Length
     ]
 

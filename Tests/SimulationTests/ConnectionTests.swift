@@ -54,7 +54,8 @@ import Testing
                 return nil
             }
             try await pair.central.send(LEReadRemoteFeatures(handle: pair.centralHandle))
-            #expect(try await pair.central.wait(for: features) == SimulatedWorldDescription.Controller.defaultLEFeatures)
+            // The configured features with those of its link layer: Data Packet Length Extension, LE 2M and LE Coded.
+            #expect(try await pair.central.wait(for: features) == SimulatedWorldDescription.Controller.defaultLEFeatures.union([.leDataPacketLengthExtension, .le2MPHY, .leCodedPHY]))
             let version = try await pair.peripheral.expect("Read Remote Version Information Complete", timeout: .seconds(1)) { event -> RemoteVersion? in
                 if case .hci(.readRemoteVersionComplete(let version)) = event { return version }
                 return nil
@@ -72,8 +73,7 @@ import Testing
     @Test func connectionUpdateTakesEffectOnBothSides() async throws {
         try await ConnectedPair.with { pair in
             let clock = pair.world.air.clock
-            try await pair.hear(from: "peripheral")
-            let start = clock.now
+            let start = try await pair.hear(from: "peripheral")
             let updated = ConnectionParameters(intervalMin: 0x0008, intervalMax: 0x0010, latency: 0, supervisionTimeout: 0x0032)
             let atCentral = try await pair.central.expect("LE Connection Update Complete on the central", timeout: .seconds(1)) { event -> UInt16? in
                 if case .hci(.le(.connectionUpdateComplete(.success, pair.centralHandle, let interval, _, _))) = event { return interval }

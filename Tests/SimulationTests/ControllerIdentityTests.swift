@@ -18,7 +18,7 @@ import Testing
             #expect(info.leACLBufferLength == 27 && info.leACLBufferCount == 4)
             let buffers = await host.aclBuffers
             #expect(buffers.length == 27 && buffers.count == 4)
-            #expect(info.leFeatures == SimulatedWorldDescription.Controller.defaultLEFeatures)
+            #expect(info.leFeatures == SimulatedWorldDescription.Controller.defaultLEFeatures.union([.leDataPacketLengthExtension, .le2MPHY, .leCodedPHY]))
             #expect(world.controller(named: "central")?.moniker == "sim:central")
         }
     }
