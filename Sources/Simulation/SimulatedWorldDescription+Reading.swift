@@ -86,8 +86,28 @@ extension SimulatedWorldDescription.Controller {
                         lmpSubversion: try word(Table.lmpSubversion),
                         leBufferLength: try word(Table.leBufferLength),
                         leBufferCount: try byte(Table.leBufferCount),
-                        leFeatures: try fields.optionalUnsigned64(Table.leFeatures).map(LEFeatures.init(rawValue:)) ?? d.leFeatures)
+                        leFeatures: try fields.optionalUnsigned64(Table.leFeatures).map(LEFeatures.init(rawValue:)) ?? d.leFeatures,
+                        maxDataLength: try word(Table.maxDataLength),
+                        phys: try fields.value(Table.phys).map { (value: InputValue) throws(InputError) -> Set<RadioPHY> in try Self.phys(reading: value) } ?? d.phys)
         }
+    }
+}
+
+extension SimulatedWorldDescription.Controller {
+    /// Reads `phys`: a non-empty list of "1M", "2M" and "coded", each once, with "1M".
+    static func phys(reading list: InputValue) throws(InputError) -> Set<RadioPHY> {
+        let expected = "a list of PHYs from 1M, 2M and coded that includes 1M"
+        var phys = Set<RadioPHY>()
+        for item in try list.array(expected, nonEmpty: true) {
+            let text = try item.string("a PHY: 1M, 2M or coded")
+            guard let index = Table.phyNames.firstIndex(of: text) else {
+                if let near = DidYouMean.closest(to: text, among: Table.phyNames) { throw item.problem("unknown PHY \"\(JSONValue.excerpt(text))\"; did you mean \(near)?") }
+                throw item.fail("a PHY: 1M, 2M or coded")
+            }
+            guard phys.insert(RadioPHY.allCases[index]).inserted else { throw item.fail("each PHY once") }
+        }
+        guard phys.contains(.le1M) else { throw list.fail(expected) }
+        return phys
     }
 }
 

@@ -24,7 +24,8 @@ enum EveryKeyRig {
             "controllers": [
               {"name": "central", "address": "00:48:49:4C:00:01", "addressType": "public", "rssi": -40, "faults": ["unresponsive"],
                "manufacturer": 1521, "hciVersion": 13, "hciSubversion": 1, "lmpVersion": 12, "lmpSubversion": 2,
-               "leBufferLength": 251, "leBufferCount": 8, "leFeatures": 9},
+               "leBufferLength": 251, "leBufferCount": 8, "leFeatures": 9, "maxDataLength": 200,
+               "phys": ["1M", "coded"]},
               {"name": "lock", "address": "C0:48:49:4C:00:21", "addressType": "random", "faults": ["refusesConnections"]}
             ],
             "powerSwitch": {"name": "sim-switch", "ports": [{"number": 1, "controller": "lock"}, {"number": 3, "controller": "central"}]},
