@@ -109,8 +109,10 @@ import Testing
 
     /// The sluggish accessory holds each ATT answer 250 ms. The central asks at the instant of the connection
     /// (CONNECT_IND); the request rides the link's first event, transmitWindowDelay (1.25 ms, Core v5.4 Vol 6
-    /// Part B §4.5.3) later; the answer, held 250 ms, rides the first event at or after that, a whole number of
-    /// the rig's 7.5 ms intervals on: 34 of them (255 ms).
+    /// Part B §4.5.3) later, and reaches the accessory after its air time on LE 1M: Exchange MTU Request (3
+    /// octets) in L2CAP (4), (1 + 4 + 2 + 7 + 3) × 8 = 136 µs (§2.1). The answer, held 250 ms from then, rides the
+    /// first event at or after that, a whole number of the rig's 7.5 ms intervals on: 34 of them (255 ms),
+    /// behind the central's empty PDU (80 µs) and T_IFS (150 µs), and lasts 136 µs itself.
     @Test func sluggishAccessoryAnswersATTLate() async throws {
         try await Self.session("rigs/checks/simulated-faults.json") { runtime, central, rig in
             let clock = runtime.world.air.clock
@@ -122,7 +124,9 @@ import Testing
             let start = clock.now
             _ = try await link.gatt.exchangeMTU()
             let took = start.duration(to: clock.now)
-            #expect(took == .microseconds(1250) + interval * Int((held / interval).rounded(.up)), "the answer came after \(took)")
+            let pdu = Duration.microseconds(136)
+            #expect(took == .microseconds(1250) + interval * Int(((held + pdu) / interval).rounded(.up)) + .microseconds(80 + 150) + pdu,
+                    "the answer came after \(took)")
             try await link.disconnect()
         }
     }
@@ -133,15 +137,16 @@ import Testing
             let link = try await central.connect(matching: fragile.match, scanTimeout: .seconds(1), parameters: rig.connectionParameters)
             let tree = try await link.gatt.discoverAll()
             let battery = try #require(tree.characteristics.first { $0.uuid == BluetoothUUID(UInt16(0x2A19)) })
-            // The discovery's last answer came at a connection event; the subscription's write rides the next one,
-            // an interval later, and the accessory reboots on it: the central, which last heard it then, loses
-            // the link one supervision timeout after that event (Core v5.4 Vol 6 Part B §4.5.2).
+            // The discovery's last answer came in an exchange of a connection event; the subscription's write
+            // rides the event's next exchange (the central has more data, Core v5.4 Vol 6 Part B §4.5.6), T_IFS
+            // (150 µs) after that answer ended, and reaches the accessory after its air time on LE 1M: Write
+            // Request (5 octets) in L2CAP (4), (1 + 4 + 2 + 9 + 3) × 8 = 152 µs (§2.1). The accessory reboots on
+            // it, and the central loses the link one supervision timeout later (§4.5.2).
             let clock = runtime.world.air.clock
-            let interval = Duration.microseconds(1250 * Int(await link.interval))
             let start = clock.now
             _ = try? await link.gatt.subscribe(to: battery)
             let reason = try await link.waitForDisconnection(timeout: rig.budgets.supervisionTimeout + rig.budgets.linkLossMargin)
-            #expect(start.duration(to: clock.now) == interval + rig.budgets.supervisionTimeout, "0x08 after \(start.duration(to: clock.now))")
+            #expect(start.duration(to: clock.now) == .microseconds(150 + 152) + rig.budgets.supervisionTimeout, "0x08 after \(start.duration(to: clock.now))")
             #expect(reason == .connectionTimeout)
             #expect(await runtime.accessories["fragile"]?.bootCount == 2)
         }
