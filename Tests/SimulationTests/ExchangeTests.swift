@@ -74,6 +74,29 @@ import Testing
         }
     }
 
+    /// Buffers bound throughput: with a single LE buffer the controller has nothing queued when an exchange
+    /// ends (the host's next packet follows Number Of Completed Packets), so the event closes and each
+    /// notification waits for the next event: one an interval, whatever fits (docs/link-layer.md, Buffers).
+    @Test func aSingleBufferCarriesOnePacketAnEvent() async throws {
+        var world = SimulatedWorldDescription.standard
+        world.controllers[1].leBufferCount = 1
+        try await ConnectedPair.with(world, recording: true) { pair in
+            let count = 5
+            let received = ACLTests.Completed()
+            let all = try await pair.central.expect("\(count) notifications", timeout: .seconds(2)) { event -> Bool? in
+                guard case .aclPDU(pair.centralHandle, _) = event else { return nil }
+                return received.add(1) == count ? true : nil
+            }
+            for _ in 0..<count { try await pair.peripheral.sendACL(handle: pair.peripheralHandle, pdu: HostScenarios.pdu(23)) }
+            _ = try await pair.central.wait(for: all)
+            let arrivals = try #require(pair.recorders?.central.received).map(\.at)
+            #expect(arrivals.count == count)
+            for (earlier, later) in zip(arrivals, arrivals.dropFirst()) {
+                #expect(earlier.duration(to: later) == ConnectedPair.interval)
+            }
+        }
+    }
+
     /// A 251-octet ACL packet at the initial data length of 27 octets goes as ten PDUs (9 × 27 + 8), which the
     /// receiving host gets as ten ACL packets — the start fragment (0b10), then continuations (0b01) — and
     /// reassembles; the sender's host gets Number Of Completed Packets once, when the tenth is acknowledged:
