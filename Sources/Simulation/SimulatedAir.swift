@@ -10,7 +10,8 @@ import Synchronization
 /// bytes from hosts and timer callbacks enter it with `loop.execute`/`loop.schedule`, so the simulation
 /// is serialized without locks and an idle world sleeps in `poll(2)`. Timers are armed only for
 /// something due (the next advertising event of an advertiser, the next connection event that carries
-/// data or a procedure, a supervision timeout) and cancelled when it no longer is.
+/// data or a procedure and the steps of its exchanges, a supervision timeout) and cancelled when it no
+/// longer is.
 package actor SimulatedAir {
     /// A snapshot of what the air holds, for leak checks and diagnostics.
     package struct Statistics: Sendable, Hashable {
