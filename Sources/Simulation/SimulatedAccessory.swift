@@ -94,8 +94,13 @@ public actor SimulatedAccessory {
             _ = try await host.send(LESetDefaultPHY(transmitPHYs: 0x05, receivePHYs: 0x05))
         }
         if description.bench {
+            // Streaming firmware asks for long PDUs on every link (as Zephyr's automatic data length update does);
+            // its controller starts the Data Length Update procedure itself once connected.
+            try await device.suggestDefaultDataLength(octets: 251)
             let server = try await BenchServer(device: device)
-            let behaviour = BenchServer.Behaviour(stopsWhenMTUGrows: faults.stopsNotifyingWhenMTUGrows, halvesRate: faults.halvesNotificationRate)
+            let halves = faults.halvesNotificationRate
+            let halvedPace: @Sendable (LEConnection) async -> Duration? = { link in await Self.notificationTime(on: link) * 2 }
+            let behaviour = BenchServer.Behaviour(stopsWhenMTUGrows: faults.stopsNotifyingWhenMTUGrows, pace: halves ? halvedPace : nil)
             tasks.append(Task(executorPreference: controller.air.loop) { await server.run(behaviour: behaviour) })
         }
         if let limit = faults.stopsAdvertisingAfterPowerCycles, bootCount > limit { return }
@@ -156,5 +161,21 @@ public actor SimulatedAccessory {
         let needed = (Int(1 + latency) * Int(interval) * 25 + 99) / 100 + 1
         let timeout = UInt16(min(3200, max(Int(await link.supervisionTimeout), needed)))
         return ConnectionParameters(intervalMin: interval, intervalMax: interval, latency: latency, supervisionTimeout: timeout)
+    }
+
+    /// How long one notification of ATT_MTU − 3 octets takes to carry on `link` as it stands, by the air's own
+    /// formula (docs/link-layer.md): its L2CAP PDU cut into PDUs of our effective TX data length, each riding one
+    /// exchange with the central's empty PDU, as many exchanges per event as fit in the interval.
+    static func notificationTime(on link: LEConnection) async -> Duration {
+        let mtu = await link.gatt.mtu
+        let phy = RadioPHY(rawValue: await link.phy.transmitter) ?? .le1M
+        let octets = max(1, Int(await link.dataLength.transmit.octets))
+        let encrypted = await link.security.encrypted
+        let interval = Int(await link.interval) * 1_250
+        let fragments = (mtu + 4 + octets - 1) / octets
+        let exchange = AirTime.exchange(central: AirTime.pdu(payload: 0, phy: phy, encrypted: encrypted),
+                                        peripheral: AirTime.pdu(payload: min(octets, mtu + 4), phy: phy, encrypted: encrypted))
+        let perEvent = max(1, interval / exchange)
+        return .microseconds(Int64(interval * fragments / perEvent))
     }
 }

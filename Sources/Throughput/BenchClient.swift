@@ -77,8 +77,11 @@ public struct BenchClient: Sendable {
     /// marked last, then waits up to `ackTimeout` for the peer's ACK notification.
     public func send(for duration: Duration, ackTimeout: Duration = .seconds(5)) async throws(ThroughputError) -> ThroughputReport {
         guard let writable else { throw .notFound("the peer has no characteristic to write the stream to") }
+        // RESET before subscribing for the ACK: a peer that streams to whoever subscribes (a simulated accessory
+        // with bench) knows from it that this central sends instead.
         let acks: AsyncStream<GATTNotification>
         do {
+            try await link.gatt.writeWithoutResponse(handle: writable.valueHandle, value: BenchPacket.reset.encoded)
             acks = try await link.gatt.subscribe(to: notifying, indications: false)
         } catch {
             throw .att(error)
@@ -90,7 +93,6 @@ public struct BenchClient: Sendable {
         var number: UInt32 = 0
         let started: ContinuousClock.Instant
         do throws(ATTError) {
-            try await link.gatt.writeWithoutResponse(handle: writable.valueHandle, value: BenchPacket.reset.encoded)
             started = loop.now
             var last = false
             while !last {

@@ -6,16 +6,17 @@ import Roles
 /// acknowledging its last packet. A simulated accessory with `bench` runs it, and so does `hil bench
 /// --peripheral`.
 public struct BenchServer: Sendable {
-    /// How the firmware streams: as fast as the link takes (the default), or with a fault to catch.
-    public struct Behaviour: Sendable, Hashable {
+    /// How the firmware streams: as fast as the link takes it (the default), paced, or with a fault to catch.
+    public struct Behaviour: Sendable {
         /// Stops notifying once the ATT_MTU is above the default 23 (a firmware that breaks on a larger MTU).
         public var stopsWhenMTUGrows: Bool
-        /// Waits after each notification as long as that notification took to send: half the rate the link offers.
-        public var halvesRate: Bool
+        /// The time between packets on a link, as Bumble's bench `--pace` sets it (packet n goes at start + n ×
+        /// pace, or as soon after as the link takes it); nil, or a nil answer: as fast as the link takes them.
+        public var pace: (@Sendable (LEConnection) async -> Duration?)?
 
-        public init(stopsWhenMTUGrows: Bool = false, halvesRate: Bool = false) {
+        public init(stopsWhenMTUGrows: Bool = false, pace: (@Sendable (LEConnection) async -> Duration?)? = nil) {
             self.stopsWhenMTUGrows = stopsWhenMTUGrows
-            self.halvesRate = halvesRate
+            self.pace = pace
         }
     }
 
@@ -49,8 +50,10 @@ public struct BenchServer: Sendable {
         let loop = link.host.loop
         guard (try? await link.notify(valueHandle: rx, value: BenchPacket.reset.encoded)) == true else { return 0 }
         let started = loop.now
+        let pace = await behaviour.pace?(link)
         var number: UInt32 = 0
         while !Task.isCancelled {
+            if let pace { try? await Task.sleep(until: started.advanced(by: pace * Int(number)), clock: loop.clock) }
             let mtu = await link.gatt.mtu
             if behaviour.stopsWhenMTUGrows && mtu > 23 { return Int(number) }
             let now = loop.now
@@ -61,7 +64,6 @@ public struct BenchServer: Sendable {
             guard (try? await link.notify(valueHandle: rx, value: packet.encoded)) == true else { return Int(number) }
             number &+= 1
             if last { return Int(number) }
-            if behaviour.halvesRate { try? await Task.sleep(for: now.duration(to: loop.now), clock: loop.clock) }
         }
         return Int(number)
     }
@@ -97,11 +99,14 @@ public struct BenchServer: Sendable {
 
 extension BenchServer {
     /// The firmware's side for every central, until cancelled: streams to each central that subscribes to RX
-    /// (while it stays subscribed) and acknowledges each central's last written packet.
+    /// (while it stays subscribed) unless that central wrote a RESET to TX first (it sends: its subscription is
+    /// for the ACK), and acknowledges each central's last written packet.
     public func run(behaviour: Behaviour = Behaviour()) async {
         let writes = await device.attributeWrites()
         var meters: [UInt16: BenchMeter] = [:]
         var streams: [UInt16: Task<Void, Never>] = [:]
+        // Centrals that wrote a RESET: they send, so their subscription is for the ACK, not for a stream.
+        var senders: Set<UInt16> = []
         defer { for task in streams.values { task.cancel() } }
         for await write in writes {
             guard let link = await device.connections[write.connection] else { continue }
@@ -109,12 +114,17 @@ extension BenchServer {
                 // A Client Characteristic Configuration write, reported against the value it configures.
                 streams[write.connection]?.cancel()
                 streams[write.connection] = nil
-                guard write.value.first.map({ $0 & 0x01 != 0 }) == true else { continue }
+                guard write.value.first.map({ $0 & 0x01 != 0 }) == true, !senders.contains(write.connection) else { continue }
                 let loop = link.host.loop
                 streams[write.connection] = Task(executorPreference: loop) {
                     await self.stream(on: link, limit: .whileSubscribed, behaviour: behaviour)
                 }
             } else if write.handle == tx {
+                if BenchPacket(decoding: write.value) == .reset {
+                    senders.insert(write.connection)
+                    streams[write.connection]?.cancel()
+                    streams[write.connection] = nil
+                }
                 var meter = meters[write.connection] ?? BenchMeter(window: nil)
                 if case .last(let ack) = meter.received(write.value, at: link.host.loop.now) {
                     meter = BenchMeter(window: nil)
