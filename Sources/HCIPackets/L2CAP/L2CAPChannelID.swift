@@ -6,6 +6,8 @@ public enum L2CAPChannelID {
     public static let leSignaling: UInt16 = 0x0005
     /// Security Manager protocol.
     public static let smp: UInt16 = 0x0006
+    /// The CIDs an LE credit-based channel's endpoint may take (Core v5.4 Vol 3 Part A §2.1, Table 2.3).
+    public static let leDynamic: ClosedRange<UInt16> = 0x0040...0x007F
 }
 
 /// An L2CAP basic frame (B-frame, Core v5.4 Vol 3 Part A §3.1): length, channel ID, payload.
