@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "TestSupport", "HCIPackets", "EventLoops", "Roles"]),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "TestSupport", "SeededRandom", "HCIPackets", "EventLoops", "HostCore"]),
         .testTarget(name: "SMPTests", dependencies: ["Support", "SMP", "TestSupport", "SeededRandom", "HCIPackets", "EventLoops"]),
-        .testTarget(name: "RolesTests", dependencies: ["Support", "Roles", "TestSupport", "DeviceControl", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP"]),
+        .testTarget(name: "RolesTests", dependencies: ["Support", "Roles", "TestSupport", "DeviceControl", "Simulation", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP"]),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
         .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], resources: [.copy("Fixtures")]),

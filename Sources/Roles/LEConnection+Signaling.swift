@@ -3,7 +3,7 @@ import HostCore
 extension LEConnection {
     /// Handles the LE signaling channel (CID 0x0005, Core v5.4 Vol 3 Part A §4): connection parameter
     /// update requests from a peripheral (accepted when valid, then applied with LE Connection Update),
-    /// responses to our own request, and a Command Reject for what this host does not offer.
+    /// LE credit-based channels' commands, responses to our own request, and a Command Reject for what this host does not offer.
     func receivedSignaling(_ payload: [UInt8]) async {
         let command: LESignalingCommand
         do {
@@ -47,17 +47,24 @@ extension LEConnection {
             }
             pendingParameterUpdate = nil
             pending.continuation.resume(returning: result == 0 ? .success(()) : .failure(.rejected("the central rejected the connection parameter update")))
-        case .leCreditBasedConnectionRequest(let identifier, _, _, _, _, _):
-            // No LE credit-based channels are offered: result 0x0002, SPSM not supported.
-            try? await send(channel: L2CAPChannelID.leSignaling,
-                            LESignalingCommand.leCreditBasedConnectionResponse(identifier: identifier, destinationCID: 0, mtu: 0, mps: 0, credits: 0, result: 0x0002).encoded)
+        case .leCreditBasedConnectionRequest(let identifier, let spsm, let sourceCID, let mtu, let mps, let credits):
+            await receivedChannelRequest(identifier: identifier, spsm: spsm, sourceCID: sourceCID,
+                                         peer: LECreditBasedChannelParameters(mtu: mtu, mps: mps, credits: credits))
         case .commandReject(let identifier, let reason, _):
             if let pending = pendingParameterUpdate, pending.identifier == identifier {
                 pendingParameterUpdate = nil
                 pending.continuation.resume(returning: .failure(.rejected("the central rejected the request: Command Reject reason 0x\(hex4(reason))")))
+            } else {
+                _ = answeredChannelRequest(command)
             }
-        case .leCreditBasedConnectionResponse:
-            await violated(ProtocolViolation(.signaling, "LE Credit Based Connection Response answers no request", bytes: payload))
+        case .leCreditBasedConnectionResponse, .disconnectionResponse:
+            if !answeredChannelRequest(command) {
+                await violated(ProtocolViolation(.signaling, "\(command) answers no request", bytes: payload))
+            }
+        case .disconnectionRequest(let identifier, let destinationCID, let sourceCID):
+            await receivedDisconnectionRequest(identifier: identifier, destinationCID: destinationCID, sourceCID: sourceCID)
+        case .flowControlCreditIndication(_, let cid, let credits):
+            await receivedCredits(cid: cid, credits: credits)
         case .other(_, let identifier, _):
             try? await send(channel: L2CAPChannelID.leSignaling,
                             LESignalingCommand.commandReject(identifier: identifier, reason: LESignalingCommand.RejectReason.commandNotUnderstood, data: []).encoded)
@@ -95,8 +102,7 @@ extension LEConnection {
                 throw .host(error)
             }
         } else {
-            let identifier = nextSignalingIdentifier
-            nextSignalingIdentifier = nextSignalingIdentifier == 255 ? 1 : nextSignalingIdentifier + 1
+            let identifier = takeSignalingIdentifier()
             let request = LESignalingCommand.connectionParameterUpdateRequest(
                 identifier: identifier, intervalMin: parameters.intervalMin, intervalMax: parameters.intervalMax,
                 latency: parameters.latency, timeout: parameters.supervisionTimeout)

@@ -37,6 +37,8 @@ public actor LEConnection {
     /// the link's own task, which a newer request or the link's end cancels.
     var longTermKeyAnswer: Task<Void, Never>?
     var parameterUpdateWaiters: [CheckedContinuation<Result<Void, RoleError>, Never>] = []
+    /// The link's LE credit-based channels and their signaling requests under way.
+    var channelTable = ChannelTable()
     /// The PHYs in use (Core v5.4 Vol 4 Part E §7.7.65.12: 1 LE 1M, 2 LE 2M, 3 LE Coded), as the last LE PHY
     /// Update Complete said; LE 1M until one comes.
     public internal(set) var phy = LinkPHY(transmitter: 1, receiver: 1)
@@ -153,12 +155,13 @@ public actor LEConnection {
         for waiter in parameterUpdateWaiters { waiter.resume(returning: .failure(.disconnected(handle: handle, reason: reason))) }
         parameterUpdateWaiters.removeAll()
         attBearerEnded(reason: reason, note: note)
+        channelsEnded(reason: reason)
         securityEnded(reason: reason)
         finishPHYObservers()
         finishLinkObservers()
     }
 
-    /// Routes one reassembled L2CAP PDU to its fixed channel.
+    /// Routes one reassembled L2CAP PDU to its fixed channel, or its K-frame to an open LE credit-based channel.
     func received(pdu: [UInt8]) async {
         let frame: L2CAPFrame
         do {
@@ -171,7 +174,11 @@ public actor LEConnection {
         case L2CAPChannelID.att: await receivedATT(frame.payload)
         case L2CAPChannelID.leSignaling: await receivedSignaling(frame.payload)
         case L2CAPChannelID.smp: await receivedSMP(frame.payload)
-        default: await violated(ProtocolViolation(.l2cap, "frame on channel 0x\(hex4(frame.channel)), which is not open", bytes: pdu))
+        default:
+            guard let channel = channelTable.channels[frame.channel] else {
+                return await violated(ProtocolViolation(.l2cap, "frame on channel 0x\(hex4(frame.channel)), which is not open", bytes: pdu))
+            }
+            await channel.received(frame: frame.payload)
         }
     }
 

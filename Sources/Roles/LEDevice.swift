@@ -68,6 +68,9 @@ public actor LEDevice {
     var pairingObservers: [UInt64: AsyncStream<PairingEvent>.Continuation] = [:]
     /// Observers of `scanRequests()`.
     var scanRequestObservers: [UInt64: AsyncStream<ScanRequest>.Continuation] = [:]
+    /// LE credit-based channel listeners by SPSM (`listen(spsm:mtu:mps:credits:)`).
+    var channelListeners: [UInt16: ChannelListener] = [:]
+    var nextChannelListenerID: UInt64 = 1
 
     public init(host: HCIHost, database: GATTDatabase? = nil, attTransactionTimeout: Duration = .seconds(30)) {
         self.host = host

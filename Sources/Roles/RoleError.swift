@@ -22,6 +22,12 @@ public enum RoleError: Error, Sendable, CustomStringConvertible {
     case rejected(String)
     /// The peer sent what the protocol does not allow (the first such PDU, with its bytes).
     case protocolViolation(ProtocolViolation)
+    /// The peer refused an LE Credit Based Connection Request (Core v5.4 Vol 3 Part A §4.23), the result by name.
+    case channelRefused(spsm: UInt16, result: LECreditBasedConnectionResult)
+    /// An LE credit-based channel is closed, and why (closed by either side, or a protocol violation).
+    case channelClosed(cid: UInt16, why: String)
+    /// An argument outside what the spec allows (an MTU below 23, say).
+    case invalidArgument(String)
 
     public var description: String {
         switch self {
@@ -38,6 +44,9 @@ public enum RoleError: Error, Sendable, CustomStringConvertible {
         case .timeout(let awaited, let timeout): "no \(awaited) within \(formatDuration(timeout))"
         case .rejected(let what): what
         case .protocolViolation(let violation): violation.description
+        case .channelRefused(let spsm, let result): "LE credit-based connection to SPSM 0x\(hex4(spsm)) refused: \(result)"
+        case .channelClosed(let cid, let why): "channel 0x\(hex4(cid)) is closed: \(why)"
+        case .invalidArgument(let what): what
         }
     }
 }
