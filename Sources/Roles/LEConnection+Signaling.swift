@@ -2,8 +2,9 @@ import HCIPackets
 import HostCore
 extension LEConnection {
     /// Handles the LE signaling channel (CID 0x0005, Core v5.4 Vol 3 Part A §4): connection parameter
-    /// update requests from a peripheral (accepted when valid, then applied with LE Connection Update),
-    /// LE credit-based channels' commands, responses to our own request, and a Command Reject for what this host does not offer.
+    /// update requests from a peripheral (accepted when valid and the device's `parameterRequestPolicy` agrees,
+    /// then applied with LE Connection Update), LE credit-based channels' commands,
+    /// responses to our own request, and a Command Reject for what this host does not offer.
     func receivedSignaling(_ payload: [UInt8]) async {
         let command: LESignalingCommand
         do {
@@ -23,10 +24,10 @@ extension LEConnection {
                                 LESignalingCommand.commandReject(identifier: identifier, reason: LESignalingCommand.RejectReason.commandNotUnderstood, data: []).encoded)
                 return
             }
-            let acceptable = Self.validParameters(intervalMin: min, intervalMax: max, latency: latency, timeout: timeout)
-            linkEventHappened(.parameterRequest(LinkParameterRequest(
-                requested: ConnectionParameters(intervalMin: min, intervalMax: max, latency: latency, supervisionTimeout: timeout),
-                accepted: acceptable)))
+            let requested = ConnectionParameters(intervalMin: min, intervalMax: max, latency: latency, supervisionTimeout: timeout)
+            let policy = await device?.parameterRequestPolicy ?? .acceptValid
+            let acceptable = Self.validParameters(intervalMin: min, intervalMax: max, latency: latency, timeout: timeout) && policy.accepts(requested)
+            linkEventHappened(.parameterRequest(LinkParameterRequest(requested: requested, accepted: acceptable)))
             try? await send(channel: L2CAPChannelID.leSignaling,
                             LESignalingCommand.connectionParameterUpdateResponse(identifier: identifier, result: acceptable ? 0 : 1).encoded)
             if acceptable {
@@ -46,7 +47,8 @@ extension LEConnection {
                 return
             }
             pendingParameterUpdate = nil
-            pending.continuation.resume(returning: result == 0 ? .success(()) : .failure(.rejected("the central rejected the connection parameter update")))
+            pending.continuation.resume(returning: result == 0 ? .success(()) : .failure(.rejected(
+                "the central rejected the connection parameter update: Connection Parameter Update Response result 0x\(hex4(result)) (\(result == 1 ? "connection parameters rejected" : "reserved"))")))
         case .leCreditBasedConnectionRequest(let identifier, let spsm, let sourceCID, let mtu, let mps, let credits):
             await receivedChannelRequest(identifier: identifier, spsm: spsm, sourceCID: sourceCID,
                                          peer: LECreditBasedChannelParameters(mtu: mtu, mps: mps, credits: credits))
@@ -81,66 +83,64 @@ extension LEConnection {
     }
 
     /// Changes the connection parameters: as central with LE Connection Update; as peripheral with an
-    /// L2CAP Connection Parameter Update Request to the central. Waits for LE Connection Update Complete.
+    /// L2CAP Connection Parameter Update Request to the central (a rejection throws `rejected`, naming the
+    /// response's result). Waits for LE Connection Update Complete.
+    ///
+    /// A peripheral whose controller and peer both support the Connection Parameters Request procedure (LE
+    /// feature bit 1) uses LE Connection Update itself, falling back to L2CAP when the peer's link layer
+    /// refuses (0x1A Unsupported Remote Feature) or the controller refuses the command. Every step (reading
+    /// the peer's features, either procedure) waits only for what is left of `timeout`.
     public func updateParameters(_ parameters: ConnectionParameters, timeout: Duration = .seconds(5)) async throws(RoleError) {
         guard isConnected else { throw .disconnected(handle: handle, reason: disconnectionReason ?? .unknownConnectionIdentifier) }
-        let handle = handle
-        let completion: Expectation<HCIStatus>
-        do {
-            completion = try await host.expect("LE Connection Update Complete for handle 0x\(hex4(handle))", timeout: timeout) { event -> HCIStatus? in
-                if case .hci(.le(.connectionUpdateComplete(let status, handle, _, _, _))) = event { return status }
-                return nil
-            }
-        } catch {
-            throw .host(error)
-        }
-        if role == .central {
-            do {
-                try await host.send(LEConnectionUpdate(handle: handle, connection: parameters))
-            } catch {
-                await host.discard(completion)
-                throw .host(error)
-            }
-        } else {
-            let identifier = takeSignalingIdentifier()
-            let request = LESignalingCommand.connectionParameterUpdateRequest(
-                identifier: identifier, intervalMin: parameters.intervalMin, intervalMax: parameters.intervalMax,
-                latency: parameters.latency, timeout: parameters.supervisionTimeout)
-            let awaited = "Connection Parameter Update Response \(identifier)"
-            var timer: UInt64 = 0
-            let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, RoleError>, Never>) in
-                // One request at a time, and never an endless wait for the central's answer (hci-fuzz `host`
-                // found a second request overwriting the first's continuation, and a silent central waited on forever).
-                guard pendingParameterUpdate == nil else {
-                    continuation.resume(returning: .failure(.busy("a connection parameter update is under way")))
-                    return
-                }
-                pendingParameterUpdate = (identifier, continuation)
-                timer = host.loop.schedule(after: timeout) { [weak self] in
-                    guard let self else { return }
-                    self.assumeIsolated { $0.failParameterUpdate(identifier: identifier, .timeout(awaited: awaited, timeout: timeout)) }
-                }
-                Task(executorPreference: host.loop) {
-                    do throws(HCIError) {
-                        try await self.send(channel: L2CAPChannelID.leSignaling, request.encoded)
-                    } catch {
-                        await self.failParameterUpdate(identifier: identifier, .host(error))
-                    }
-                }
-            }
-            host.loop.cancelTimer(timer)
-            if case .failure(let error) = answer {
-                await host.discard(completion)
-                throw error
-            }
-        }
+        let deadline = host.loop.now.advanced(by: timeout)
+        let loop = host.loop
+        func left() -> Duration { max(.zero, loop.now.duration(to: deadline)) }
         let status: HCIStatus
-        do {
-            status = try await host.wait(for: completion)
-        } catch {
-            throw .host(error)
+        if role == .central {
+            status = try await connectionUpdate(timeout: timeout) { () async throws(RoleError) in try await self.sendConnectionUpdate(parameters) }
+        } else if await usesLinkLayerParameterRequest(timeout: timeout),
+                  let answer = try await linkLayerParameterRequest(parameters, timeout: left()), answer != .unsupportedRemoteFeature {
+            status = answer
+        } else {
+            let remaining = left()
+            status = try await connectionUpdate(timeout: remaining) { () async throws(RoleError) in
+                try await self.requestParameterUpdate(parameters, timeout: remaining)
+            }
         }
         guard status == .success else { throw .host(.commandFailed(opcode: .leConnectionUpdate, status: status)) }
+    }
+
+    /// Our peripheral's L2CAP Connection Parameter Update Request (Vol 3 Part A §4.20), answered by the
+    /// central's response within `timeout`; a rejection or a Command Reject throws `rejected`.
+    func requestParameterUpdate(_ parameters: ConnectionParameters, timeout: Duration) async throws(RoleError) {
+        let identifier = takeSignalingIdentifier()
+        let request = LESignalingCommand.connectionParameterUpdateRequest(
+            identifier: identifier, intervalMin: parameters.intervalMin, intervalMax: parameters.intervalMax,
+            latency: parameters.latency, timeout: parameters.supervisionTimeout)
+        let awaited = "Connection Parameter Update Response \(identifier)"
+        var timer: UInt64 = 0
+        let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, RoleError>, Never>) in
+            // One request at a time, and never an endless wait for the central's answer (hci-fuzz `host`
+            // found a second request overwriting the first's continuation, and a silent central waited on forever).
+            guard pendingParameterUpdate == nil else {
+                continuation.resume(returning: .failure(.busy("a connection parameter update is under way")))
+                return
+            }
+            pendingParameterUpdate = (identifier, continuation)
+            timer = host.loop.schedule(after: timeout) { [weak self] in
+                guard let self else { return }
+                self.assumeIsolated { $0.failParameterUpdate(identifier: identifier, .timeout(awaited: awaited, timeout: timeout)) }
+            }
+            Task(executorPreference: host.loop) {
+                do throws(HCIError) {
+                    try await self.send(channel: L2CAPChannelID.leSignaling, request.encoded)
+                } catch {
+                    await self.failParameterUpdate(identifier: identifier, .host(error))
+                }
+            }
+        }
+        host.loop.cancelTimer(timer)
+        try answer.get()
     }
 
     func failParameterUpdate(identifier: UInt8, _ error: RoleError) {

@@ -49,6 +49,8 @@ public actor LEConnection {
     /// The longest data PDU each direction carries, as the last LE Data Length Change said (27 octets each
     /// way until one comes).
     public internal(set) var dataLength = LinkDataLength.initial
+    /// The peer's LE features, once `readRemoteFeatures` has read them.
+    public internal(set) var remoteFeatures: LEFeatures?
     /// The GATT client of this link's ATT bearer: discovery, reads, writes, subscriptions.
     public nonisolated let gatt: GATTClient
     /// The server half of the bearer, serving the device's GATT database to the peer.

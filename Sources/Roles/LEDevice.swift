@@ -71,6 +71,8 @@ public actor LEDevice {
     /// LE credit-based channel listeners by SPSM (`listen(spsm:mtu:mps:credits:)`).
     var channelListeners: [UInt16: ChannelListener] = [:]
     var nextChannelListenerID: UInt64 = 1
+    /// How this device, as central, answers a peripheral's Connection Parameter Update Request.
+    public internal(set) var parameterRequestPolicy = ParameterRequestPolicy.acceptValid
 
     public init(host: HCIHost, database: GATTDatabase? = nil, attTransactionTimeout: Duration = .seconds(30)) {
         self.host = host

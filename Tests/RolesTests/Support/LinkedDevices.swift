@@ -16,18 +16,21 @@ struct LinkedDevices {
     var clock: LoopClock { world.air.clock }
 
     /// Two controllers with 27-byte × 4 LE buffers (so K-frames fragment into several ACL packets).
-    static func world(leFeatures: LEFeatures) -> SimulatedWorldDescription {
+    static func world(central: LEFeatures, peripheral: LEFeatures) -> SimulatedWorldDescription {
         var description = SimulatedWorldDescription(controllers: [
-            .init(name: "central", address: BDAddress(0x00_5A_1D_00_00_01), leBufferLength: 27, leBufferCount: 4, leFeatures: leFeatures),
-            .init(name: "peripheral", address: BDAddress(0x00_5A_1D_00_00_02), leBufferLength: 27, leBufferCount: 4, leFeatures: leFeatures),
+            .init(name: "central", address: BDAddress(0x00_5A_1D_00_00_01), leBufferLength: 27, leBufferCount: 4, leFeatures: central),
+            .init(name: "peripheral", address: BDAddress(0x00_5A_1D_00_00_02), leBufferLength: 27, leBufferCount: 4, leFeatures: peripheral),
         ])
         description.timing.clock = .virtual
         return description
     }
 
-    static func with(leFeatures: LEFeatures = [.leEncryption, .peripheralInitiatedFeaturesExchange],
+    /// The simulated controllers' default LE features: LE Encryption and Peripheral-initiated Features Exchange.
+    static let defaultFeatures: LEFeatures = [.leEncryption, .peripheralInitiatedFeaturesExchange]
+
+    static func with(central: LEFeatures = defaultFeatures, peripheral: LEFeatures = defaultFeatures,
                      _ body: (LinkedDevices) async throws -> Void) async throws {
-        let world = try SimulatedWorld(Self.world(leFeatures: leFeatures))
+        let world = try SimulatedWorld(Self.world(central: central, peripheral: peripheral))
         do {
             try await world.air.clock.drive { () async throws -> Void in
                 let peripheral = LEDevice(host: try HCIHost(transport: world.openTransport(named: "peripheral")))
