@@ -21,15 +21,21 @@ enum BumblePeer {
     /// start-up, Bumble's imports and the transport's opening take a second or two on an idle machine and
     /// several on a loaded 2-core one.
     static func startAccessory(transport: String, name: String, address: String = "F0:F1:F2:F3:F4:F5") async throws -> Accessory {
+        try await start("bumble-accessory.py", [transport, "--name", name, "--address", address, "--interval", "30"],
+                        what: "the Bumble accessory on \(transport)")
+    }
+
+    /// Starts the peer script `script` of scripts/peers with `arguments` and waits (up to 10 s, as for the
+    /// accessory) for its `READY <value>` line; the process's `address` is that value.
+    static func start(_ script: String, _ arguments: [String], what: String) async throws -> Accessory {
         try await ensureVenv()
-        let child = try ChildProcess.spawn([python, scripts.appendingPathComponent("bumble-accessory.py").path, transport,
-                                            "--name", name, "--address", address, "--interval", "30"])
+        let child = try ChildProcess.spawn([python, scripts.appendingPathComponent(script).path] + arguments)
         let output = Accessory.Log()
         let reader = Task { for await event in child.events { output.record(event) } }
         let line = await output.firstLine(within: .seconds(10))
         guard let line, line.hasPrefix("READY ") else {
             if !output.ended { child.signalGroup(SIGTERM) }
-            throw TestFailure("the Bumble accessory on \(transport) did not print READY within 10 s (got \(line ?? "nothing"))")
+            throw TestFailure("\(what) did not print READY within 10 s (got \(line ?? "nothing"))")
         }
         return Accessory(child: child, address: String(line.dropFirst(6)), output: output, reader: reader)
     }
