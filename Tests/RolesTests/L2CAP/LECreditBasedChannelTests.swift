@@ -160,3 +160,27 @@ import TestSupport
         }
     }
 }
+
+extension LECreditBasedChannelTests {
+    /// A send waiting for credits ends when its task is cancelled, at that instant, naming what it awaited.
+    @Test func aCancelledSendEndsAtOnce() async throws {
+        try await LinkedDevices.with { devices in
+            let clock = devices.clock
+            let (central, _) = try await devices.openChannel(accepted: LECreditBasedChannelParameters(mtu: 512, mps: 64, credits: 0), opened: Self.opened)
+            let sending = Task(executorPreference: clock.taskExecutor) { () async throws -> ContinuousClock.Instant in
+                do {
+                    try await central.send([1, 2, 3], timeout: .seconds(10))
+                } catch {
+                    #expect("\(error)" == "cancelled after 1.00 s while awaiting Flow Control Credit Ind for channel 0x0040 (0 of 1 K-frames of a 3-octet SDU sent, no credits left)")
+                    return clock.now
+                }
+                throw TestFailure("the send went without credits")
+            }
+            try await Task.sleep(for: .seconds(1), clock: clock)
+            let cancelled = clock.now
+            sending.cancel()
+            #expect(try await sending.value == cancelled)
+            #expect(await central.isOpen)
+        }
+    }
+}
