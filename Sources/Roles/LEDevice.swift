@@ -218,6 +218,7 @@ public actor LEDevice {
         pendingConnect?.fail(.host(.transportClosed(reason)))
         pendingConnect = nil
         incomingContinuation?.finish()
+        finishChannelListeners()
         listening = nil
         followUps?.finish()
         followUps = nil

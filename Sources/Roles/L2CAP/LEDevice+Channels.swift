@@ -28,6 +28,12 @@ extension LEDevice {
     }
 
     func channelListener(spsm: UInt16) -> ChannelListener? { channelListeners[spsm] }
+
+    /// Ends every listener's stream (the host's transport closed).
+    func finishChannelListeners() {
+        for listener in channelListeners.values { listener.continuation.finish() }
+        channelListeners.removeAll()
+    }
 }
 
 /// Who takes the channels peers open to one SPSM, and what we offer them.

@@ -184,3 +184,18 @@ extension LECreditBasedChannelTests {
         }
     }
 }
+
+extension LECreditBasedChannelTests {
+    /// A listener's stream ends when its device closes; a later `listen` takes the SPSM from an earlier one.
+    @Test func listenersEndWithTheirDevice() async throws {
+        try await LinkedDevices.with { devices in
+            let first = try await devices.peripheral.listen(spsm: 0x0080)
+            let second = try await devices.peripheral.listen(spsm: 0x0080)
+            #expect(try await TestSupport.collect(first, count: 1, within: .seconds(1), clock: devices.clock).isEmpty)
+            await #expect(throws: RoleError.self) { try await devices.peripheral.listen(spsm: 0x0100) }
+            await #expect(throws: RoleError.self) { try await devices.peripheral.listen(spsm: 0x0081, mtu: 22) }
+            await devices.peripheral.close()
+            #expect(try await TestSupport.collect(second, count: 1, within: .seconds(1), clock: devices.clock).isEmpty)
+        }
+    }
+}
