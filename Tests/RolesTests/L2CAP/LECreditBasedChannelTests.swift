@@ -27,10 +27,14 @@ import TestSupport
             try await central.send(Self.sdu)
             #expect(await central.credits == 3)
             #expect(try await peripheral.receive() == Self.sdu)
-            // Taking the SDU gave its five credits back.
+            // Taking the SDU gave its five credits back: a Flow Control Credit Ind, which reaches the central within
+            // a connection interval (the air carries PDUs in their own time).
+            let interval = Duration.microseconds(1250 * Int64(await devices.centralLink.interval))
+            try await Task.sleep(for: interval, clock: devices.clock)
+            #expect(await central.credits == 8)
             try await central.send([0xAB])
-            #expect(try await peripheral.receive() == [0xAB])
             #expect(await central.credits == 7)
+            #expect(try await peripheral.receive() == [0xAB])
             // The other way: MPS 100, 98 + 100 + 100 + 2.
             try await peripheral.send(Self.sdu.reversed())
             #expect(try await central.receive() == Self.sdu.reversed())
