@@ -8,11 +8,6 @@ package struct FaultPlan: Sendable {
     package var name: String
     package var steps: [Step]
 
-    package init(name: String, steps: [Step]) {
-        self.name = name
-        self.steps = steps
-    }
-
     /// One step: when, what, and what the app should do about it.
     package struct Step: Sendable {
         /// `"name"`, or `step N: ACTION`.
@@ -22,14 +17,6 @@ package struct FaultPlan: Sendable {
         /// Stay away this long after the fault, then advertise again; nil advertises again at once.
         package var advertiseAfterMilliseconds: Int?
         package var expectations: [Expectation]
-
-        package init(name: String, trigger: Trigger, action: Action, advertiseAfterMilliseconds: Int? = nil, expectations: [Expectation] = []) {
-            self.name = name
-            self.trigger = trigger
-            self.action = action
-            self.advertiseAfterMilliseconds = advertiseAfterMilliseconds
-            self.expectations = expectations
-        }
     }
 
     /// When a step runs. Steps run in order: a step's trigger is awaited only once the step before it ran.

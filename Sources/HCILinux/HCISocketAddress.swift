@@ -11,11 +11,6 @@ package struct HCISocketAddress: Equatable, Sendable {
     /// `hci_channel`: `HCI_CHANNEL_RAW`, `HCI_CHANNEL_USER`, …
     package var channel: UInt16
 
-    package init(device: UInt16, channel: UInt16) {
-        self.device = device
-        self.channel = channel
-    }
-
     /// The C structure.
     var sockaddrHCI: sockaddr_hci {
         sockaddr_hci(hci_family: sa_family_t(AF_BLUETOOTH), hci_dev: device, hci_channel: channel)

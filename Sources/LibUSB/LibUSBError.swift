@@ -10,11 +10,6 @@ package struct LibUSBError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What failed, with libusb's name for why.
     package let message: String
 
-    package init(code: Int32, message: String) {
-        self.code = code
-        self.message = message
-    }
-
     /// libusb's name for the code: `LIBUSB_ERROR_ACCESS`.
     package var name: String { Self.name(code) }
 

@@ -34,15 +34,6 @@ public struct FileStamp: Sendable, Hashable {
     /// The permission bits.
     public var mode: UInt32
 
-    /// A stamp of these values.
-    public init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, mode: UInt32) {
-        self.device = device
-        self.inode = inode
-        self.size = size
-        self.modified = modified
-        self.mode = mode
-    }
-
     /// Whether it is the same version of a file as `other` (the mode aside).
     public func isSameVersion(as other: FileStamp) -> Bool {
         device == other.device && inode == other.inode && size == other.size && modified == other.modified

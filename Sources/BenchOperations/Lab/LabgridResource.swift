@@ -32,11 +32,4 @@ package struct LabgridResource: Sendable, Equatable {
     package var parameters: [Parameter]
     /// What it is on the bench, in words (`thermometer's power: port 2 of usb-hub 1-1.4 (thermometer-port)`).
     package var origin: String
-
-    package init(name: String, labgridClass: String, parameters: [Parameter], origin: String) {
-        self.name = name
-        self.labgridClass = labgridClass
-        self.parameters = parameters
-        self.origin = origin
-    }
 }

@@ -17,14 +17,6 @@ package struct RigLockHolder: Codable, Sendable, Hashable, CustomStringConvertib
     package var command: String
     package var rig: String
 
-    package init(pid: Int32, host: String, started: Date, command: String, rig: String) {
-        self.pid = pid
-        self.host = host
-        self.started = started
-        self.command = command
-        self.rig = rig
-    }
-
     /// "PID 1234 on bench-host since 14:02:11 (hil run --rig rigs/lab-bench-1.json)".
     package var description: String {
         "PID \(pid) on \(host) since \(RigLock.clockTime(started)) (\(command))"

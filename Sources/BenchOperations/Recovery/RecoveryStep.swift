@@ -21,14 +21,6 @@ package struct RecoveryStep: Sendable, Hashable, Codable, CustomStringConvertibl
     /// What happened, in one line: the error or the evidence.
     package var outcome: String
 
-    package init(name: String, startOffset: Duration, duration: Duration, result: Result, outcome: String) {
-        self.name = name
-        self.startOffset = startOffset
-        self.duration = duration
-        self.result = result
-        self.outcome = outcome
-    }
-
     /// `+0.00 s  HCI Reset (2.00 s): failed: …`.
     package var description: String {
         "+\(Self.seconds(startOffset)) s  \(name) (\(Self.seconds(duration)) s): \(result.rawValue): \(outcome)"
@@ -45,11 +37,6 @@ package struct BenchBroken: Error, Sendable, Hashable, CustomStringConvertible {
     /// The adapter that stayed unusable (its moniker).
     package var adapter: String
     package var steps: [RecoveryStep]
-
-    package init(adapter: String, steps: [RecoveryStep]) {
-        self.adapter = adapter
-        self.steps = steps
-    }
 
     package var description: String {
         let tried = steps.map { "\($0.name): \($0.result.rawValue)" }.joined(separator: "; ")

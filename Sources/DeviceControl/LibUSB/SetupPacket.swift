@@ -6,14 +6,6 @@ package struct SetupPacket: Hashable, Sendable, CustomStringConvertible {
     package var index: UInt16
     package var length: UInt16
 
-    package init(requestType: UInt8, request: UInt8, value: UInt16, index: UInt16, length: UInt16) {
-        self.requestType = requestType
-        self.request = request
-        self.value = value
-        self.index = index
-        self.length = length
-    }
-
     /// The eight bytes on the wire, little-endian.
     package var bytes: [UInt8] {
         [requestType, request, UInt8(value & 0xFF), UInt8(value >> 8),

@@ -5,13 +5,6 @@ package struct HubIdentity: Hashable, Sendable {
     /// bcdUSB ≥ 0x0300: the SuperSpeed half.
     package var superSpeed: Bool
     package var containerID: ContainerID?
-
-    package init(location: USBLocation, id: USBID, superSpeed: Bool, containerID: ContainerID?) {
-        self.location = location
-        self.id = id
-        self.superSpeed = superSpeed
-        self.containerID = containerID
-    }
 }
 
 /// A USB 3 hub is two hubs on two buses, one USB 2 and one SuperSpeed; cutting a port's power means

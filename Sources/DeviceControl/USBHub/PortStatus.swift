@@ -6,20 +6,6 @@ package struct PortStatus: Hashable, Sendable, CustomStringConvertible {
     /// Decoded with the SuperSpeed layout.
     package let superSpeed: Bool
 
-    package init(status: UInt16, change: UInt16, superSpeed: Bool) {
-        self.status = status
-        self.change = change
-        self.superSpeed = superSpeed
-    }
-
-    /// Decodes the four bytes of a GetPortStatus answer; throws on any other length.
-    package init(bytes: [UInt8], superSpeed: Bool) throws {
-        guard bytes.count == 4 else {
-            throw PowerSwitchError(.deviceFailure, "GetPortStatus answered \(bytes.count) bytes, expected 4: \(bytes.map(byteHex).joined(separator: " "))")
-        }
-        self.init(status: UInt16(bytes[0]) | UInt16(bytes[1]) << 8, change: UInt16(bytes[2]) | UInt16(bytes[3]) << 8, superSpeed: superSpeed)
-    }
-
     package var isConnected: Bool { status & 0x0001 != 0 }
     package var isEnabled: Bool { status & 0x0002 != 0 }
     package var isOverCurrent: Bool { status & 0x0008 != 0 }
@@ -52,5 +38,15 @@ package struct PortStatus: Hashable, Sendable, CustomStringConvertible {
         if isEnabled { words.append("enable") }
         if isConnected { words.append("connect") }
         return words.joined(separator: " ")
+    }
+}
+
+extension PortStatus {
+    /// Decodes the four bytes of a GetPortStatus answer; throws on any other length.
+    package init(bytes: [UInt8], superSpeed: Bool) throws {
+        guard bytes.count == 4 else {
+            throw PowerSwitchError(.deviceFailure, "GetPortStatus answered \(bytes.count) bytes, expected 4: \(bytes.map(byteHex).joined(separator: " "))")
+        }
+        self.init(status: UInt16(bytes[0]) | UInt16(bytes[1]) << 8, change: UInt16(bytes[2]) | UInt16(bytes[3]) << 8, superSpeed: superSpeed)
     }
 }

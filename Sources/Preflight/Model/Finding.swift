@@ -44,10 +44,4 @@ package struct Finding: Sendable, Hashable, Codable {
 
     /// The rule's severity.
     package var severity: Severity { rule.severity }
-
-    package init(rule: Rule, message: String, location: SourceLocation) {
-        self.rule = rule
-        self.message = message
-        self.location = location
-    }
 }

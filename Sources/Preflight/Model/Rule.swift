@@ -4,11 +4,6 @@ package struct RuleSource: Sendable, Hashable, Codable {
     package let title: String
     /// A link to the document.
     package let url: String
-
-    package init(title: String, url: String) {
-        self.title = title
-        self.url = url
-    }
 }
 
 /// One lint rule: a stable ID, a severity, what it checks and where the rule is written down.
@@ -27,17 +22,4 @@ package struct Rule: Sendable, Hashable, Codable, Identifiable {
     package let help: String
     /// The vendor documents the rule is drawn from.
     package let sources: [RuleSource]
-
-    package init(
-        id: String, name: String, platform: Platform, severity: Severity,
-        summary: String, help: String, sources: [RuleSource]
-    ) {
-        self.id = id
-        self.name = name
-        self.platform = platform
-        self.severity = severity
-        self.summary = summary
-        self.help = help
-        self.sources = sources
-    }
 }

@@ -6,12 +6,6 @@ package struct XMLTextAttribute: Sendable, Hashable {
     package let localName: String
     /// The value, entities decoded; binary XML typed values are rendered as text (`30`, `true`, `0x10000`).
     package let value: String
-
-    package init(namespaceURI: String?, localName: String, value: String) {
-        self.namespaceURI = namespaceURI
-        self.localName = localName
-        self.value = value
-    }
 }
 
 /// An element of a parsed XML document (text XML or Android binary XML), with its position.

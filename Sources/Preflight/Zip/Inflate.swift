@@ -73,11 +73,6 @@ package enum Inflate {
         var bitBuffer = 0
         var bitCount = 0
 
-        init(input: [UInt8], limit: Int) {
-            self.input = input
-            self.limit = limit
-        }
-
         mutating func bits(_ need: Int) throws(InflateError) -> Int {
             var value = bitBuffer
             while bitCount < need {
