@@ -13,16 +13,12 @@ package enum Preflight {
 
     /// Lints an iOS Info.plist or `.ipa` given as bytes; `name` is used in locations and errors.
     package static func lintIOS(data: Data, name: String, options: IOSOptions = IOSOptions()) throws(PreflightError) -> Report {
-        var location = SourceLocation(file: name)
-        var plistData = data
-        if ZipArchive.looksLikeZip(data) {
-            let archive = try ZipArchive(data, file: name)
+        let (plistData, location) = try unpack(data, name: name) { archive throws(PreflightError) in
             let candidates = archive.entries.filter(isAppInfoPlist).sorted { $0.path < $1.path }
             guard let entry = candidates.first else {
                 throw .unexpectedContent(file: name, message: "no Payload/*.app/Info.plist in this archive: not an iOS app (.ipa)")
             }
-            plistData = try archive.extract(entry)
-            location = SourceLocation(file: name, entry: entry.path)
+            return entry
         }
         let (root, _) = try PropertyListReader.readDictionary(plistData, file: location.description)
         return IOSLinter.lint(root, location: location, options: options)
@@ -35,18 +31,14 @@ package enum Preflight {
 
     /// Lints an AndroidManifest.xml (text or binary) or `.apk` given as bytes; `name` is used in locations and errors.
     package static func lintAndroid(data: Data, name: String, options: AndroidOptions = AndroidOptions()) throws(PreflightError) -> Report {
-        var location = SourceLocation(file: name)
-        var manifestData = data
-        if ZipArchive.looksLikeZip(data) {
-            let archive = try ZipArchive(data, file: name)
+        let (manifestData, location) = try unpack(data, name: name) { archive throws(PreflightError) in
             guard let entry = archive.entry("AndroidManifest.xml") else {
                 if archive.entry("base/manifest/AndroidManifest.xml") != nil {
                     throw .unexpectedContent(file: name, message: "an Android App Bundle (.aab) keeps its manifest as protobuf, which is not supported: lint an APK or the merged AndroidManifest.xml")
                 }
                 throw .unexpectedContent(file: name, message: "no AndroidManifest.xml at the top of this archive: not an Android app (.apk)")
             }
-            manifestData = try archive.extract(entry)
-            location = SourceLocation(file: name, entry: entry.path)
+            return entry
         }
         let root: XMLTextElement
         if AXMLReader.looksLikeBinaryXML(manifestData) {
@@ -56,6 +48,17 @@ package enum Preflight {
         }
         let manifest = try AndroidManifest(root, file: location.description)
         return AndroidLinter.lint(manifest, location: location, options: options)
+    }
+
+    /// The bytes to lint and where they are: `data` itself, or, when it is an archive, the entry `pick` chooses
+    /// (or throws for), extracted.
+    static func unpack(
+        _ data: Data, name: String, entry pick: (ZipArchive) throws(PreflightError) -> ZipArchive.Entry
+    ) throws(PreflightError) -> (Data, SourceLocation) {
+        guard ZipArchive.looksLikeZip(data) else { return (data, SourceLocation(file: name)) }
+        let archive = try ZipArchive(data, file: name)
+        let entry = try pick(archive)
+        return (try archive.extract(entry), SourceLocation(file: name, entry: entry.path))
     }
 
     /// `Payload/<name>.app/Info.plist`, exactly one level down.
