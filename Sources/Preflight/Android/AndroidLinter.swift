@@ -26,20 +26,16 @@ package enum AndroidLinter {
         }
 
         // SDK levels.
-        let minSdk: Int
-        if let value = options.minSdk ?? manifest.minSdkVersion {
-            minSdk = value
-        } else {
-            minSdk = assumedMinSdk
-            notes.append("minSdk unknown (no --min-sdk, no <uses-sdk android:minSdkVersion>): assumed \(assumedMinSdk)")
+        /// The level given or declared, else `assumed`, with a note saying so.
+        func sdkLevel(_ known: Int?, assumed: Int, note: String) -> Int {
+            if let known { return known }
+            notes.append(note)
+            return assumed
         }
-        let targetSdk: Int
-        if let value = options.targetSdk ?? manifest.targetSdkVersion {
-            targetSdk = value
-        } else {
-            targetSdk = assumedTargetSdk
-            notes.append("targetSdk unknown (no --target-sdk, no <uses-sdk android:targetSdkVersion>): assumed \(assumedTargetSdk), the level Google Play requires")
-        }
+        let minSdk = sdkLevel(options.minSdk ?? manifest.minSdkVersion, assumed: assumedMinSdk,
+                              note: "minSdk unknown (no --min-sdk, no <uses-sdk android:minSdkVersion>): assumed \(assumedMinSdk)")
+        let targetSdk = sdkLevel(options.targetSdk ?? manifest.targetSdkVersion, assumed: assumedTargetSdk,
+                                 note: "targetSdk unknown (no --target-sdk, no <uses-sdk android:targetSdkVersion>): assumed \(assumedTargetSdk), the level Google Play requires")
         if targetSdk < minSdk { notes.append("targetSdk \(targetSdk) is lower than minSdk \(minSdk)") }
 
         // Uses.
