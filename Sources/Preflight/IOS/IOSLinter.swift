@@ -60,32 +60,27 @@ package enum IOSLinter {
         }
 
         // IOS001: the Always key.
-        let always = plist[alwaysKey]
-        switch always?.value {
-        case nil:
-            add(RuleCatalog.iosAlwaysUsageMissing, "\(alwaysKey) is missing: the app is terminated when it uses Core Bluetooth", nil)
-        case .string(let text) where text.isEmpty:
-            add(RuleCatalog.iosAlwaysUsageMissing, "\(alwaysKey) is empty: the app is terminated when it uses Core Bluetooth", always)
-        case .string:
-            break
-        case let other?:
-            add(RuleCatalog.iosAlwaysUsageMissing, "\(alwaysKey) is a \(other.typeName), not a string", always)
+        /// Adds `rule` for the usage description at `key` when it is missing, empty or not a string.
+        func requireString(_ key: String, _ node: PropertyListNode?, _ rule: Rule, missing: String, empty: String) {
+            switch node?.value {
+            case nil: add(rule, missing, nil)
+            case .string(let text) where text.isEmpty: add(rule, empty, node)
+            case .string: break
+            case let other?: add(rule, "\(key) is a \(other.typeName), not a string", node)
+            }
         }
+        let always = plist[alwaysKey]
+        requireString(alwaysKey, always, RuleCatalog.iosAlwaysUsageMissing,
+                      missing: "\(alwaysKey) is missing: the app is terminated when it uses Core Bluetooth",
+                      empty: "\(alwaysKey) is empty: the app is terminated when it uses Core Bluetooth")
 
         // IOS002 / IOS003: the Peripheral key.
         let peripheral = plist[peripheralKey]
         if let target {
             if target < OSVersion(13) {
-                switch peripheral?.value {
-                case nil:
-                    add(RuleCatalog.iosPeripheralUsageMissing, "deployment target \(target) is earlier than iOS 13 and \(peripheralKey) is missing: iOS 12 and earlier read it", nil)
-                case .string(let text) where text.isEmpty:
-                    add(RuleCatalog.iosPeripheralUsageMissing, "deployment target \(target) is earlier than iOS 13 and \(peripheralKey) is empty", peripheral)
-                case .string:
-                    break
-                case let other?:
-                    add(RuleCatalog.iosPeripheralUsageMissing, "\(peripheralKey) is a \(other.typeName), not a string", peripheral)
-                }
+                requireString(peripheralKey, peripheral, RuleCatalog.iosPeripheralUsageMissing,
+                              missing: "deployment target \(target) is earlier than iOS 13 and \(peripheralKey) is missing: iOS 12 and earlier read it",
+                              empty: "deployment target \(target) is earlier than iOS 13 and \(peripheralKey) is empty")
             } else if peripheral != nil {
                 add(RuleCatalog.iosPeripheralUsageDeprecated, "\(peripheralKey) is deprecated and unneeded with deployment target \(target)", peripheral)
             }
