@@ -152,17 +152,21 @@ package struct JSONParser {
         }
     }
 
+    /// Steps past `close` and out of the array or object it ends, when it is the next byte.
+    private mutating func leave(at close: Unicode.Scalar) -> Bool {
+        guard current == UInt8(ascii: close) else { return false }
+        advance()
+        depth -= 1
+        return true
+    }
+
     private mutating func object() throws(InputError) -> JSONValue {
         try enter()
         advance()  // {
         var members: [JSONMember] = []
         var seen: [String: JSONPosition] = [:]
         skipWhitespace()
-        if current == UInt8(ascii: "}") {
-            advance()
-            depth -= 1
-            return .object([])
-        }
+        if leave(at: "}") { return .object([]) }
         while true {
             skipWhitespace()
             let keyPosition = position
@@ -182,14 +186,9 @@ package struct JSONParser {
             members.append(JSONMember(key: key, keyPosition: keyPosition, value: try value()))
             path.removeLast()
             skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): advance()
-            case UInt8(ascii: "}"):
-                advance()
-                depth -= 1
-                return .object(members)
-            default: throw fail("expected ',' or '}' after an object member")
-            }
+            if leave(at: "}") { return .object(members) }
+            guard current == UInt8(ascii: ",") else { throw fail("expected ',' or '}' after an object member") }
+            advance()
         }
     }
 
@@ -198,11 +197,7 @@ package struct JSONParser {
         advance()  // [
         var items: [JSONNode] = []
         skipWhitespace()
-        if current == UInt8(ascii: "]") {
-            advance()
-            depth -= 1
-            return .array([])
-        }
+        if leave(at: "]") { return .array([]) }
         while true {
             skipWhitespace()
             if current == UInt8(ascii: "]") { throw fail("expected a JSON value after ',' (no trailing commas in JSON)") }
@@ -210,14 +205,9 @@ package struct JSONParser {
             items.append(try value())
             path.removeLast()
             skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): advance()
-            case UInt8(ascii: "]"):
-                advance()
-                depth -= 1
-                return .array(items)
-            default: throw fail("expected ',' or ']' after an array element")
-            }
+            if leave(at: "]") { return .array(items) }
+            guard current == UInt8(ascii: ",") else { throw fail("expected ',' or ']' after an array element") }
+            advance()
         }
     }
 }
