@@ -58,12 +58,7 @@ extension ATTPDU {
                 ? .readByTypeRequest(startHandle: start, endHandle: end, type: type)
                 : .readByGroupTypeRequest(startHandle: start, endHandle: end, type: type)
         case .readByTypeResponse:
-            let length = Int(try reader.u8("Length"))
-            guard length >= 2 else { throw reader.invalid("Length", "\(length); each entry holds a 2-octet handle") }
-            let list = reader.rest()
-            guard !list.isEmpty, list.count % length == 0 else {
-                throw reader.invalid("Attribute Data List", "\(list.count) octet(s) is not one or more entries of Length \(length)")
-            }
+            let (list, length) = try Self.decodeDataList(&reader, minimum: 2, holds: "a 2-octet handle")
             self = .readByTypeResponse(stride(from: 0, to: list.count, by: length).map {
                 HandleValue(handle: Self.u16(list, $0), value: Array(list[($0 + 2)..<($0 + length)]))
             })
@@ -87,12 +82,7 @@ extension ATTPDU {
         case .readMultipleResponse:
             self = .readMultipleResponse(values: reader.rest())
         case .readByGroupTypeResponse:
-            let length = Int(try reader.u8("Length"))
-            guard length >= 4 else { throw reader.invalid("Length", "\(length); each entry holds two 2-octet handles") }
-            let list = reader.rest()
-            guard !list.isEmpty, list.count % length == 0 else {
-                throw reader.invalid("Attribute Data List", "\(list.count) octet(s) is not one or more entries of Length \(length)")
-            }
+            let (list, length) = try Self.decodeDataList(&reader, minimum: 4, holds: "two 2-octet handles")
             self = .readByGroupTypeResponse(stride(from: 0, to: list.count, by: length).map {
                 GroupData(handle: Self.u16(list, $0), endGroupHandle: Self.u16(list, $0 + 2),
                           value: Array(list[($0 + 4)..<($0 + length)]))
@@ -180,6 +170,20 @@ extension ATTPDU {
             result.append(Information(handle: u16(list, start), type: uuid))
         }
         return result
+    }
+
+    /// Length, then an Attribute Data List of one or more entries of Length octets each; an entry
+    /// starts with `holds`, `minimum` octets.
+    private static func decodeDataList(
+        _ reader: inout ATTPDUReader, minimum: Int, holds: String
+    ) throws(ATTDecodingError) -> (list: [UInt8], length: Int) {
+        let length = Int(try reader.u8("Length"))
+        guard length >= minimum else { throw reader.invalid("Length", "\(length); each entry holds \(holds)") }
+        let list = reader.rest()
+        guard !list.isEmpty, list.count % length == 0 else {
+            throw reader.invalid("Attribute Data List", "\(list.count) octet(s) is not one or more entries of Length \(length)")
+        }
+        return (list, length)
     }
 
     private static func decodeHandles(_ reader: inout ATTPDUReader) throws(ATTDecodingError) -> [UInt16] {
