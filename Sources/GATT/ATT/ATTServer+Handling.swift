@@ -202,22 +202,36 @@ extension ATTServer {
     /// match that cannot be read answers with its error and handle; a later one ends the list.
     func readByType(_ start: UInt16, _ end: UInt16, _ type: BluetoothUUID) -> Result<ATTPDU?, Failure> {
         if let failure = checkRange(start, end) { return .failure(failure) }
-        let limit = min(mtu - 4, 253)
-        var list: [ATTPDU.HandleValue] = []
+        return readValues(start, end, type, limit: min(mtu - 4, 253), handles: 2) {
+            ATTPDU.HandleValue(handle: $0.handle, value: $1)
+        }.map { .readByTypeResponse($0) }
+    }
+
+    /// The entries of a Read By Type or Read By Group Type Response: for each attribute of `type`
+    /// from `start` through `end`, its value cut to `limit` octets after `handles` octets of handles,
+    /// all of the first value's length, as many as fit in ATT_MTU – 2. A first match that cannot be
+    /// read answers with its error and handle; a later one ends the list; none is Attribute Not Found.
+    private func readValues<Entry>(
+        _ start: UInt16, _ end: UInt16, _ type: BluetoothUUID, limit: Int, handles: Int,
+        _ entry: (GATTAttribute, [UInt8]) -> Entry
+    ) -> Result<[Entry], Failure> {
+        var list: [Entry] = []
+        var valueLength: Int?
         for attribute in database.attributes(from: start, through: end) where attribute.type == type {
             switch readAllowed(attribute) {
             case .failure(let code):
                 if list.isEmpty { return .failure(Failure(code: code, handle: attribute.handle)) }
-                return .success(.readByTypeResponse(list))
+                return .success(list)
             case .success(let full):
                 let value = Array(full.prefix(limit))
-                if let first = list.first, first.value.count != value.count { return .success(.readByTypeResponse(list)) }
-                guard 2 + (list.count + 1) * (2 + value.count) <= mtu else { return .success(.readByTypeResponse(list)) }
-                list.append(ATTPDU.HandleValue(handle: attribute.handle, value: value))
+                if let valueLength, valueLength != value.count { return .success(list) }
+                guard 2 + (list.count + 1) * (handles + value.count) <= mtu else { return .success(list) }
+                valueLength = value.count
+                list.append(entry(attribute, value))
             }
         }
         guard !list.isEmpty else { return .failure(Failure(code: .attributeNotFound, handle: start)) }
-        return .success(.readByTypeResponse(list))
+        return .success(list)
     }
 
     /// §3.4.4.5–6: the value from `offset`, at most ATT_MTU – 1 octets; an offset
@@ -272,21 +286,8 @@ extension ATTServer {
         guard type == .primaryService || type == .secondaryService else {
             return .failure(Failure(code: .unsupportedGroupType, handle: start))
         }
-        let limit = min(mtu - 6, 251)
-        var list: [ATTPDU.GroupData] = []
-        for attribute in database.attributes(from: start, through: end) where attribute.type == type {
-            switch readAllowed(attribute) {
-            case .failure(let code):
-                if list.isEmpty { return .failure(Failure(code: code, handle: attribute.handle)) }
-                return .success(.readByGroupTypeResponse(list))
-            case .success(let full):
-                let value = Array(full.prefix(limit))
-                if let first = list.first, first.value.count != value.count { return .success(.readByGroupTypeResponse(list)) }
-                guard 2 + (list.count + 1) * (4 + value.count) <= mtu else { return .success(.readByGroupTypeResponse(list)) }
-                list.append(ATTPDU.GroupData(handle: attribute.handle, endGroupHandle: attribute.groupEnd, value: value))
-            }
-        }
-        guard !list.isEmpty else { return .failure(Failure(code: .attributeNotFound, handle: start)) }
-        return .success(.readByGroupTypeResponse(list))
+        return readValues(start, end, type, limit: min(mtu - 6, 251), handles: 4) {
+            ATTPDU.GroupData(handle: $0.handle, endGroupHandle: $0.groupEnd, value: $1)
+        }.map { .readByGroupTypeResponse($0) }
     }
 }
