@@ -8,11 +8,10 @@ import HCIPackets
 /// `init(rawValue:)` never fails, so a reserved code a peer sends is kept and
 /// shown by number. It is an `Error` so that GATT value handlers can throw it
 /// and have the server answer with it.
-public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, Error, CustomStringConvertible {
+public struct ATTErrorCode: RawCode, Hashable, Sendable, Error, CustomStringConvertible {
     public let rawValue: UInt8
 
     public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public init(_ rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0x01: the handle is not valid on this server.
     public static let invalidHandle = ATTErrorCode(0x01)

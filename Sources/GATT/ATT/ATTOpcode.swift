@@ -7,11 +7,10 @@ import HCIPackets
 /// Signature Flag (§3.3.1). `init(rawValue:)` never fails: an opcode this stack
 /// does not know keeps its number, so it can be answered with
 /// Request Not Supported or ignored as the flags say.
-public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct ATTOpcode: RawCode, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt8
 
     public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public init(_ rawValue: UInt8) { self.rawValue = rawValue }
 
     /// §3.4.1.1 ATT_ERROR_RSP.
     public static let errorResponse = ATTOpcode(0x01)

@@ -6,17 +6,12 @@
 /// Assigned Numbers §2.3 ("Common Data Types") assigns the values. The same
 /// types appear in advertising data, scan response data, EIR and OOB data
 /// (Core v5.4 Vol 3 Part C §11).
-public struct ADType: RawRepresentable, Hashable, Sendable, CustomStringConvertible, Codable {
+public struct ADType: RawCode, Hashable, Sendable, CustomStringConvertible, Codable {
     /// The AD type octet.
     public let rawValue: UInt8
 
     /// Wraps any octet; unknown types are kept.
     public init(rawValue: UInt8) {
-        self.rawValue = rawValue
-    }
-
-    /// Wraps any octet; the same as `init(rawValue:)`.
-    public init(_ rawValue: UInt8) {
         self.rawValue = rawValue
     }
 

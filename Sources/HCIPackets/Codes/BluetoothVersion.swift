@@ -7,17 +7,12 @@
 /// (Vol 6 Part B §2.4.2.13) and the LMP VersNr (Vol 2 Part C §4.3.2). The
 /// numbers are listed in Assigned Numbers §2.1 ("Link Layer" / "LMP" /
 /// "HCI" version): 0 is 1.0b, … 13 is 5.4, 14 is 6.0, 15 is 6.1.
-public struct BluetoothVersion: RawRepresentable, Hashable, Sendable, CustomStringConvertible, Codable, Comparable {
+public struct BluetoothVersion: RawCode, Hashable, Sendable, CustomStringConvertible, Codable, Comparable {
     /// The version number octet.
     public let rawValue: UInt8
 
     /// Wraps any octet; numbers past the table are kept.
     public init(rawValue: UInt8) {
-        self.rawValue = rawValue
-    }
-
-    /// Wraps any octet; the same as `init(rawValue:)`.
-    public init(_ rawValue: UInt8) {
         self.rawValue = rawValue
     }
 

@@ -10,17 +10,12 @@
 ///
 /// `name` knows a selection of common controller, silicon and accessory
 /// vendors; any other value is kept and shown as unknown.
-public struct CompanyIdentifier: RawRepresentable, Hashable, Sendable, CustomStringConvertible, Codable {
+public struct CompanyIdentifier: RawCode, Hashable, Sendable, CustomStringConvertible, Codable {
     /// The 16-bit identifier.
     public let rawValue: UInt16
 
     /// Wraps any identifier; unknown ones are kept.
     public init(rawValue: UInt16) {
-        self.rawValue = rawValue
-    }
-
-    /// Wraps any identifier; the same as `init(rawValue:)`.
-    public init(_ rawValue: UInt16) {
         self.rawValue = rawValue
     }
 

@@ -9,17 +9,12 @@
 /// Names here are the v5.4 names. Codes that v5.4 does not assign are kept
 /// as they are (`init(rawValue:)` never fails), so a log can still show the
 /// number a controller sent.
-public struct HCIStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible, Codable {
+public struct HCIStatus: RawCode, Hashable, Sendable, CustomStringConvertible, Codable {
     /// The error code octet.
     public let rawValue: UInt8
 
     /// Wraps any octet; unknown or reserved codes are kept.
     public init(rawValue: UInt8) {
-        self.rawValue = rawValue
-    }
-
-    /// Wraps any octet; the same as `init(rawValue:)`.
-    public init(_ rawValue: UInt8) {
         self.rawValue = rawValue
     }
 
