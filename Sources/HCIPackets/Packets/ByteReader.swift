@@ -29,31 +29,19 @@ struct ByteReader {
         Int8(bitPattern: try u8(field))
     }
 
-    mutating func u16(_ field: String) throws(HCIDecodingError) -> UInt16 {
-        guard remaining >= 2 else { throw shortError(field, needed: 2) }
-        defer { offset += 2 }
-        return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
-    }
+    mutating func u16(_ field: String) throws(HCIDecodingError) -> UInt16 { try littleEndian(2, field) }
+    mutating func u24(_ field: String) throws(HCIDecodingError) -> UInt32 { try littleEndian(3, field) }
+    mutating func u32(_ field: String) throws(HCIDecodingError) -> UInt32 { try littleEndian(4, field) }
+    mutating func u64(_ field: String) throws(HCIDecodingError) -> UInt64 { try littleEndian(8, field) }
 
-    mutating func u24(_ field: String) throws(HCIDecodingError) -> UInt32 {
-        guard remaining >= 3 else { throw shortError(field, needed: 3) }
-        defer { offset += 3 }
-        return UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
-    }
-
-    mutating func u32(_ field: String) throws(HCIDecodingError) -> UInt32 {
-        guard remaining >= 4 else { throw shortError(field, needed: 4) }
-        var value: UInt32 = 0
-        for index in 0..<4 { value |= UInt32(bytes[offset + index]) << (8 * index) }
-        offset += 4
-        return value
-    }
-
-    mutating func u64(_ field: String) throws(HCIDecodingError) -> UInt64 {
-        guard remaining >= 8 else { throw shortError(field, needed: 8) }
-        var value: UInt64 = 0
-        for index in 0..<8 { value |= UInt64(bytes[offset + index]) << (8 * index) }
-        offset += 8
+    /// An unsigned field of `width` octets, least significant first.
+    private mutating func littleEndian<Value: FixedWidthInteger & UnsignedInteger>(
+        _ width: Int, _ field: String
+    ) throws(HCIDecodingError) -> Value {
+        guard remaining >= width else { throw shortError(field, needed: width) }
+        var value: Value = 0
+        for index in 0..<width { value |= Value(bytes[offset + index]) << (8 * index) }
+        offset += width
         return value
     }
 
@@ -92,10 +80,15 @@ package struct ByteWriter {
     package init(capacity: Int = 16) { bytes.reserveCapacity(capacity) }
 
     package mutating func u8(_ value: UInt8) { bytes.append(value) }
-    package mutating func u16(_ value: UInt16) { bytes.append(UInt8(value & 0xFF)); bytes.append(UInt8(value >> 8)) }
-    mutating func u24(_ value: UInt32) { for index in 0..<3 { bytes.append(UInt8((value >> (8 * index)) & 0xFF)) } }
-    mutating func u32(_ value: UInt32) { for index in 0..<4 { bytes.append(UInt8((value >> (8 * index)) & 0xFF)) } }
-    package mutating func u64(_ value: UInt64) { for index in 0..<8 { bytes.append(UInt8((value >> (8 * index)) & 0xFF)) } }
+    package mutating func u16(_ value: UInt16) { littleEndian(value, width: 2) }
+    mutating func u24(_ value: UInt32) { littleEndian(value, width: 3) }
+    mutating func u32(_ value: UInt32) { littleEndian(value, width: 4) }
+    package mutating func u64(_ value: UInt64) { littleEndian(value, width: 8) }
     package mutating func append(_ data: some Sequence<UInt8>) { bytes.append(contentsOf: data) }
     package mutating func address(_ address: BDAddress) { bytes.append(contentsOf: address.littleEndianBytes) }
+
+    /// Appends the low `width` octets of `value`, least significant first.
+    private mutating func littleEndian(_ value: some FixedWidthInteger, width: Int) {
+        for index in 0..<width { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
+    }
 }
