@@ -110,25 +110,28 @@ extension ATTServer {
 
     /// Why reading `attribute` is refused on this link, or nil when it is allowed.
     func readRefusal(_ attribute: GATTAttribute) -> ATTErrorCode? {
-        let permissions = attribute.permissions
-        guard permissions.isReadable else { return .readNotPermitted }
-        if permissions.contains(.readAuthenticated), !security.contains(.authenticated) { return .insufficientAuthentication }
-        if permissions.contains(.readEncrypted), !security.contains(.encrypted) { return .insufficientEncryption }
-        if permissions.contains(.readAuthorized), !security.contains(.authorized) { return .insufficientAuthorization }
-        if permissions.contains(.fullKeySize), !security.contains(.fullKeySize), !permissions.isDisjoint(with: .readSecured) {
-            return .encryptionKeySizeTooShort
-        }
-        return nil
+        guard attribute.permissions.isReadable else { return .readNotPermitted }
+        return securityRefusal(attribute.permissions, authenticated: .readAuthenticated, encrypted: .readEncrypted,
+                               authorized: .readAuthorized, secured: .readSecured)
     }
 
     /// Why writing `attribute` is refused on this link, or nil when it is allowed.
     func writeRefusal(_ attribute: GATTAttribute) -> ATTErrorCode? {
-        let permissions = attribute.permissions
-        guard permissions.isWritable else { return .writeNotPermitted }
-        if permissions.contains(.writeAuthenticated), !security.contains(.authenticated) { return .insufficientAuthentication }
-        if permissions.contains(.writeEncrypted), !security.contains(.encrypted) { return .insufficientEncryption }
-        if permissions.contains(.writeAuthorized), !security.contains(.authorized) { return .insufficientAuthorization }
-        if permissions.contains(.fullKeySize), !security.contains(.fullKeySize), !permissions.isDisjoint(with: .writeSecured) {
+        guard attribute.permissions.isWritable else { return .writeNotPermitted }
+        return securityRefusal(attribute.permissions, authenticated: .writeAuthenticated, encrypted: .writeEncrypted,
+                               authorized: .writeAuthorized, secured: .writeSecured)
+    }
+
+    /// The security this link lacks for an access (a read or a write) whose permission bits are
+    /// `authenticated`, `encrypted` and `authorized`, any of `secured` also asking for a full-size key.
+    private func securityRefusal(
+        _ permissions: GATTPermissions, authenticated: GATTPermissions, encrypted: GATTPermissions,
+        authorized: GATTPermissions, secured: GATTPermissions
+    ) -> ATTErrorCode? {
+        if permissions.contains(authenticated), !security.contains(.authenticated) { return .insufficientAuthentication }
+        if permissions.contains(encrypted), !security.contains(.encrypted) { return .insufficientEncryption }
+        if permissions.contains(authorized), !security.contains(.authorized) { return .insufficientAuthorization }
+        if permissions.contains(.fullKeySize), !security.contains(.fullKeySize), !permissions.isDisjoint(with: secured) {
             return .encryptionKeySizeTooShort
         }
         return nil
