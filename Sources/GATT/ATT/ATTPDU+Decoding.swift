@@ -31,15 +31,13 @@ extension ATTPDU {
             try reader.end()
             self = .exchangeMTUResponse(serverRxMTU: mtu)
         case .findInformationRequest:
-            let start = try reader.u16("Starting Handle")
-            let end = try reader.u16("Ending Handle")
+            let (start, end) = try reader.handleRange()
             try reader.end()
             self = .findInformationRequest(startHandle: start, endHandle: end)
         case .findInformationResponse:
             self = .findInformationResponse(try Self.decodeInformation(&reader))
         case .findByTypeValueRequest:
-            let start = try reader.u16("Starting Handle")
-            let end = try reader.u16("Ending Handle")
+            let (start, end) = try reader.handleRange()
             let type = try reader.u16("Attribute Type")
             self = .findByTypeValueRequest(startHandle: start, endHandle: end, type: type, value: reader.rest())
         case .findByTypeValueResponse:
@@ -51,8 +49,7 @@ extension ATTPDU {
                 HandlesInformation(foundHandle: Self.u16(list, $0), groupEndHandle: Self.u16(list, $0 + 2))
             })
         case .readByTypeRequest, .readByGroupTypeRequest:
-            let start = try reader.u16("Starting Handle")
-            let end = try reader.u16("Ending Handle")
+            let (start, end) = try reader.handleRange()
             let type = try reader.uuidRest(opcode == .readByTypeRequest ? "Attribute Type" : "Attribute Group Type")
             self = opcode == .readByTypeRequest
                 ? .readByTypeRequest(startHandle: start, endHandle: end, type: type)

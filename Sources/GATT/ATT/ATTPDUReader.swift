@@ -32,6 +32,11 @@ struct ATTPDUReader {
         return UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8
     }
 
+    /// Starting Handle and Ending Handle: the range a find or read-by-type request covers.
+    mutating func handleRange() throws(ATTDecodingError) -> (start: UInt16, end: UInt16) {
+        (try u16("Starting Handle"), try u16("Ending Handle"))
+    }
+
     mutating func bytes(_ count: Int, _ field: String) throws(ATTDecodingError) -> [UInt8] {
         try need(count, field)
         defer { index += count }
