@@ -15,6 +15,13 @@ package protocol PowerActuator: Sendable {
 }
 
 extension PowerActuator {
+    /// The outputs an actuator switches, for its name: `port 2`, `ports 1,3` (`noun` is the singular).
+    static func outputs(_ noun: String, _ numbers: [Int]) -> String {
+        numbers.count == 1 ? "\(noun) \(numbers[0])" : "\(noun)s " + numbers.map(String.init).joined(separator: ",")
+    }
+}
+
+extension PowerActuator {
     package func downstream() async throws -> Downstream { Downstream() }
     package func confirm(_ power: Power) async throws -> String? { nil }
 }

@@ -23,7 +23,7 @@ package struct USBRelayActuator: PowerActuator {
     }
 
     package var name: String {
-        "relay:\(vendor):\(serial ?? "") " + (relays.count == 1 ? "relay \(relays[0])" : "relays " + relays.map(String.init).joined(separator: ","))
+        "relay:\(vendor):\(serial ?? "") " + Self.outputs("relay", relays)
     }
 
     /// Finds the board, optionally switches, and returns its serial and relay bitmap afterwards.

@@ -33,7 +33,7 @@ package struct HubPortActuator: PowerActuator {
     }
 
     package var name: String {
-        "usb-hub:\(hub) " + (ports.count == 1 ? "port \(ports[0])" : "ports " + ports.map(String.init).joined(separator: ","))
+        "usb-hub:\(hub) " + Self.outputs("port", ports)
     }
 
     /// One port to switch: on this hub, or on its other half.

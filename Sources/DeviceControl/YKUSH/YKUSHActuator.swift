@@ -16,7 +16,7 @@ package struct YKUSHActuator: PowerActuator {
     }
 
     package var name: String {
-        "ykush:\(serial ?? "") " + (ports.count == 1 ? "port \(ports[0])" : "ports " + ports.map(String.init).joined(separator: ","))
+        "ykush:\(serial ?? "") " + Self.outputs("port", ports)
     }
 
     /// Sends one command to each port and returns the answers, on the libusb queue.
