@@ -60,14 +60,8 @@ package actor VerifiedPowerSwitch: PowerSwitch {
                 if !watched.contains(pinned) { watched.append(pinned) }
             }
         }
-        var steps = try await actuator.apply(.off)
-        let reported = try await actuator.status()
-        steps.append("switch reports \(reported)")
-        if reported.state == .on {
-            throw PowerSwitchError(.verificationFailed, "\(name): asked to turn off, but it still reports on (\(reported.detail))")
-        }
-        let own = try await actuator.confirm(.off)
-        if let own { steps.append(own) }
+        var steps: [String] = []
+        let (reported, own) = try await switchActuator(.off, steps: &steps)
         guard !watched.isEmpty else {
             departed = []
             let verification: Verification
@@ -94,6 +88,21 @@ package actor VerifiedPowerSwitch: PowerSwitch {
         return PowerTransition(switchName: name, action: .off, verification: .verified(evidence: evidence), elapsed: start.duration(to: clock.now), steps: steps)
     }
 
+    /// Sets the actuator to `power` (its steps become `steps`), then reads what it reports and its own
+    /// evidence, both added to `steps`; throws when it still reports the opposite.
+    private func switchActuator(_ power: Power, steps: inout [String]) async throws -> (reported: PowerStatus, own: String?) {
+        steps = try await actuator.apply(power)
+        let reported = try await actuator.status()
+        steps.append("switch reports \(reported)")
+        if reported.state == PowerState(power.opposite) {
+            throw PowerSwitchError(.verificationFailed,
+                                   "\(name): asked to turn \(power.rawValue), but it still reports \(power.opposite.rawValue) (\(reported.detail))")
+        }
+        let own = try await actuator.confirm(power)
+        if let own { steps.append(own) }
+        return (reported, own)
+    }
+
     private func on<C: Clock<Duration>>(clock: C) async throws -> PowerTransition {
         let start = clock.now
         let known = try await actuator.downstream()
@@ -101,14 +110,8 @@ package actor VerifiedPowerSwitch: PowerSwitch {
         for expectation in named where !expected.contains(where: { $0.id == expectation.id && (expectation.serial == nil || $0.serial == expectation.serial) }) {
             expected.append(expectation)
         }
-        var steps = try await actuator.apply(.on)
-        let reported = try await actuator.status()
-        steps.append("switch reports \(reported)")
-        if reported.state == .off {
-            throw PowerSwitchError(.verificationFailed, "\(name): asked to turn on, but it still reports off (\(reported.detail))")
-        }
-        let own = try await actuator.confirm(.on)
-        if let own { steps.append(own) }
+        var steps: [String] = []
+        let (reported, own) = try await switchActuator(.on, steps: &steps)
         let waitStart = clock.now
         if !expected.isEmpty {
             let missing = try await poll(until: onDeadline, clock: clock) { present in
