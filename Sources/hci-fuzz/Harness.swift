@@ -60,6 +60,13 @@ enum Harness {
         check(outstanding.availableACLBuffers == outstanding.totalACLBuffers, "LE ACL credits leaked: \(outstanding)")
     }
 
+    /// Disconnection Complete for every link `host` still has, lowest handle first: the end of a run.
+    static func disconnectAll(_ host: HCIHost, on transport: FuzzTransport) async {
+        for handle in await host.connections.keys.sorted() {
+            transport.deliver(FuzzController.disconnectionComplete(handle: handle))
+        }
+    }
+
     /// Traps with `message` unless `condition` holds; active in debug and release builds alike.
     static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { fatalError("hci-fuzz invariant: \(message())") }

@@ -38,4 +38,10 @@ enum VirtualDrive {
         guard let world else { return }
         try? await world.time.sleep(until: world.time.now.advanced(by: duration))
     }
+
+    /// Sleeps `duration`, first adding it to `budget`, the time a target allows itself to settle.
+    static func pause(_ duration: Duration, budget: inout Duration) async {
+        budget += duration
+        await sleep(duration)
+    }
 }

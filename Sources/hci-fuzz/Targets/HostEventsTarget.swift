@@ -68,15 +68,11 @@ enum HostEventsTarget {
                 case 8:
                     group.addTask { await host.waitUntilACLCompleted(handle: handle, timeout: .seconds(2)) ? 3 : 4 }
                 default:
-                    let pause = Duration.milliseconds(10 * Int(input.byte()))
-                    budget += pause
-                    await VirtualDrive.sleep(pause)
+                    await VirtualDrive.pause(.milliseconds(10 * Int(input.byte())), budget: &budget)
                 }
                 await Task.yield()
             }
-            for handle in await host.connections.keys.sorted() {
-                transport.deliver(FuzzController.disconnectionComplete(handle: handle))
-            }
+            await Harness.disconnectAll(host, on: transport)
             for await result in group { touched &+= result }
         }
         await Harness.checkSettled(host, started: started, loop: loop, budget: budget)

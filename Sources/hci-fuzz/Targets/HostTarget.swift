@@ -69,15 +69,11 @@ enum HostTarget {
                     let argument = input.byte()
                     group.addTask { await operate(which, argument, connection: connection) }
                 default:
-                    let pause = Duration.milliseconds(20 * Int(input.byte()))
-                    budget += pause
-                    await VirtualDrive.sleep(pause)
+                    await VirtualDrive.pause(.milliseconds(20 * Int(input.byte())), budget: &budget)
                 }
                 await Task.yield()
             }
-            for open in await host.connections.keys.sorted() {
-                transport.deliver(FuzzController.disconnectionComplete(handle: open))
-            }
+            await Harness.disconnectAll(host, on: transport)
             for await result in group { touched &+= result }
         }
         // Negative Replies to LTK requests for handles with no link are the device's own calls, each within the
