@@ -64,12 +64,9 @@ extension AccessoryProfile {
     static func address(_ value: InputValue) throws(InputError) -> (AddressKind, LocalIdentity?) {
         try value.object(keys: ["type", "identity", "irk_hex"], "an address object") { fields throws(InputError) -> (AddressKind, LocalIdentity?) in
             let kinds = AddressKind.allCases.map(\.rawValue)
-            let typeValue = try fields.required("type", "an address type (\(kinds.joined(separator: ", ")))")
-            let word = try typeValue.string("an address type (\(kinds.joined(separator: ", ")))")
-            guard let kind = AddressKind(rawValue: word) else {
-                let hint = DidYouMean.question(for: word, among: kinds).map { "; \($0)" } ?? " (known: \(kinds.joined(separator: ", ")))"
-                throw typeValue.problem("unknown address type '\(JSONValue.excerpt(word))'\(hint)")
-            }
+            let word = try fields.required("type", "an address type (\(kinds.joined(separator: ", ")))")
+                .word("an address type", unknown: "address type", among: kinds)
+            guard let kind = AddressKind(rawValue: word) else { preconditionFailure("\(word) is one of \(kinds)") }
             if kind == .publicAddress {
                 for key in ["identity", "irk_hex"] where fields.has(key) {
                     throw try fields.required(key, "").problem("a public address has no identity or IRK of ours: it is the controller's")
@@ -96,11 +93,7 @@ extension AccessoryProfile {
         try value.object(keys: ["pairing", "passkey", "legacy"], "a security object") { fields throws(InputError) -> AccessorySecurity in
             let methods = ["just-works", "passkey", "numeric-comparison"]
             let methodValue = try fields.required("pairing", "a pairing method (\(methods.joined(separator: ", ")))")
-            let method = try methodValue.string("a pairing method (\(methods.joined(separator: ", ")))")
-            guard methods.contains(method) else {
-                let hint = DidYouMean.question(for: method, among: methods).map { "; \($0)" } ?? " (known: \(methods.joined(separator: ", ")))"
-                throw methodValue.problem("unknown pairing method '\(JSONValue.excerpt(method))'\(hint)")
-            }
+            let method = try methodValue.word("a pairing method", unknown: "pairing method", among: methods)
             let passkey = try fields.value("passkey").map { (value: InputValue) throws(InputError) -> UInt32 in UInt32(try value.integer(in: 0...999_999, "a six-digit passkey")) }
             if method == "passkey" && passkey == nil { throw methodValue.problem("passkey pairing needs \"passkey\": the six digits the accessory displays") }
             if method != "passkey", passkey != nil { throw try fields.required("passkey", "").problem("only passkey pairing has a passkey") }
@@ -193,12 +186,8 @@ extension AccessoryProfile {
         let known = table.map(\.0)
         var result: Option = []
         for item in try value.array("an array of \(what) names (\(known.joined(separator: ", ")))") {
-            let text = try item.string("a \(what) name (\(known.joined(separator: ", ")))")
-            guard let option = table.first(where: { $0.0 == text })?.1 else {
-                let hint = DidYouMean.question(for: text, among: known).map { "; \($0)" } ?? " (known: \(known.joined(separator: ", ")))"
-                throw item.problem("unknown \(what) '\(JSONValue.excerpt(text))'\(hint)")
-            }
-            result.formUnion(option)
+            let text = try item.word("a \(what) name", unknown: what, among: known)
+            if let option = table.first(where: { $0.0 == text })?.1 { result.formUnion(option) }
         }
         return result
     }

@@ -55,12 +55,9 @@ extension FaultPlan {
 
     static func step(_ value: InputValue, number: Int) throws(InputError) -> Step {
         try value.object(keys: stepKeys, "a step object") { fields throws(InputError) -> Step in
-            let actionValue = try fields.required("do", "an action (\(actions.joined(separator: ", ")))")
-            let word = try actionValue.string("an action (\(actions.joined(separator: ", ")))")
-            guard let allowed = actionKeys[word] else {
-                let hint = DidYouMean.question(for: word, among: actions).map { "; \($0)" } ?? " (known: \(actions.joined(separator: ", ")))"
-                throw actionValue.problem("unknown action '\(JSONValue.excerpt(word))'\(hint)")
-            }
+            let word = try fields.required("do", "an action (\(actions.joined(separator: ", ")))")
+                .word("an action", unknown: "action", among: actions)
+            let allowed = actionKeys[word] ?? []
             for key in stepKeys where !commonStepKeys.contains(key) && !allowed.contains(key) && fields.has(key) {
                 throw try fields.required(key, "").problem(Self.misplaced(key, action: word))
             }

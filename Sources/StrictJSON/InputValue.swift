@@ -26,6 +26,17 @@ public struct InputValue: Sendable {
         return text
     }
 
+    /// A string that is one of `known`: `expected` says what (`an action`) and `noun` names an unknown one
+    /// (`unknown action 'jump'`), with a did-you-mean or else the known words.
+    package func word(_ expected: String, unknown noun: String, among known: [String]) throws(InputError) -> String {
+        let text = try string("\(expected) (\(known.joined(separator: ", ")))")
+        guard known.contains(text) else {
+            let hint = DidYouMean.question(for: text, among: known).map { "; \($0)" } ?? " (known: \(known.joined(separator: ", ")))"
+            throw problem("unknown \(noun) '\(JSONValue.excerpt(text))'\(hint)")
+        }
+        return text
+    }
+
     package func bool() throws(InputError) -> Bool {
         guard case .bool(let value) = node.value else { throw fail("true or false") }
         return value
