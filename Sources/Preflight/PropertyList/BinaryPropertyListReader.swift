@@ -22,12 +22,6 @@ struct BinaryPropertyListReader {
         return try reader.tree(from: top)
     }
 
-    private init(bytes: [UInt8], file: String, limits: ReaderLimits) {
-        self.bytes = bytes
-        self.file = file
-        self.limits = limits
-    }
-
     // MARK: Errors
 
     private func fail(_ message: String) -> PreflightError {

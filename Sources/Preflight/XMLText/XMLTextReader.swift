@@ -33,13 +33,6 @@ package struct XMLTextReader {
         return try reader.document()
     }
 
-    private init(bytes: [UInt8], file: String, limits: ReaderLimits, comparisons: NameComparisons) {
-        self.bytes = bytes
-        self.file = file
-        self.limits = limits
-        self.comparisons = comparisons
-    }
-
     private static func decode(_ data: Data, file: String) throws(PreflightError) -> [UInt8] {
         let raw = [UInt8](data)
         if raw.starts(with: [0xEF, 0xBB, 0xBF]) { return Array(raw.dropFirst(3)) }
