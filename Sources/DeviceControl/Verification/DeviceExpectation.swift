@@ -6,13 +6,10 @@ package struct DeviceExpectation: Hashable, Sendable, CustomStringConvertible {
     package var location: USBLocation?
     package var id: USBID?
     package var serial: String?
+}
 
-    package init(location: USBLocation? = nil, id: USBID? = nil, serial: String? = nil) {
-        self.location = location
-        self.id = id
-        self.serial = serial
-    }
-
+extension DeviceExpectation {
+    /// Parses the rig's text form (see the type); nil for anything else.
     package init?(_ text: String) {
         var rest = Substring(text)
         var location: USBLocation?
@@ -59,12 +56,6 @@ public struct USBPresence: Hashable, Sendable, CustomStringConvertible {
     package var location: USBLocation
     package var id: USBID
     package var serial: String?
-
-    package init(location: USBLocation, id: USBID, serial: String? = nil) {
-        self.location = location
-        self.id = id
-        self.serial = serial
-    }
 
     public var description: String { "\(location) (\(id))" }
 }
