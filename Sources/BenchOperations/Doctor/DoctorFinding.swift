@@ -21,13 +21,6 @@ package struct DoctorFinding: Sendable, Hashable, Codable, CustomStringConvertib
     /// The command or change that fixes it; nil for `ok`.
     package var fix: String?
 
-    package init(check: String, severity: Severity, what: String, fix: String? = nil) {
-        self.check = check
-        self.severity = severity
-        self.what = what
-        self.fix = fix
-    }
-
     package var description: String {
         "[\(severity.rawValue)] \(check): \(what)" + (fix.map { "\n        fix: \($0)" } ?? "")
     }
