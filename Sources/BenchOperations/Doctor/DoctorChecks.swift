@@ -14,21 +14,21 @@ package struct KernelBluetoothCheck: DoctorCheck {
         let available = environment.list(moduleDirectory).contains { $0.hasPrefix("bluetooth.ko") }
         switch environment.bluetoothSocketErrno {
         case .some(0):
-            return [DoctorFinding(check: name, severity: .ok, what: "AF_BLUETOOTH sockets work: hci-socket: adapters can be used")]
+            return [finding(.ok, "AF_BLUETOOTH sockets work: hci-socket: adapters can be used")]
         case .some(let code) where code != EAFNOSUPPORT && code != EPROTONOSUPPORT:
-            return [DoctorFinding(check: name, severity: .warning, what: "socket(AF_BLUETOOTH) fails with errno \(code) (\(String(cString: strerror(code))))",
-                                  fix: "run hil as root or with CAP_NET_ADMIN; inside a container, use usb: adapters")]
+            return [finding(.warning, "socket(AF_BLUETOOTH) fails with errno \(code) (\(String(cString: strerror(code))))",
+                            fix: "run hil as root or with CAP_NET_ADMIN; inside a container, use usb: adapters")]
         default:
             if loaded && environment.bluetoothSocketErrno == nil {
-                return [DoctorFinding(check: name, severity: .ok, what: "the bluetooth module is loaded: hci-socket: adapters can be used")]
+                return [finding(.ok, "the bluetooth module is loaded: hci-socket: adapters can be used")]
             }
             if available {
-                return [DoctorFinding(check: name, severity: .warning, what: "the kernel's Bluetooth module is not loaded: hci-socket: fails with EAFNOSUPPORT",
-                                      fix: "sudo modprobe bluetooth btusb (usb: adapters work without it)")]
+                return [finding(.warning, "the kernel's Bluetooth module is not loaded: hci-socket: fails with EAFNOSUPPORT",
+                                fix: "sudo modprobe bluetooth btusb (usb: adapters work without it)")]
             }
-            return [DoctorFinding(check: name, severity: .warning,
-                                  what: "this kernel (\(environment.kernelRelease)) has no Bluetooth support: hci-socket: is unavailable",
-                                  fix: "use usb: monikers (libusb needs no kernel Bluetooth), or boot a kernel built with CONFIG_BT")]
+            return [finding(.warning,
+                            "this kernel (\(environment.kernelRelease)) has no Bluetooth support: hci-socket: is unavailable",
+                            fix: "use usb: monikers (libusb needs no kernel Bluetooth), or boot a kernel built with CONFIG_BT")]
         }
     }
 }
@@ -42,13 +42,13 @@ package struct BluetoothdCheck: DoctorCheck {
         let pids = environment.list("/proc").filter { $0.allSatisfy(\.isNumber) }
             .filter { environment.read("/proc/\($0)/comm") == "bluetoothd" }
         guard !pids.isEmpty else {
-            return [DoctorFinding(check: name, severity: .ok, what: "bluetoothd is not running: nothing powers adapters behind the bench's back")]
+            return [finding(.ok, "bluetoothd is not running: nothing powers adapters behind the bench's back")]
         }
         let adapters = environment.hciAdapters().map(\.name)
         let holding = adapters.isEmpty ? "" : " and manages \(adapters.joined(separator: ", "))"
-        return [DoctorFinding(check: name, severity: .warning,
-                              what: "bluetoothd (pid \(pids.joined(separator: ", "))) is running\(holding): it powers adapters back on, so binding hci-socket: fails with EBUSY",
-                              fix: "sudo systemctl stop bluetooth (keep it off on a bench: sudo systemctl disable bluetooth), or use usb: monikers")]
+        return [finding(.warning,
+                        "bluetoothd (pid \(pids.joined(separator: ", "))) is running\(holding): it powers adapters back on, so binding hci-socket: fails with EBUSY",
+                        fix: "sudo systemctl stop bluetooth (keep it off on a bench: sudo systemctl disable bluetooth), or use usb: monikers")]
     }
 }
 
@@ -64,16 +64,16 @@ package struct RfkillCheck: DoctorCheck {
             guard environment.read("\(directory)/type") == "bluetooth" else { continue }
             let label = environment.read("\(directory)/name").map { "\(entry) (\($0))" } ?? entry
             if environment.read("\(directory)/hard") == "1" {
-                findings.append(DoctorFinding(check: name, severity: .error, what: "\(label) is hard-blocked: a hardware switch or the firmware turned the radio off",
-                                              fix: "flip the machine's wireless switch or enable Bluetooth in the firmware setup"))
+                findings.append(finding(.error, "\(label) is hard-blocked: a hardware switch or the firmware turned the radio off",
+                                        fix: "flip the machine's wireless switch or enable Bluetooth in the firmware setup"))
             } else if environment.read("\(directory)/soft") == "1" {
-                findings.append(DoctorFinding(check: name, severity: .error, what: "\(label) is soft-blocked: the adapter cannot be powered on",
-                                              fix: "sudo rfkill unblock bluetooth"))
+                findings.append(finding(.error, "\(label) is soft-blocked: the adapter cannot be powered on",
+                                        fix: "sudo rfkill unblock bluetooth"))
             } else {
-                findings.append(DoctorFinding(check: name, severity: .ok, what: "\(label) is not blocked"))
+                findings.append(finding(.ok, "\(label) is not blocked"))
             }
         }
-        if findings.isEmpty { findings.append(DoctorFinding(check: name, severity: .ok, what: "no Bluetooth rfkill switch is blocked")) }
+        if findings.isEmpty { findings.append(finding(.ok, "no Bluetooth rfkill switch is blocked")) }
         return findings
     }
 }
@@ -85,21 +85,21 @@ package struct USBPermissionsCheck: DoctorCheck {
 
     package func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
         let adapters = environment.usbBluetoothAdapters()
-        guard !adapters.isEmpty else { return [DoctorFinding(check: name, severity: .ok, what: "no USB Bluetooth adapter to check")] }
+        guard !adapters.isEmpty else { return [finding(.ok, "no USB Bluetooth adapter to check")] }
         let rules = environment.exists(PermissionAdvice.rulesFile)
         return adapters.map { adapter in
             switch environment.canReadWrite(adapter.node) {
             case .some(true):
-                return DoctorFinding(check: name, severity: .ok, what: "\(adapter.location) (\(adapter.id)): \(adapter.node) is readable and writable")
+                return finding(.ok, "\(adapter.location) (\(adapter.id)): \(adapter.node) is readable and writable")
             case .some(false):
                 let rule = PermissionAdvice.usbDevice(node: adapter.node, id: USBID(vendor: adapter.vendor, product: adapter.product), what: "Bluetooth adapter \(adapter.location)")
-                return DoctorFinding(check: name, severity: .error,
-                                     what: "\(adapter.location) (\(adapter.id)): \(adapter.node) cannot be opened by this user (uid \(environment.uid))"
-                                        + (rules ? "; \(PermissionAdvice.rulesFile) exists but does not cover it" : "; no \(PermissionAdvice.rulesFile)"),
-                                     fix: rule)
+                return finding(.error,
+                               "\(adapter.location) (\(adapter.id)): \(adapter.node) cannot be opened by this user (uid \(environment.uid))"
+                                  + (rules ? "; \(PermissionAdvice.rulesFile) exists but does not cover it" : "; no \(PermissionAdvice.rulesFile)"),
+                               fix: rule)
             case .none:
-                return DoctorFinding(check: name, severity: .warning, what: "\(adapter.location) (\(adapter.id)): no usbfs node \(adapter.node)",
-                                     fix: "mount devtmpfs on /dev (or pass /dev/bus/usb into the container)")
+                return finding(.warning, "\(adapter.location) (\(adapter.id)): no usbfs node \(adapter.node)",
+                               fix: "mount devtmpfs on /dev (or pass /dev/bus/usb into the container)")
             }
         }
     }
@@ -112,14 +112,14 @@ package struct KernelVersionCheck: DoctorCheck {
 
     package func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
         guard let version = KernelVersion(release: environment.kernelRelease) else {
-            return [DoctorFinding(check: name, severity: .warning, what: "kernel release '\(environment.kernelRelease)' not understood; power switching falls back to hub requests")]
+            return [finding(.warning, "kernel release '\(environment.kernelRelease)' not understood; power switching falls back to hub requests")]
         }
         if version.keepsDisabledPortsOff {
-            return [DoctorFinding(check: name, severity: .ok, what: "Linux \(version): a hub port's sysfs 'disable' file keeps it powered off")]
+            return [finding(.ok, "Linux \(version): a hub port's sysfs 'disable' file keeps it powered off")]
         }
-        return [DoctorFinding(check: name, severity: .warning,
-                              what: "Linux \(version) < 6.0 powers a disabled hub port back on: hub power is switched by class requests, which the kernel may undo",
-                              fix: "use Linux 6.0 or later (Debian 12 ships 6.1) for reliable per-port power")]
+        return [finding(.warning,
+                        "Linux \(version) < 6.0 powers a disabled hub port back on: hub power is switched by class requests, which the kernel may undo",
+                        fix: "use Linux 6.0 or later (Debian 12 ships 6.1) for reliable per-port power")]
     }
 }
 
@@ -130,16 +130,16 @@ package struct HubsCheck: DoctorCheck {
 
     package func run(_ environment: DoctorEnvironment) -> [DoctorFinding] {
         guard let hubs = environment.hubs else {
-            return [DoctorFinding(check: name, severity: .info, what: "the USB topology could not be read: \(environment.topologyProblem ?? "unknown reason")",
-                                  fix: "run as root, or install the udev rules (sudo scripts/install-udev-rules)")]
+            return [finding(.info, "the USB topology could not be read: \(environment.topologyProblem ?? "unknown reason")",
+                            fix: "run as root, or install the udev rules (sudo scripts/install-udev-rules)")]
         }
         let switching = hubs.filter { $0.switching == "per-port" }
         if switching.isEmpty {
-            return [DoctorFinding(check: name, severity: .warning,
-                                  what: hubs.isEmpty ? "no USB hub found" : "none of the \(hubs.count) hub(s) switches power per port (\(hubs.map { "\($0.location): \($0.switching)" }.joined(separator: ", ")))",
-                                  fix: "for power transitions and the power-cycle recovery rung, add a per-port switching hub, a YKUSH board or a USB relay (see 'hil usb')")]
+            return [finding(.warning,
+                            hubs.isEmpty ? "no USB hub found" : "none of the \(hubs.count) hub(s) switches power per port (\(hubs.map { "\($0.location): \($0.switching)" }.joined(separator: ", ")))",
+                            fix: "for power transitions and the power-cycle recovery rung, add a per-port switching hub, a YKUSH board or a USB relay (see 'hil usb')")]
         }
-        return switching.map { DoctorFinding(check: name, severity: .ok, what: "hub \($0.location) (\($0.id)) switches each of its \($0.ports) ports") }
+        return switching.map { finding(.ok, "hub \($0.location) (\($0.id)) switches each of its \($0.ports) ports") }
     }
 }
 
@@ -157,7 +157,7 @@ package struct AdaptersCheck: DoctorCheck {
             var what = "USB \(adapter.location) \(adapter.id)\(adapter.serial.map { "/\($0)" } ?? "")\(adapter.productName.map { " \"\($0)\"" } ?? ""): "
                 + (adapter.driver.map { "driver \($0)" } ?? "no kernel driver") + (kernelName.map { " (\($0))" } ?? "")
             if !adapter.declaresBluetooth { what += "; vendor class: open it as usb:\(adapter.id)!" }
-            findings.append(DoctorFinding(check: name, severity: .ok, what: what))
+            findings.append(finding(.ok, what))
             let files = FirmwareAdvisor.need(vendor: adapter.vendor, product: adapter.product)?.files ?? []
             let present = files.isEmpty ? nil : files.contains { pattern in
                 let directory = "/lib/firmware/" + (pattern.split(separator: "/").dropLast().joined(separator: "/"))
@@ -171,12 +171,12 @@ package struct AdaptersCheck: DoctorCheck {
             }
         }
         for adapter in hci where !usb.contains(where: { $0.location == adapter.usbLocation }) {
-            findings.append(DoctorFinding(check: name, severity: .ok,
-                                          what: "\(adapter.name): \(adapter.driver.map { "driver \($0)" } ?? "virtual or platform adapter") (hci-socket:\(adapter.name.dropFirst(3)))"))
+            findings.append(finding(.ok,
+                                    "\(adapter.name): \(adapter.driver.map { "driver \($0)" } ?? "virtual or platform adapter") (hci-socket:\(adapter.name.dropFirst(3)))"))
         }
         if findings.isEmpty {
-            findings.append(DoctorFinding(check: name, severity: .error, what: "no Bluetooth adapter: no USB device of class E0/01/01 or known dongle, and no hciN",
-                                          fix: "plug in a dongle (nRF52840 with Zephyr hci_usb, CSR8510, …), or use a simulated bench (sim:) or btvirt (unix:/tmp/bt-server-le)"))
+            findings.append(finding(.error, "no Bluetooth adapter: no USB device of class E0/01/01 or known dongle, and no hciN",
+                                    fix: "plug in a dongle (nRF52840 with Zephyr hci_usb, CSR8510, …), or use a simulated bench (sim:) or btvirt (unix:/tmp/bt-server-le)"))
         }
         return findings
     }

@@ -31,3 +31,10 @@ package protocol DoctorCheck: Sendable {
     var name: String { get }
     func run(_ environment: DoctorEnvironment) -> [DoctorFinding]
 }
+
+extension DoctorCheck {
+    /// A finding of this check.
+    func finding(_ severity: DoctorFinding.Severity, _ what: String, fix: String? = nil) -> DoctorFinding {
+        DoctorFinding(check: name, severity: severity, what: what, fix: fix)
+    }
+}
