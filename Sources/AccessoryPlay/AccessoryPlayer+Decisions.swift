@@ -53,12 +53,9 @@ extension AccessoryPlayer {
     func decideReconnect(_ outcome: StepOutcome, _ item: inout StepOutcome.Check, final: Bool) {
         let limit = RoundedText.ms(item.limit)
         if let delay = outcome.reconnectDelay {
-            item.measured = delay
-            item.passed = delay <= item.limit
-            item.message = "the central reconnected \(RoundedText.ms(delay)) after the accessory advertised again (limit \(limit))"
+            item.measure(delay, "the central reconnected \(RoundedText.ms(delay)) after the accessory advertised again (limit \(limit))")
         } else if let advertised = outcome.advertisedAgainAt, log.milliseconds() - advertised > item.limit {
-            item.passed = false
-            item.message = "the central did not reconnect within \(limit) of the accessory advertising again"
+            item.fail("the central did not reconnect within \(limit) of the accessory advertising again")
         } else if final {
             item.message = outcome.ranAt == nil ? "not decided: the run ended before the step ran"
                 : "not decided: the run ended \(outcome.advertisedAgainAt == nil ? "before the accessory advertised again" : "before the central reconnected or \(limit) passed")"
@@ -77,15 +74,11 @@ extension AccessoryPlayer {
         }
         let range = outcome.changedFromHandle.map { "handles 0x\(ATTRequestKind.hex($0))–0xFFFF" } ?? "the changed handles"
         if let delay = outcome.rediscoveryDelay {
-            item.measured = delay
-            item.passed = delay <= item.limit
-            item.message = "the central re-discovered \(range) \(RoundedText.ms(delay)) after it was told of the change (limit \(limit))"
+            item.measure(delay, "the central re-discovered \(range) \(RoundedText.ms(delay)) after it was told of the change (limit \(limit))")
         } else if let why = outcome.notToldBecause {
-            item.passed = false
-            item.message = "the central could not re-discover: \(why)"
+            item.fail("the central could not re-discover: \(why)")
         } else if let told = outcome.centralToldAt, log.milliseconds() - told > item.limit {
-            item.passed = false
-            item.message = "the central did not re-discover \(range) within \(limit) of being told of the change (Service Changed)"
+            item.fail("the central did not re-discover \(range) within \(limit) of being told of the change (Service Changed)")
         } else if final {
             item.message = outcome.ranAt == nil ? "not decided: the run ended before the step ran"
                 : "not decided: the run ended before the central \(outcome.centralToldAt == nil ? "connected again" : "re-discovered or \(limit) passed")"
@@ -119,15 +112,11 @@ extension AccessoryPlayer {
             return
         }
         if let encrypted = outcome.reencryptedAt {
-            item.measured = encrypted - connected
-            item.passed = encrypted - connected <= item.limit
-            item.message = "the central encrypted with its bond \(RoundedText.ms(encrypted - connected)) after connecting again (limit \(limit))"
+            item.measure(encrypted - connected, "the central encrypted with its bond \(RoundedText.ms(encrypted - connected)) after connecting again (limit \(limit))")
         } else if outcome.pairedAgainAt != nil {
-            item.passed = false
-            item.message = "the central paired again instead of encrypting with its bond"
+            item.fail("the central paired again instead of encrypting with its bond")
         } else if log.milliseconds() - connected > item.limit {
-            item.passed = false
-            item.message = "the central did not encrypt the link within \(limit) of connecting again"
+            item.fail("the central did not encrypt the link within \(limit) of connecting again")
         } else if final {
             item.message = "not decided: the run ended before the central encrypted the link or \(limit) passed"
         }

@@ -45,6 +45,19 @@ package struct StepOutcome: Sendable, Hashable, Codable {
         /// What was measured (ms), when it was.
         package var measured: Double?
         package var message: String
+
+        /// Decides the check by a measured delay (ms): passed when it is within the limit.
+        mutating func measure(_ delay: Double, _ message: String) {
+            measured = delay
+            passed = delay <= limit
+            self.message = message
+        }
+
+        /// Decides the check as failed.
+        mutating func fail(_ message: String) {
+            passed = false
+            self.message = message
+        }
     }
 
     /// From advertising again to the central's next connection, once both happened.
