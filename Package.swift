@@ -51,6 +51,9 @@ let package = Package(
         // The Bluetooth LE security toolbox (Core v5.4 Vol 3 Part H §2.2) over libcrypto: AES-128, AES-CMAC,
         // P-256 key pairs and DHKeys, c1, s1, f4, f5, f6, g2, h6, h7, ah; values held as bytes, no C handles kept.
         .target(name: "BluetoothCrypto", dependencies: ["CCrypto"]),
+        // Controller firmware as Linux and Bumble load it: Realtek epatches (v1, v2) and configs, the patch chosen
+        // by ROM version and merged with its config, the download fragments; no I/O, no Bluetooth module.
+        .target(name: "ControllerFirmware"),
         // What every module may need and none is about: child processes and deadlines, atomic file replacement
         // over file system calls a test can fail, one-shot values and change signals, off-pool work.
         .target(name: "Support", dependencies: [.target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
@@ -106,7 +109,7 @@ let package = Package(
         // The bench as a scriptable accessory for a phone app (`hil accessory`): profiles, fault plans, the report.
         .target(name: "AccessoryPlay", dependencies: ["Support", "StrictJSON", "HILResults", "HCIPackets", "EventLoops", "HostCore", "GATT", "SMP", "Roles"]),
         // The command-line tool: arguments, presenters of its answers, exit codes.
-        .executableTarget(name: "hil", dependencies: ["ControllerServer", "SocketServing", "Support", "HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "StrictJSON", "AccessoryPlay", "Throughput", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
+        .executableTarget(name: "hil", dependencies: ["ControllerServer", "ControllerFirmware", "BluetoothCrypto", "SocketServing", "Support", "HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "StrictJSON", "AccessoryPlay", "Throughput", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // Benchmarks run by scripts/bench/*: each measures ours beside a baseline in the same run.
         .executableTarget(name: "hil-benchmark", dependencies: ["BenchOperations", "Simulation", "HCIPackets", "HostCore", "GATT", "Roles"]),
         // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz/fuzz` builds it with
