@@ -122,6 +122,7 @@ let package = Package(
         // Peers and helpers shared by the test targets (btvirt with its cross-process lock, child processes).
         .target(name: "TestSupport", dependencies: ["Support", "DeviceControl", "HILResults", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "SMP"], path: "Tests/TestSupport"),
         .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto"]),
+        .testTarget(name: "ControllerFirmwareTests", dependencies: ["ControllerFirmware"]),
         .testTarget(name: "HCIPacketsTests", dependencies: ["HCIPackets", "SeededRandom", "TestSupport"]),
         .testTarget(name: "EventLoopsTests", dependencies: ["EventLoops", "TestSupport", "SeededRandom"]),
         .testTarget(name: "HCITransportsTests", dependencies: ["HCITransports", "TestSupport", "HCIPackets", "EventLoops", "HostCore", "Roles"]),
