@@ -6,7 +6,7 @@ import TestSupport
 /// line is one line that says where the usage is (exit 3), and `hil --version` answers.
 @Suite(.tags(.process)) struct HelpAndVersionTests {
     static let commands = ["info", "scan", "connect", "advertise", "accessory", "pair", "bonds", "preflight", "usb", "power", "run", "report",
-                           "adapters", "doctor", "recover", "sim", "rig", "serve", "lab"]
+                           "adapters", "doctor", "recover", "sim", "rig", "serve", "lab", "firmware"]
 
     static func hil(_ arguments: [String]) async throws -> (status: Int32?, stdout: String, stderr: String) {
         let ran = await runProgramCapturing(try ChildProgram.hilBinary(), arguments)
