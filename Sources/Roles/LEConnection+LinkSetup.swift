@@ -65,23 +65,28 @@ extension LEConnection {
         }
     }
 
-    /// LE Set Data Length (Core v5.4 Vol 4 Part E §7.8.33) for the data PDUs this side sends, then waits up to
-    /// `timeout` for LE Data Length Change and returns the lengths in use. A controller reports the change only
-    /// when a value changed (the peer may allow less than asked): when none comes within `timeout`, the lengths
-    /// in use are the ones already reported, and those are returned.
+    /// LE Set Data Length (Core v5.4 Vol 4 Part E §7.8.33) for the data PDUs this side sends (`time` by default
+    /// what carries `octets` on every PHY, LE Coded S=8 included: `DataLength.time(carrying:)`), then waits up to
+    /// `timeout` for the LE Data Length Change of what this side transmits and returns the lengths in use. A
+    /// controller reports a change only when a value changed (the peer may allow less than asked): when none
+    /// comes within `timeout`, the lengths in use are the ones already reported, and those are returned.
     @discardableResult
     public func setDataLength(octets: UInt16, time: UInt16? = nil, timeout: Duration = .seconds(2)) async throws(RoleError) -> LinkDataLength {
         guard isConnected else { throw .disconnected(handle: handle, reason: disconnectionReason ?? .unknownConnectionIdentifier) }
-        // The time that carries `octets` on LE 1M (Vol 6 Part B §4.5.10: (octets + 14) × 8 µs), unless given.
-        let length = DataLength(octets: octets, time: time ?? UInt16(clamping: (Int(octets) + 14) * 8))
+        let length = DataLength(octets: octets, time: time ?? DataLength.time(carrying: octets))
         guard length.isValidForHCI else {
             throw .rejected("data length \(length) is outside HCI's 27…251 octets and 328…17040 µs (Core v5.4 Vol 4 Part E §7.8.33)")
         }
         let handle = handle
+        // Only a change of what this side transmits answers this request: a peer's own Data Length Update (a
+        // streaming accessory starts one as the link comes up) may report a change of the other direction just
+        // before or after the command, and is not the answer.
+        let before = dataLength.transmit
         let change: Expectation<LinkDataLength>
         do throws(HCIError) {
-            change = try await host.expect("LE Data Length Change for handle 0x\(hex4(handle))", timeout: timeout) { event -> LinkDataLength? in
-                guard case .hci(.le(.dataLengthChange(handle, let txOctets, let txTime, let rxOctets, let rxTime))) = event else { return nil }
+            change = try await host.expect("LE Data Length Change of what handle 0x\(hex4(handle)) transmits", timeout: timeout) { event -> LinkDataLength? in
+                guard case .hci(.le(.dataLengthChange(handle, let txOctets, let txTime, let rxOctets, let rxTime))) = event,
+                      DataLength(octets: txOctets, time: txTime) != before else { return nil }
                 return LinkDataLength(transmit: DataLength(octets: txOctets, time: txTime), receive: DataLength(octets: rxOctets, time: rxTime))
             }
             do {
@@ -102,7 +107,7 @@ extension LEDevice {
     /// LE Write Suggested Default Data Length (Core v5.4 Vol 4 Part E §7.8.35): the data length the controller
     /// proposes on every new link.
     public func suggestDefaultDataLength(octets: UInt16) async throws(RoleError) {
-        let length = DataLength(octets: octets, time: UInt16(clamping: (Int(octets) + 14) * 8))
+        let length = DataLength(octets: octets, time: DataLength.time(carrying: octets))
         guard length.isValidForHCI else {
             throw .rejected("data length \(length) is outside HCI's 27…251 octets (Core v5.4 Vol 4 Part E §7.8.35)")
         }

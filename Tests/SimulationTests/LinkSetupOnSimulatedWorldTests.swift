@@ -95,3 +95,19 @@ import TestSupport
         }
     }
 }
+
+extension LinkSetupOnSimulatedWorldTests {
+    @Test("A peer's own Data Length Update as the link comes up is not the answer to ours: ours still reaches 251")
+    func peerStartsItsOwnUpdate() async throws {
+        try await Devices.with { devices in
+            // The accessory's controller starts the procedure itself at the link's first event (its suggested default).
+            try await devices.accessory.start()
+            try await devices.accessory.suggestDefaultDataLength(octets: 251)
+            let (link, peripheral) = try await devices.connect()
+            let length = try await link.setDataLength(octets: 251)
+            #expect(length.transmit.octets == 251, "answered with \(length)")
+            #expect(await peripheral.dataLength.receive.octets == 251)
+            _ = try await link.disconnect()
+        }
+    }
+}

@@ -18,6 +18,13 @@ public struct DataLength: Sendable, Hashable, CustomStringConvertible {
     /// The longest a controller may support: 251 octets, 17,040 µs (LE Coded, S=8).
     public static let maximum = DataLength(octets: 251, time: 17040)
 
+    /// The air time of a PDU of `octets` payload octets on the slowest PHY, LE Coded S=8 with a MIC (Core v5.4
+    /// Vol 6 Part B §2.2, §4.5.10): 376 µs FEC block 1 + (2 header + octets + 4 MIC + 3 CRC) × 64 µs + 24 µs
+    /// TERM2. What a host asks for so that `octets` fit on any PHY: 2704 µs for 27 octets, 17040 µs for 251.
+    public static func time(carrying octets: UInt16) -> UInt16 {
+        UInt16(clamping: 400 + (Int(octets) + 9) * 64)
+    }
+
     /// Whether both values are within HCI's ranges (octets 0x001B…0x00FB, time 0x0148…0x4290).
     public var isValidForHCI: Bool { (27...251).contains(octets) && (328...17040).contains(time) }
 
