@@ -13,7 +13,10 @@ extension LEConnection {
             return
         }
         guard ATTOpcode(first).isServerBound, var server = attServer else {
+            // With no database served, the GATT client answers the peer's Exchange MTU: the MTU may change.
+            let before = await gatt.mtu
             await gatt.receive(payload)
+            if ATTOpcode(first) == .exchangeMTURequest, await gatt.mtu != before { mtuChanged(await gatt.mtu) }
             return
         }
         let reply = server.reply(to: payload)

@@ -24,6 +24,18 @@ import TestSupport
         }
     }
 
+    @Test("The peripheral may start Exchange MTU too: the central's server answers and hears the MTU as a link event")
+    func mtuExchangeFromThePeripheral() async throws {
+        try await Devices.with { devices in
+            let (link, peripheral) = try await devices.connect()
+            let events = await link.linkEvents()
+            #expect(try await peripheral.exchangeMTU(offering: 185) == 185)
+            #expect(try await TestSupport.first(of: events, within: .seconds(1), clock: devices.world.air.clock, "the central's MTU event") == .mtu(185))
+            #expect(await link.gatt.mtu == 185)
+            _ = try await link.disconnect()
+        }
+    }
+
     @Test("LE Set PHY 2M: both ends report LE 2M; the peer's host hears the change too")
     func phyUpdate() async throws {
         try await Devices.with { devices in
