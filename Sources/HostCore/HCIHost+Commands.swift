@@ -19,8 +19,8 @@ extension HCIHost {
     ///
     /// Throws `commandFailed` with the status's spec name on a non-zero status, `commandTimeout` naming
     /// the opcode and the deadline when the controller stays silent, `notPoweredOn` when the adapter is
-    /// not `poweredOn` and the command is neither Reset nor a read, and `cancelled` at once when the
-    /// calling task is cancelled (a command already sent still has its answer absorbed).
+    /// not `poweredOn` and the command is neither Reset, a read nor vendor-specific, and `cancelled` at once
+    /// when the calling task is cancelled (a command already sent still has its answer absorbed).
     public func send<Command: HCICommand>(_ command: Command, timeout: Duration? = nil) async throws(HCIError) -> Command.Response {
         try await send(command, timeout: timeout, anyState: false)
     }
@@ -69,9 +69,11 @@ extension HCIHost {
         return try result.get()
     }
 
-    /// Reset and reads may be issued in any state; everything else needs `poweredOn`.
+    /// Reset, reads and vendor-specific commands (OGF 0x3F: a driver's setup, such as a firmware download,
+    /// which comes before the host initializes the controller) may be issued in any state; everything else
+    /// needs `poweredOn`.
     static func allowedBeforePoweredOn(_ opcode: HCIOpcode) -> Bool {
-        if opcode == .reset || opcode.ogf == 0x04 { return true }
+        if opcode == .reset || opcode.ogf == 0x04 || opcode.ogf == 0x3F { return true }
         return opcode.name.map { $0.hasPrefix("Read ") || $0.hasPrefix("LE Read ") } ?? false
     }
 

@@ -207,7 +207,9 @@ import TestSupport
 
     @Test func commandsOtherThanResetAndReadsNeedPoweredOn() async throws {
         try await withSteppedTime { time in
-            let controller = try ScriptedController { command, _ in ScriptedController.healthy(command) ?? [] }
+            let controller = try ScriptedController { command, _ in
+                command.opcode.ogf == 0x3F ? ScriptedController.commandComplete(command.opcode, [0x01]) : (ScriptedController.healthy(command) ?? [])
+            }
             let host = try controller.makeHost(clock: time.clock)
             await #expect { try await host.send(LESetScanEnable(true)) } throws: { error in
                 guard let error = error as? HCIError, case .notPoweredOn(let opcode, let state) = error else { return false }
@@ -215,6 +217,9 @@ import TestSupport
             }
             // Reads are allowed before initialization.
             #expect(try await host.send(ReadBDADDR()).description == "00:AA:01:00:00:42")
+            // So are vendor-specific commands (OGF 0x3F): a driver's setup, such as a firmware download.
+            let vendor = HCIOpcode(ogf: 0x3F, ocf: 0x6D)
+            #expect(try await host.sendRaw(HCICommandPacket(opcode: vendor, parameters: [])) == [0x01])
             await host.close()
         }
     }
