@@ -17,10 +17,13 @@ package struct AdapterAccess: Sendable {
     let parsed: TransportMoniker
     let runtime: SimulatedRigRuntime?
     let sysfs: String
+    /// Where a `usb:` adapter's firmware stage finds its files.
+    let firmware: FirmwareFiles
 
     /// `runtime` is the rig's simulated bench, required for `sim:` monikers. A bad moniker, or a `sim:`
     /// moniker without a bench that has that controller, is an `.invalidMoniker` error.
-    package init(moniker: String, runtime: SimulatedRigRuntime? = nil, sysfs: String = "/sys") throws(HCITransportError) {
+    package init(moniker: String, runtime: SimulatedRigRuntime? = nil, sysfs: String = "/sys",
+                 firmware: FirmwareFiles = .standard()) throws(HCITransportError) {
         parsed = try TransportMoniker(parsing: moniker)
         if case .simulated(let name) = parsed {
             guard let runtime else {
@@ -34,16 +37,32 @@ package struct AdapterAccess: Sendable {
         self.moniker = moniker
         self.runtime = runtime
         self.sysfs = sysfs
+        self.firmware = firmware
     }
 
-    /// Opens a host on the adapter (not yet reset), capturing to `capture` when given. Blocking
-    /// opens (libusb, an HCI socket bind that retries) run on their own thread.
+    /// Opens a host on the adapter (not yet initialized), capturing to `capture` when given. Blocking
+    /// opens (libusb, an HCI socket bind that retries) run on their own thread. A `usb:` adapter goes
+    /// through its firmware stage first (`ControllerOpener.openUSBHost`), at every open: the recovery
+    /// ladder's reopen after a USB reset or a power cycle loads the firmware again.
     package func openHost(capture: CaptureTarget? = nil, commandTimeout: Duration = .seconds(2)) async throws -> HCIHost {
-        if case .simulated(let name) = parsed, let runtime {
-            return try ControllerOpener.makeHost(transport: try runtime.openTransport(named: name), moniker: moniker,
-                                                 capture: capture, commandTimeout: commandTimeout)
+        try await openHostReportingFirmware(capture: capture, commandTimeout: commandTimeout).host
+    }
+
+    /// `openHost`, with what a `usb:` adapter's firmware stage found or did (nil for other adapters).
+    package func openHostReportingFirmware(capture: CaptureTarget? = nil, commandTimeout: Duration = .seconds(2))
+        async throws -> (host: HCIHost, firmware: ControllerFirmwareState?) {
+        switch parsed {
+        case .simulated(let name):
+            guard let runtime else { break }
+            return (try ControllerOpener.makeHost(transport: try runtime.openTransport(named: name), moniker: moniker,
+                                                  capture: capture, commandTimeout: commandTimeout), nil)
+        case .usb:
+            let opened = try await ControllerOpener.openUSBHost(moniker: moniker, capture: capture, commandTimeout: commandTimeout, firmware: firmware)
+            return (opened.host, opened.firmware)
+        default:
+            break
         }
-        return try await ControllerOpener.openHost(moniker: moniker, capture: capture, commandTimeout: commandTimeout)
+        return (try await ControllerOpener.openHost(moniker: moniker, capture: capture, commandTimeout: commandTimeout), nil)
     }
 
     /// Opens the adapter's transport with no host on it (`hil serve` hands its packets to a host

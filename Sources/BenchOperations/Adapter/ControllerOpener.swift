@@ -21,6 +21,28 @@ package enum ControllerOpener {
         try makeHost(transport: try openTransportBlocking(moniker: text), moniker: text, capture: capture, commandTimeout: commandTimeout)
     }
 
+    /// Opens the `usb:` controller `moniker` names and runs its firmware stage: for a dongle btusb would hand
+    /// to btrtl (`RealtekUSBIDs`) `RealtekFirmwareLoader` downloads the patch from `firmware` unless the
+    /// controller runs one already. Returns the host (reset, not yet initialized) and what the controller runs;
+    /// a failed stage closes the host and throws its `FirmwareLoadError`.
+    package static func openUSBHost(moniker text: String, capture: CaptureTarget? = nil, commandTimeout: Duration = .seconds(2),
+                                    firmware: FirmwareFiles) async throws -> (host: HCIHost, firmware: ControllerFirmwareState) {
+        let (host, device) = try await blocking(text) { () throws -> (HCIHost, USBCandidate) in
+            guard case .usb(let selector) = try TransportMoniker(parsing: text) else {
+                throw HCITransportError(.invalidMoniker, "\(text): not a usb: moniker")
+            }
+            let transport = try USBTransport.open(selector: selector, moniker: text)
+            return (try makeHost(transport: transport, moniker: text, capture: capture, commandTimeout: commandTimeout), transport.device)
+        }
+        guard RealtekUSBIDs.contains(vendor: device.vendor, product: device.product) else { return (host, .notNeeded) }
+        do {
+            return (host, try await RealtekFirmwareLoader(files: firmware, commandTimeout: commandTimeout).load(on: host))
+        } catch {
+            await host.close()
+            throw error
+        }
+    }
+
     /// The transport to the controller `moniker` names (not `sim:`, which needs its bench), with no host on
     /// it: for `hil serve`, which hands its packets to a host elsewhere. Blocking opens run on their own thread.
     package static func openTransport(moniker text: String, capture: CaptureTarget? = nil) async throws(HCITransportError) -> any HCITransport {

@@ -8,6 +8,8 @@ import Rigs
 package struct ControllerSession: Sendable {
     package let host: HCIHost
     package let simulation: SimulatedRigRuntime?
+    /// What a `usb:` controller's firmware stage found or did; nil for other monikers.
+    package var firmware: ControllerFirmwareState? = nil
 
     /// Opens `moniker`. A `sim:` moniker resolves against `rigPath` (default: rigs/simulated.json), whose
     /// simulated accessories are powered on first. A rig that is given is read and checked first, whatever
@@ -18,8 +20,9 @@ package struct ControllerSession: Sendable {
         let runtime = try await simulation(for: text, rigPath: rigPath)
         do {
             let capture = capturePath.map { CaptureTarget.file($0, keys: captureKeys) }
-            let host = try await AdapterAccess(moniker: text, runtime: runtime).openHost(capture: capture, commandTimeout: commandTimeout)
-            return ControllerSession(host: host, simulation: runtime)
+            let opened = try await AdapterAccess(moniker: text, runtime: runtime)
+                .openHostReportingFirmware(capture: capture, commandTimeout: commandTimeout)
+            return ControllerSession(host: opened.host, simulation: runtime, firmware: opened.firmware)
         } catch {
             await runtime?.shutdown()
             throw error
