@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "LibUSBTests", dependencies: ["LibUSB", "CLibUSB"]),
         .testTarget(name: "HCIUSBTests", dependencies: ["HCIUSB", "CLibUSB", "LibUSB", "HCIPackets", "HostCore"]),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "CBlueZ", "Roles"]),
-        .testTarget(name: "hilCommandTests", dependencies: ["SocketServing", "Support", "hil", "DeviceControl", "AirServer", "TestSupport", "HCIPackets", "HCITransports", "HostCore", "SMP"]),
+        .testTarget(name: "hilCommandTests", dependencies: ["SocketServing", "Support", "hil", "BenchOperations", "DeviceControl", "AirServer", "TestSupport", "HCIPackets", "HCITransports", "HostCore", "SMP"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCIPackets", "HostCore", "GATT", "Roles", "Rigs", "Throughput"]),
         // HILTesting's own parts, apart from a bench.

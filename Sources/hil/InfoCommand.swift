@@ -34,7 +34,8 @@ enum InfoCommand {
         let host = session.host
         do {
             let info = try await host.initialize()
-            let report = ControllerInfoReport(moniker: moniker, info: info, leSupported: await host.state != .unsupported)
+            let report = ControllerInfoReport(moniker: moniker, info: info, leSupported: await host.state != .unsupported,
+                                              firmware: session.firmware)
             print(json ? JSONOutput.text(report) : report.text())
             await session.close()
             return .success

@@ -50,7 +50,9 @@ package struct AdapterInventory: Codable, Sendable {
         }
         do {
             for record in try USBTransport.listAdapters(sysfs: sysfs) {
-                let firmwarePresent: Bool? = nil
+                let firmwarePresent = FirmwareAdvisor.need(vendor: record.vendor, product: record.product).map { need in
+                    need.present(in: FirmwareFiles.standard().directories) { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }
+                }
                 inventory.usb.append(USBAdapter(
                     monikers: record.monikers, location: record.location, id: record.id, serial: record.serial, product: record.productName,
                     driver: record.driver, kernelAdapter: kernelByLocation[record.location], endpoints: record.endpoints,

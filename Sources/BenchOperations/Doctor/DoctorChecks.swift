@@ -158,16 +158,14 @@ package struct AdaptersCheck: DoctorCheck {
                 + (adapter.driver.map { "driver \($0)" } ?? "no kernel driver") + (kernelName.map { " (\($0))" } ?? "")
             if !adapter.declaresBluetooth { what += "; vendor class: open it as usb:\(adapter.id)!" }
             findings.append(finding(.ok, what))
-            let files = FirmwareAdvisor.need(vendor: adapter.vendor, product: adapter.product)?.files ?? []
-            let present = files.isEmpty ? nil : files.contains { pattern in
-                let directory = "/lib/firmware/" + (pattern.split(separator: "/").dropLast().joined(separator: "/"))
-                let prefix = String(pattern.split(separator: "/").last?.split(separator: "*").first ?? "")
-                return environment.list(directory).contains { $0.hasPrefix(prefix) }
-            }
+            let need = FirmwareAdvisor.need(vendor: adapter.vendor, product: adapter.product)
+            let present = need.map { $0.present(in: environment.firmwareDirectories, list: environment.list) }
             if let advice = FirmwareAdvisor.advice(vendor: adapter.vendor, product: adapter.product, driver: adapter.driver, firmwarePresent: present) {
-                findings.append(DoctorFinding(check: "firmware", severity: .warning, what: "\(adapter.location) (\(adapter.id)): \(advice)",
-                                              fix: present == false ? "sudo apt-get install \(FirmwareAdvisor.need(vendor: adapter.vendor, product: adapter.product)?.package ?? "")"
-                                                   : "use hci-socket:N for this adapter"))
+                // usb: loads Realtek's firmware itself: nothing to fix while its files are there.
+                let loadedByUSB = need?.family == "Realtek" && present != false
+                findings.append(DoctorFinding(check: "firmware", severity: loadedByUSB ? .info : .warning, what: "\(adapter.location) (\(adapter.id)): \(advice)",
+                                              fix: present == false ? "sudo apt-get install \(need?.package ?? "") (or scripts/install-deps --firmware)"
+                                                   : loadedByUSB ? nil : "use hci-socket:N for this adapter"))
             }
         }
         for adapter in hci where !usb.contains(where: { $0.location == adapter.usbLocation }) {

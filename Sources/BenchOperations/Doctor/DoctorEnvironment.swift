@@ -18,6 +18,9 @@ package struct DoctorEnvironment: Sendable {
     package var hubs: [HubFact]?
     /// Why the USB topology could not be read, if it could not.
     package var topologyProblem: String?
+    /// Where controller firmware is looked up (under `root`), in order: `/lib/firmware` alone unless told;
+    /// the live environment's are `FirmwareFiles.standard()`'s, where `usb:` finds them.
+    package var firmwareDirectories: [String] = ["/lib/firmware"]
 
     package struct HubFact: Sendable, Hashable {
         package var location: String
@@ -85,8 +88,10 @@ package struct DoctorEnvironment: Sendable {
         let fd = socket(31, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1)
         let socketErrno: Int32 = fd >= 0 ? 0 : errno
         if fd >= 0 { close(fd) }
-        return DoctorEnvironment(root: "/", kernelRelease: release, uid: getuid(),
-                                 groups: Array(groupList.prefix(Int(max(0, count)))) + [getgid()],
-                                 bluetoothSocketErrno: socketErrno, hubs: hubs, topologyProblem: topologyProblem)
+        var environment = DoctorEnvironment(root: "/", kernelRelease: release, uid: getuid(),
+                                            groups: Array(groupList.prefix(Int(max(0, count)))) + [getgid()],
+                                            bluetoothSocketErrno: socketErrno, hubs: hubs, topologyProblem: topologyProblem)
+        environment.firmwareDirectories = FirmwareFiles.standard().directories
+        return environment
     }
 }

@@ -1,5 +1,6 @@
 /// Adapters that need firmware from the host: detected by USB ID and by what the controller reports
-/// about itself. With the kernel driver detached (`usb:`), nobody loads that firmware.
+/// about itself. With the kernel driver detached (`usb:`), btusb loads nothing: `usb:` loads Realtek's firmware
+/// itself (`RealtekFirmwareLoader`, at every open), not yet Intel's.
 package enum FirmwareAdvisor {
     package struct Need: Sendable, Hashable {
         /// `Intel`, `Realtek`.
@@ -12,6 +13,15 @@ package enum FirmwareAdvisor {
         package var package: String
         /// What happens without them.
         package var without: String
+
+        /// Whether a file matching one of `files` is in one of `directories`, listed by `list`.
+        package func present(in directories: [String], list: (String) -> [String]) -> Bool {
+            files.contains { pattern in
+                let prefix = String(pattern.split(separator: "/").last?.split(separator: "*").first ?? "")
+                let subdirectory = pattern.split(separator: "/").dropLast().joined(separator: "/")
+                return directories.contains { root in list(root + "/" + subdirectory).contains { $0.hasPrefix(prefix) } }
+            }
+        }
     }
 
     /// Realtek chip IDs that an unpatched controller reports as its LMP subversion (btrtl's table).
@@ -49,21 +59,29 @@ package enum FirmwareAdvisor {
     package static func advice(manufacturer: UInt16, lmpSubversion: UInt16, moniker: String) -> String? {
         if manufacturer == 93, let chip = realtekROMSubversions[lmpSubversion] {
             return "\(moniker): this Realtek \(chip) runs its ROM firmware (LMP subversion 0x\(String(lmpSubversion, radix: 16)) is the bare chip ID): "
-                + "no firmware patch was loaded. Use hci-socket:N on it (btusb loads rtl_bt/ firmware at probe), or install firmware-realtek and re-plug it"
+                + "no firmware patch was loaded. Open it as usb: (hil loads rtl_bt/ firmware at every open), or install firmware-realtek and re-plug it for hci-socket:N"
         }
         return nil
     }
 
-    /// One line for `hil adapters` and `hil doctor` about an adapter by ID and driver.
+    /// One line for `hil adapters` and `hil doctor` about an adapter by ID and driver; `firmwarePresent`
+    /// says whether its files are in the firmware directories (nil: not looked).
     package static func advice(vendor: UInt16, product: UInt16, driver: String?, firmwarePresent: Bool?) -> String? {
         guard let need = need(vendor: vendor, product: product) else { return nil }
         var text = "\(need.family) \(need.chip) needs firmware from the host (\(need.files.joined(separator: ", "))); without it \(need.without). "
-        if driver == "btusb" {
+        if need.family == "Realtek" {
+            text += driver == "btusb" ? "btusb loaded it at probe for hci-socket:N; usb: detaches btusb and loads it itself, at every open and after every USB reset"
+                                      : "usb: loads it itself, at every open and after every USB reset"
+            text += " ('hil info usb:…' says whether it runs ROM or patched firmware and which file it got)"
+        } else if driver == "btusb" {
             text += "btusb loads it at probe: use hci-socket:N for this adapter; usb: detaches btusb, and a reset then loses the firmware"
         } else {
             text += "No kernel driver holds it now, so nothing loads that firmware: bind btusb (modprobe btusb; re-plug) and use hci-socket:N"
         }
-        if firmwarePresent == false { text += "; the files are missing: install \(need.package)" }
+        if firmwarePresent == false {
+            text += need.family == "Realtek" ? "; the files are missing (looked in \(FirmwareFiles.lookupOrder)), so opening it as usb: fails: install \(need.package)"
+                                             : "; the files are missing: install \(need.package)"
+        }
         return text
     }
 }

@@ -31,6 +31,9 @@ package struct FirmwareFiles: Sendable {
         return (path, [UInt8](data))
     }
 
+    /// The order in words, for advice.
+    package static let lookupOrder = "HIL_FIRMWARE_DIR, else /lib/firmware, else .build/firmware/lib/firmware"
+
     /// "HIL_FIRMWARE_DIR=/x" or "/lib/firmware, .build/firmware/lib/firmware": where a missing file was looked for.
     package var searched: String { directories.joined(separator: ", ") }
 }

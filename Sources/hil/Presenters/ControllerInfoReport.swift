@@ -1,3 +1,4 @@
+import BenchOperations
 import Foundation
 import HostCore
 
@@ -28,8 +29,10 @@ package struct ControllerInfoReport: Codable, Sendable {
     package var extendedAdvertising: Bool
     package var extendedScanning: Bool
     package var supportedCommandCount: Int
+    /// ROM or patched firmware and which file (a Realtek controller); absent for one that needs none.
+    package var firmware: FirmwareSummary?
 
-    package init(moniker: String, info: ControllerInfo, leSupported: Bool) {
+    package init(moniker: String, info: ControllerInfo, leSupported: Bool, firmware stage: ControllerFirmwareState? = nil) {
         self.moniker = moniker
         address = info.address.description
         hciVersion = info.hciVersion.name
@@ -47,6 +50,8 @@ package struct ControllerInfoReport: Codable, Sendable {
         extendedAdvertising = info.supportsExtendedAdvertising
         extendedScanning = info.supportsExtendedScanning
         supportedCommandCount = info.supportedCommands.reduce(0) { $0 + $1.nonzeroBitCount }
+        firmware = FirmwareSummary(stage: stage, manufacturer: info.manufacturer.rawValue, lmpSubversion: info.lmpSubversion,
+                                   hciRevision: info.hciSubversion, moniker: moniker)
     }
 
 
@@ -60,6 +65,9 @@ package struct ControllerInfoReport: Codable, Sendable {
             ("HCI version", "\(hciVersion) (revision 0x\(String(hciRevision, radix: 16, uppercase: true).leftPadded(to: 4)))"),
             ("LMP version", "\(lmpVersion) (subversion 0x\(String(lmpSubversion, radix: 16, uppercase: true).leftPadded(to: 4)))"),
             ("Manufacturer", manufacturerText),
+        ]
+        if let firmware { rows.append(("Firmware", firmware.summary)) }
+        rows += [
             ("LE supported", leSupported ? "yes" : "no"),
             ("ACL buffers", "\(aclBuffers.count) × \(aclBuffers.length) bytes"),
             ("LE ACL buffers", leACLBuffers.length == 0 ? "shared with ACL" : "\(leACLBuffers.count) × \(leACLBuffers.length) bytes"),

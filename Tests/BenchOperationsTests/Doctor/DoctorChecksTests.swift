@@ -122,9 +122,20 @@ import Glibc
         #expect(findings.contains { $0.severity == .ok && $0.what.contains("USB 1-1 0bda:8771/SER1") && $0.what.contains("driver btusb (hci0)") })
         let firmware = try #require(findings.first { $0.check == "firmware" })
         #expect(firmware.severity == .warning && firmware.what.contains("Realtek RTL8761B needs firmware"))
-        #expect(firmware.fix == "sudo apt-get install firmware-realtek")
+        #expect(firmware.what.contains("so opening it as usb: fails"))
+        #expect(firmware.fix == "sudo apt-get install firmware-realtek (or scripts/install-deps --firmware)")
+        // With its files there, usb: loads it: worth knowing, nothing to fix.
         try root.file("/lib/firmware/rtl_bt/rtl8761b_fw.bin", "")
-        #expect(AdaptersCheck().run(root.environment()).first { $0.check == "firmware" }?.fix == "use hci-socket:N for this adapter")
+        let loaded = try #require(AdaptersCheck().run(root.environment()).first { $0.check == "firmware" })
+        #expect(loaded.severity == .info && loaded.fix == nil)
+        #expect(loaded.what.contains("btusb loaded it at probe for hci-socket:N; usb: detaches btusb and loads it itself"))
+        // The firmware directories are looked in in order: HIL_FIRMWARE_DIR's, say.
+        let other = try FakeRoot()
+        try other.usbDevice(vendor: "0bda", product: "8771", devnum: 5)
+        try other.file("/opt/firmware/rtl_bt/rtl8761bu_fw.bin", "")
+        var environment = other.environment()
+        environment.firmwareDirectories = ["/lib/firmware", "/opt/firmware"]
+        #expect(AdaptersCheck().run(environment).first { $0.check == "firmware" }?.severity == .info)
         #expect(!Doctor.benchCannotWork(AdaptersCheck().run(root.environment())))
     }
 
@@ -147,6 +158,8 @@ import Glibc
 
     @Test func realtekROMFirmwareIsRecognisedFromTheControllerVersion() {
         #expect(FirmwareAdvisor.advice(manufacturer: 93, lmpSubversion: 0x8761, moniker: "usb:0")?.contains("runs its ROM firmware") == true)
+        #expect(FirmwareAdvisor.advice(vendor: 0x2357, product: 0x0604, driver: nil, firmwarePresent: true)?
+            .contains("usb: loads it itself, at every open and after every USB reset") == true)
         #expect(FirmwareAdvisor.advice(manufacturer: 93, lmpSubversion: 0xDFC6, moniker: "usb:0") == nil)
         #expect(FirmwareAdvisor.advice(manufacturer: 2, lmpSubversion: 0x8761, moniker: "usb:0") == nil)
         #expect(FirmwareAdvisor.need(vendor: 0x8087, product: 0x0032)?.family == "Intel")

@@ -1,3 +1,4 @@
+@testable import BenchOperations
 import Foundation
 @testable import HCIPackets
 @testable import HostCore
@@ -37,6 +38,23 @@ import Testing
         #expect((object["manufacturer"] as? [String: Any])?["id"] as? Int == 0x59)
         #expect(object["extendedAdvertising"] as? Bool == true)
         #expect((object["leFeatures"] as? [String])?.count == 2)
+    }
+
+    @Test func aRealtekControllerSaysWhichFirmwareItRuns() throws {
+        var info = try Self.btvirtLikeInfo()
+        info.manufacturer = CompanyIdentifier(rawValue: 93)
+        info.hciSubversion = 0x09A9
+        info.lmpSubversion = 0x8A6B
+        let stage = ControllerFirmwareState.downloaded(chip: "rtl8761bu", file: "rtl_bt/rtl8761bu_fw.bin", config: "rtl_bt/rtl8761bu_config.bin",
+                                                       romVersion: 1, fragments: 111, octets: 27814, version: 0x09A9_8A6B)
+        let report = ControllerInfoReport(moniker: "usb:0bda:8771", info: info, leSupported: true, firmware: stage)
+        #expect(report.text().contains("Firmware              patched firmware rtl_bt/rtl8761bu_fw.bin + rtl_bt/rtl8761bu_config.bin loaded"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(JSONOutput.text(report).utf8)) as? [String: Any])
+        let firmware = try #require(object["firmware"] as? [String: Any])
+        #expect(firmware["state"] as? String == "patched" && firmware["file"] as? String == "rtl_bt/rtl8761bu_fw.bin")
+        #expect(firmware["version"] as? String == "0x09A98A6B" && firmware["loadedByThisOpen"] as? Bool == true)
+        // A controller that needs no firmware says nothing of it.
+        #expect(ControllerInfoReport(moniker: "unix:/tmp/x", info: try Self.btvirtLikeInfo(), leSupported: true).firmware == nil)
     }
 
     @Test func extendedAdvertisingNeedsTheFeatureAndTheCommand() throws {
