@@ -47,6 +47,39 @@ import TestSupport
         }
     }
 
+    @Test("Past 127 fragments the index goes on at 1, as btrtl's counter does, and only the last has bit 7")
+    func indicesPastTheFirst128Fragments() async throws {
+        let directory = try TemporaryDirectory.make("rtk-long")
+        defer { TemporaryDirectory.remove(directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("rtl_bt"), withIntermediateDirectories: true)
+        // A version 1 epatch (project ID 14, RTL8761B) of one 40,000-octet patch for ROM version 1 (chip ID 2).
+        let length = 40_000
+        let version = ScriptedRealtekController.debianVersion
+        let littleEndian: (UInt32, Int) -> [UInt8] = { value, count in (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let body = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let epatch = RealtekEpatch.signatureV1 + littleEndian(version, 4) + littleEndian(1, 2) + littleEndian(2, 2) + littleEndian(UInt32(length), 2)
+            + littleEndian(22, 4) + body + [14, 0x01, 0x00] + RealtekEpatch.extensionSignature
+        try Data(epatch).write(to: directory.appendingPathComponent("rtl_bt/rtl8761bu_fw.bin"))
+        try await withSteppedTime { time in
+            let dongle = try ScriptedRealtekController()
+            let host = try dongle.controller.makeHost(clock: time.clock)
+            _ = try await RealtekFirmwareLoader(files: FirmwareFiles(directories: [directory.path])).load(on: host)
+            let sent = dongle.downloads
+            // btrtl: `dl_cmd->index = j++; if (dl_cmd->index == 0x7f) j = 1;`, bit 7 on the last.
+            var expected: [UInt8] = []
+            var next: UInt8 = 0
+            for _ in 0..<(length / 252 + 1) {
+                expected.append(next)
+                next = next == 0x7F ? 1 : next + 1
+            }
+            expected[expected.count - 1] |= 0x80
+            #expect(sent.map(\.index) == expected)
+            #expect(sent.count == 159 && sent[127].index == 0x7F && sent[128].index == 0x01 && sent[158].index == 0x80 | 31)
+            #expect(sent.flatMap(\.data) == Array(body.dropLast(4)) + littleEndian(version, 4))
+            await host.close()
+        }
+    }
+
     @Test func aMissingFileIsNamedWithItsPackageAndNothingIsDownloaded() async throws {
         let empty = try TemporaryDirectory.make("rtk-missing")
         defer { TemporaryDirectory.remove(empty) }
