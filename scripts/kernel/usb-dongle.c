@@ -5,6 +5,7 @@
  *
  * usage: usb-dongle --ffs DIR --h4 SOCKET [--udc-file PATH --udc NAME] [--wedge-after N]
  *                   [--never-recover] [--reboot-on-port-off LOCATION] [--log FILE]
+ *                   [--realtek RECORD [--realtek-rom-version N] [--realtek-fw-version HEX]]
  *
  * Faults, for the recovery ladder: SIGUSR1 arms "stop answering at the Nth HCI Reset from now"
  * (--wedge-after, default 2). A wedged dongle takes commands on ep0 but never answers them. A USB
@@ -17,6 +18,17 @@
  * watches /sys/bus/usb/devices/LOCATION; when the host cuts the port's power (the sysfs `disable` file)
  * and the device leaves the bus, the dongle has lost power: its controller is replaced by a fresh one
  * (a new H4 connection) and any fault is cleared, so the port coming back brings a rebooted dongle.
+ *
+ * A Realtek RTL8761BU, for the firmware download (--realtek RECORD; give the gadget btusb's USB ID for it,
+ * 0bda:8771 or a TP-Link UB500's 2357:0604): the dongle answers Read Local Version itself as btrtl's
+ * `rtl8761bu` row in ROM state (manufacturer 0x005D, HCI version 0x0A, HCI revision 0x000B, LMP subversion
+ * 0x8761), the vendor Read ROM Version (0xFC6D) with --realtek-rom-version (default 1), and each vendor Download
+ * (0xFC20) with a Command Complete of status 0 and the index; it refuses LE commands (Unknown HCI Command)
+ * until the Download marked last (index bit 7), after which Read Local Version reports --realtek-fw-version
+ * (default 0x09a98a6b, Debian's rtl8761bu_fw.bin) as HCI revision << 16 | LMP subversion. Every download's
+ * payload is written to RECORD (replaced when a download starts again at index 0) and its indices, one a
+ * line, to RECORD.indices, so the bytes btrtl and hil send can be compared. A USB reset or a port power cut
+ * loses the patch, as on a real dongle.
  *
  * Two things a FunctionFS dongle must do (EMULATORS.md): FUNCTIONFS_ALL_CTRL_RECIP, because btusb
  * addresses its class requests to the device, not the interface; and a zero-length packet after any
@@ -53,6 +65,15 @@ static volatile sig_atomic_t armed_signal = 0; /* 1: recoverable, 2: never */
 static int armed = 0, armed_never = 0, resets = 0, wedged = 0, enabled = 0, disabled_since_enable = 0;
 static unsigned long commands = 0, events = 0, acl_out = 0, acl_in = 0;
 static int bulk_mps = BULK_MPS_HS;
+/* Interrupt IN is written by the controller's reader and by the Realtek ROM's own answers. */
+static pthread_mutex_t int_lock = PTHREAD_MUTEX_INITIALIZER;
+/* --realtek: the RTL8761BU's ROM state and the record of what was downloaded. */
+static const char *realtek_record;
+static int realtek_rom_version = 1;
+static uint32_t realtek_fw_version = 0x09a98a6b;
+static volatile int realtek_patched = 0;
+static FILE *realtek_payload, *realtek_indices;
+static unsigned long realtek_fragments = 0, realtek_octets = 0;
 
 static void say(const char *format, ...) {
     struct timespec now;
@@ -124,6 +145,7 @@ static void *port_power_watcher(void *unused) {
         if (!now) {
             wedged = 0;
             armed = 0;
+            realtek_patched = 0;
             reconnect_h4();
             say("port power off seen (%s left the bus): rebooted with a fresh controller", own_location);
         } else {
@@ -228,7 +250,12 @@ static void *controller_reader(void *unused) {
             const uint8_t *packet = buffer + start + 1;
             size_t length = header - 1 + body;
             if (!wedged) {
-                if (type == 0x04) { events++; send_in(ep_int, packet, length, INT_MPS); }
+                if (type == 0x04) {
+                    pthread_mutex_lock(&int_lock);
+                    events++;
+                    send_in(ep_int, packet, length, INT_MPS);
+                    pthread_mutex_unlock(&int_lock);
+                }
                 else { acl_in++; send_in(ep_in, packet, length, bulk_mps); }
             }
             start += header + body;
@@ -291,6 +318,80 @@ static void take_signals(void) {
         armed_never ? "never recovering" : "recovering on a USB reset");
 }
 
+/* A Command Complete the dongle sends itself: opcode, then `parameters` (status first). */
+static void complete(uint16_t opcode, const uint8_t *parameters, size_t length) {
+    uint8_t event[5 + 255];
+    if (length > 250) return;
+    event[0] = 0x0E;
+    event[1] = (uint8_t)(3 + length);
+    event[2] = 1;
+    event[3] = opcode & 0xFF;
+    event[4] = opcode >> 8;
+    memcpy(event + 5, parameters, length);
+    pthread_mutex_lock(&int_lock);
+    events++;
+    send_in(ep_int, event, 5 + length, INT_MPS);
+    pthread_mutex_unlock(&int_lock);
+}
+
+/* Opens RECORD and RECORD.indices afresh: a download starts. */
+static void realtek_start_record(void) {
+    char path[512];
+    if (realtek_payload) fclose(realtek_payload);
+    if (realtek_indices) fclose(realtek_indices);
+    snprintf(path, sizeof path, "%s.indices", realtek_record);
+    realtek_payload = fopen(realtek_record, "w");
+    realtek_indices = fopen(path, "w");
+    if (!realtek_payload || !realtek_indices) die(realtek_record);
+    realtek_fragments = realtek_octets = 0;
+}
+
+/* --realtek: answers what the RTL8761BU's ROM answers itself; 0 for a command the controller behind takes. */
+static int realtek_command(const uint8_t *data, size_t length) {
+    uint16_t opcode = (uint16_t)(data[0] | data[1] << 8);
+    const uint8_t *parameters = data + 3;
+    size_t count = length - 3 < data[2] ? length - 3 : data[2];
+    if (opcode == 0x1001) { /* Read Local Version Information */
+        uint16_t revision = realtek_patched ? (uint16_t)(realtek_fw_version >> 16) : 0x000B;
+        uint16_t subversion = realtek_patched ? (uint16_t)(realtek_fw_version & 0xFFFF) : 0x8761;
+        const uint8_t answer[] = {0x00, 0x0A, revision & 0xFF, revision >> 8, 0x0A, 0x5D, 0x00, subversion & 0xFF, subversion >> 8};
+        complete(opcode, answer, sizeof answer);
+        return 1;
+    }
+    if (opcode == 0xFC6D) { /* vendor Read ROM Version */
+        const uint8_t answer[] = {0x00, (uint8_t)realtek_rom_version};
+        complete(opcode, answer, sizeof answer);
+        return 1;
+    }
+    if (opcode == 0xFC20) { /* vendor Download: an index, then up to 252 octets */
+        uint8_t index = count >= 1 ? parameters[0] : 0;
+        if (index == 0 || !realtek_payload) {
+            realtek_start_record();
+            say("realtek: download started");
+        }
+        if (count > 1 && fwrite(parameters + 1, 1, count - 1, realtek_payload) != count - 1) die(realtek_record);
+        fprintf(realtek_indices, "0x%02x\n", index);
+        fflush(realtek_payload);
+        fflush(realtek_indices);
+        realtek_fragments++;
+        realtek_octets += count > 1 ? count - 1 : 0;
+        if (index & 0x80) {
+            realtek_patched = 1;
+            say("realtek: download complete, %lu fragments, %lu octets; now patched (fw version 0x%08x)", realtek_fragments,
+                realtek_octets, realtek_fw_version);
+        }
+        const uint8_t answer[] = {0x00, index};
+        complete(opcode, answer, sizeof answer);
+        return 1;
+    }
+    if (!realtek_patched && data[1] >> 2 == 0x08) { /* LE commands: not in ROM state */
+        const uint8_t answer[] = {0x01};
+        complete(opcode, answer, sizeof answer);
+        return 1;
+    }
+    return 0;
+}
+
 static void on_command(const uint8_t *data, size_t length) {
     take_signals();
     commands++;
@@ -300,6 +401,7 @@ static void on_command(const uint8_t *data, size_t length) {
         say("wedged at HCI Reset %d: no more answers", resets);
     }
     if (wedged) return;
+    if (realtek_record && realtek_command(data, length)) return;
     forward_h4(0x01, data, length);
 }
 
@@ -326,8 +428,11 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--wedge-after") && next) wedge_after = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--never-recover")) never_recover = 1;
         else if (!strcmp(argv[i], "--reboot-on-port-off") && next) own_location = argv[++i];
+        else if (!strcmp(argv[i], "--realtek") && next) realtek_record = argv[++i];
+        else if (!strcmp(argv[i], "--realtek-rom-version") && next) realtek_rom_version = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--realtek-fw-version") && next) realtek_fw_version = (uint32_t)strtoul(argv[++i], NULL, 16);
         else if (!strcmp(argv[i], "--log") && next) { if (!freopen(argv[++i], "a", stderr)) die("log"); setvbuf(stderr, NULL, _IOLBF, 0); }
-        else { fprintf(stderr, "usage: usb-dongle --ffs DIR --h4 SOCKET [--udc-file PATH --udc NAME] [--wedge-after N] [--never-recover] [--reboot-on-port-off LOCATION] [--log FILE]\n"); return 3; }
+        else { fprintf(stderr, "usage: usb-dongle --ffs DIR --h4 SOCKET [--udc-file PATH --udc NAME] [--wedge-after N] [--never-recover] [--reboot-on-port-off LOCATION] [--log FILE] [--realtek RECORD [--realtek-rom-version N] [--realtek-fw-version HEX]]\n"); return 3; }
     }
     if (!ffs_dir || !h4_path || wedge_after < 1) { fprintf(stderr, "usb-dongle: --ffs and --h4 are required, --wedge-after ≥ 1\n"); return 3; }
     struct sigaction action = {.sa_handler = arm_signal};
@@ -365,6 +470,10 @@ int main(int argc, char **argv) {
         switch (event.type) {
         case FUNCTIONFS_ENABLE:
             enabled = 1;
+            if (disabled_since_enable && realtek_patched) {
+                realtek_patched = 0;
+                say("realtek: USB reset seen: the patch is lost, back to ROM state");
+            }
             if (disabled_since_enable && wedged && !armed_never) {
                 wedged = 0;
                 armed = 0;
