@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """`hil bench` beside Bumble's own bench app on btvirt, for scripts/bench/bench-throughput (see its header).
 
-Usage: bench-throughput.py HIL_BINARY PACKETS SECONDS
+Usage: bench-throughput.py HIL_BINARY PACKETS SECONDS ROUNDS
 
-Six runs, one at a time; every process is started here and stopped here by its PID, and every wait has a
+Six runs, one at a time, ROUNDS times over (the rounds interleave ours and Bumble's, on a machine others share); every process is started here and stopped here by its PID, and every wait has a
 deadline (120 s a run; once the sender is done, 10 s more for the receiver):
   notify (the peripheral's GATT server notifies SEQUENCE packets on RX, the central ACKs the LAST on TX):
     baseline   Bumble peripheral (send PACKETS packets)  -> Bumble central (receive)
@@ -26,7 +26,8 @@ latest packet (`RECEIVED`, the Receiver's own average), hil bench's from the fir
 sender's is what it handed over: Bumble's from its first SEQUENCE packet until the last is handed to its GATT
 layer (`SENT`; Bumble queues Write Commands in its host, so for writes this is how fast it queues), hil
 bench's write from its first packet to the peer's ACK, its notify from its first packet to its last sent.
-The ratio ours/Bumble is of goodputs against the same Bumble peer: as receiver, ours against Bumble's taking
+The ratio ours/Bumble is of the goodputs' medians over the rounds (each round's ratio printed too), against the
+same Bumble peer: as receiver, ours against Bumble's taking
 in the same Bumble sender's stream; as sender, the same Bumble receiver's taking in ours against its taking in
 Bumble's.
 
@@ -39,6 +40,7 @@ import json
 import os
 import re
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -216,7 +218,7 @@ def verdict(sent, got):
 
 
 def main():
-    hil, packets, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+    hil, packets, seconds, rounds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
     name = f"HIL-Speed-{os.getpid()}"
     bumble_send = ["--scenario", "send", "-s", str(SIZE), "-c", str(packets)]
     mtu = ["--att-mtu", "247"]
@@ -244,52 +246,58 @@ def main():
          ("bumble-send", BUMBLE + ["--mode", "gatt-client"] + bumble_send + mtu + ["central", "--peripheral", name, MONIKER]), False),
     ]
     print(f"hil bench beside Bumble's bench app on btvirt: ATT_MTU 247, 244-octet values; Bumble sends {packets} "
-          f"packets, hil bench sends for {seconds:g} s; rates in Mbit/s, each side timing itself; cpu: the side's "
+          f"packets, hil bench sends for {seconds:g} s; {rounds} rounds; rates in Mbit/s, each side timing itself; cpu: the side's "
           f"whole process (startup included) per MB it moved")
     failed = []
-    baseline = {}
     btvirt = Btvirt()
     try:
-        measure(runs, btvirt, failed, baseline)
+        measure(runs, rounds, btvirt, failed)
     finally:
         btvirt.stop()
     if failed:
-        sys.exit(f"bench-throughput: {len(failed)} of {len(runs)} runs not exact: {', '.join(failed)}")
+        sys.exit(f"bench-throughput: {len(failed)} of {len(runs) * rounds} runs not exact: {', '.join(failed)}")
 
 
-def measure(runs, btvirt, failed, baseline):
+def measure(runs, rounds, btvirt, failed):
+    """Runs every run once a round, `rounds` times; prints each run's line and then the ratios."""
+    goodput = {index: [] for index in range(len(runs))}
     with tempfile.TemporaryDirectory() as work:
-        for index, (direction, label, role, peripheral, central, sender_is_peripheral) in enumerate(runs):
-            # A run during which another run restarted btvirt (so the controllers went away) is run again, twice at most.
-            for attempt in range(3):
-                pid = None
-                try:
-                    pid = btvirt.ensure()
-                    sent, got, notes = run(work, f"{index}.{attempt}", peripheral, central, sender_is_peripheral)
-                    failure = None
-                except Failure as error:
-                    failure = error
-                if btvirt.pid() == pid:
-                    break
-                print(f"  {direction:6s} {label}  (btvirt {pid} was stopped by another run during this one: run again)")
-            if failure:
-                print(f"  {direction:6s} {label}  FAILED: {failure}")
-                failed.append(label)
-                continue
-            outcome = verdict(sent, got)
-            if outcome != "exact":
-                failed.append(label)
-            line = (f"  {direction:6s} {label}  sent {sent['packets']:6d} pk {sent['bytes']:8d} oct @ {sent['bps'] / 1e6:6.3f} "
-                    f"cpu {cpu_per_mb(sent)}  received {got['packets']:6d} pk {got['bytes']:8d} oct @ {got['bps'] / 1e6:6.3f} "
-                    f"cpu {cpu_per_mb(got)}  {outcome}")
-            if role is None:
-                baseline[direction] = {"sender": sent, "receiver": got}
-            elif direction in baseline:
-                ratio = got["bps"] / baseline[direction]["receiver"]["bps"]
-                line += f"\n  {'':6s} {'':32s}  ratio ours/Bumble as {role} (goodput, same Bumble peer): {ratio:.2f}x"
-            print(line)
-            for note in notes:
-                print(f"  {'':6s} note: {note}")
+        for number in range(1, rounds + 1):
+            for index, (direction, label, role, peripheral, central, sender_is_peripheral) in enumerate(runs):
+                # A run during which another run restarted btvirt (its controllers went away) is run again, twice at most.
+                for attempt in range(3):
+                    pid = None
+                    try:
+                        pid = btvirt.ensure()
+                        sent, got, notes = run(work, f"{number}.{index}.{attempt}", peripheral, central, sender_is_peripheral)
+                        failure = None
+                    except Failure as error:
+                        failure = error
+                    if btvirt.pid() == pid:
+                        break
+                    print(f"  {number} {direction:6s} {label}  (btvirt {pid} was stopped by another run during this one: run again)")
+                if failure:
+                    print(f"  {number} {direction:6s} {label}  FAILED: {failure}")
+                    failed.append(f"{label} (round {number})")
+                    continue
+                outcome = verdict(sent, got)
+                if outcome != "exact":
+                    failed.append(f"{label} (round {number})")
+                goodput[index].append(got["bps"])
+                print(f"  {number} {direction:6s} {label}  sent {sent['packets']:6d} pk {sent['bytes']:8d} oct @ {sent['bps'] / 1e6:6.3f} "
+                      f"cpu {cpu_per_mb(sent)}  received {got['packets']:6d} pk {got['bytes']:8d} oct @ {got['bps'] / 1e6:6.3f} "
+                      f"cpu {cpu_per_mb(got)}  {outcome}")
+                for note in notes:
+                    print(f"  {'':8s} note: {note}")
+    print("Goodput (Mbit/s, median of the rounds) and ratios ours/Bumble against the same Bumble peer:")
+    baselines = {direction: index for index, (direction, _, role, *_) in enumerate(runs) if role is None}
+    for index, (direction, label, role, *_) in enumerate(runs):
+        line = f"  {direction:6s} {label}  {statistics.median(goodput[index]) / 1e6 if goodput[index] else float('nan'):7.3f}"
+        base = goodput[baselines[direction]]
+        if role is not None and goodput[index] and base:
+            ratio = statistics.median(goodput[index]) / statistics.median(base)
+            line += f"  ours as {role}: {ratio:.2f}x (rounds: {', '.join(f'{a / b:.2f}' for a, b in zip(goodput[index], base))})"
+        print(line)
 
 
 if __name__ == "__main__":
