@@ -3,7 +3,8 @@
 
 Usage: bench-throughput.py HIL_BINARY PACKETS SECONDS ROUNDS
 
-Six runs, one at a time, ROUNDS times over (the rounds interleave ours and Bumble's, on a machine others share); every process is started here and stopped here by its PID, and every wait has a
+Six runs, one at a time (each holding btvirt's test flock), ROUNDS times over (the rounds interleave ours and
+Bumble's, on a machine others share); every process is started here and stopped here by its PID, and every wait has a
 deadline (120 s a run; once the sender is done, 10 s more for the receiver):
   notify (the peripheral's GATT server notifies SEQUENCE packets on RX, the central ACKs the LAST on TX):
     baseline   Bumble peripheral (send PACKETS packets)  -> Bumble central (receive)
@@ -36,6 +37,7 @@ packet to the receiving host's socket without waiting (MSG_DONTWAIT) and drops w
 receiver slower than its sender loses packets (its sequence check shows them) and, when the last is among
 them, never acknowledges: such a run is not exact, and is reported with what each side counted.
 """
+import fcntl
 import json
 import os
 import re
@@ -58,6 +60,28 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 class Failure(Exception):
     pass
+
+
+class BtvirtLock:
+    """The flock every btvirt test takes (Tests/TestSupport/BtvirtPeer.lockPath), held for one run at a time so
+    no test shares the air with a run, nor waits longer than a run (tests wait 120 s for it)."""
+    PATH = "/tmp/hil-btvirt.lock"
+
+    def __enter__(self):
+        self.fd = os.open(self.PATH, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return self
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    os.close(self.fd)
+                    raise Failure(f"{self.PATH} still held by another btvirt user after 300 s")
+                time.sleep(0.05)
+
+    def __exit__(self, *_):
+        os.close(self.fd)
 
 
 class Btvirt:
@@ -268,8 +292,9 @@ def measure(runs, rounds, btvirt, failed):
                 for attempt in range(3):
                     pid = None
                     try:
-                        pid = btvirt.ensure()
-                        sent, got, notes = run(work, f"{number}.{index}.{attempt}", peripheral, central, sender_is_peripheral)
+                        with BtvirtLock():
+                            pid = btvirt.ensure()
+                            sent, got, notes = run(work, f"{number}.{index}.{attempt}", peripheral, central, sender_is_peripheral)
                         failure = None
                     except Failure as error:
                         failure = error
