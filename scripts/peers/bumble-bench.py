@@ -8,10 +8,11 @@ scripts/peers/venv), with one fix and, when asked, quieter logs:
   notification or a write), so they answer True, as the streamed I/Os do.
 - --quiet-packets (given before Bumble's own options) drops the app's per-packet log lines (`Sending packet`
   on the sender; `Received packet`, `Speed:` and the jitter histogram on the receiver), whose emission costs
-  more than the stack's own work, and logs totals instead. The receiver, at its last packet, or when stopped
-  by SIGTERM before it (a stream whose last packet never came): `RECEIVED packets=P bytes=B missing=M
-  seconds=S average=A last=0|1`, where bytes, seconds and average are the Receiver's own total_bytes_received
-  and average at the latest packet (octets/s since its RESET) and missing counts the sequence numbers skipped. The sender, once its last packet is handed to the GATT layer: `SENT packets=P
+  more than the stack's own work, and logs totals instead. The receiver, at its last packet, or when the link
+  ends or SIGTERM stops it before that (a stream whose last packet never came): `RECEIVED packets=P bytes=B
+  missing=M seconds=S average=A last=0|1`, where bytes, seconds and average are the Receiver's own
+  total_bytes_received and average at the latest packet (octets/s since its RESET) and missing counts the
+  sequence numbers skipped. The sender, once its last packet is handed to the GATT layer: `SENT packets=P
   bytes=B seconds=S average=A`, timed from its first SEQUENCE packet.
 
     .venv/bin/python scripts/peers/bumble-bench.py [--quiet-packets] [bumble-bench options] central|peripheral TRANSPORT
@@ -62,8 +63,18 @@ def quiet_packets():
             totals(receiver, 0)
         sys.exit(143)
 
+    reset = bench.Receiver.reset
+
+    def reset_after_totals(self):
+        # The app resets its Receiver when the link ends: a stream whose last packet never came is logged first.
+        if self in receivers:
+            totals(self, 0)
+            receivers.clear()
+        reset(self)
+
     signal.signal(signal.SIGTERM, stopped)
     bench.Receiver.on_packet_received = counted
+    bench.Receiver.reset = reset_after_totals
     sender_init = bench.Sender.__init__
 
     def timed(self, packet_io, *arguments, **options):
