@@ -137,12 +137,14 @@ extension BenchServer {
 }
 
 extension BenchServer {
-    /// The report of a stream this server sent on `link`: `packets` of ATT_MTU − 3 octets from `started` to now.
-    public func streamReport(on link: LEConnection, packets: Int, since started: ContinuousClock.Instant) async -> ThroughputReport {
-        let seconds = BenchMeter.milliseconds(started.duration(to: link.host.loop.now)) / 1_000
+    /// The report of a stream this server sent on `link`: `packets` of ATT_MTU − 3 octets from `started` to
+    /// `ended` (now when nil); `acknowledged` says whether the central acknowledged the last (nil: not asked).
+    public func streamReport(on link: LEConnection, packets: Int, since started: ContinuousClock.Instant,
+                             until ended: ContinuousClock.Instant? = nil, acknowledged: Bool? = nil) async -> ThroughputReport {
+        let seconds = BenchMeter.milliseconds(started.duration(to: ended ?? link.host.loop.now)) / 1_000
         let figures = await LinkFigures(link, receiving: false)
         return figures.report(mode: "notify", meterBytes: packets * (figures.mtu - 3), packets: packets, gaps: 0, seconds: seconds,
-                              latency: (0, 0), acknowledged: nil)
+                              latency: (0, 0), acknowledged: acknowledged)
     }
 
     /// The report of what a central wrote on `link`, as `meter` counted it up to now.

@@ -23,7 +23,8 @@ enum BenchCommand {
         with --mode notify counts the peer's notifications on RX (or --characteristic) for --seconds (default 5)
         or until its last packet, which it acknowledges; with --mode write sends Write Without Response packets
         to TX for --seconds and waits for the peer's ACK. As --peripheral: advertises the speed service, waits
-        (--wait, default 60 s) for a central, then streams notifications to it or counts its writes.
+        (--wait, default 60 s) for a central, then streams notifications to it (and waits 5 s at most for its ACK
+        of the last) or counts its writes.
         Prints the link's settled MTU, PHY, data length and interval and the bytes, seconds and bit/s; --json
         prints one object (mode, bytes, packets, sequence_gaps, seconds, bits_per_second, mtu, phy, data_length,
         interval_ms, latency_ms_p50, latency_ms_p95, acknowledged). Exit 1 when the stream moved nothing.
@@ -183,9 +184,17 @@ enum BenchCommand {
                 write.connection == link.handle && write.handle == server.rx && write.value.first.map { $0 & 1 != 0 } == true
             }
             guard subscribed != nil else { throw BenchFailure(message: "the central did not subscribe to RX within \(formatDuration(wait))", status: .productFailure) }
+            // Bumble's receiver writes the ACK of the last packet to TX, as its own sender waits for: so does ours
+            // (5 s at most), and the run is timed to it, as the central's write runs are.
+            let writes = await device.attributeWrites()
             let started = loop.now
             let sent = await server.stream(on: link, limit: .duration(duration))
-            return await server.streamReport(on: link, packets: sent, since: started)
+            let last = UInt32(truncatingIfNeeded: sent - 1)
+            let ack: AttributeWrite? = sent > 0 ? await firstValue(of: writes, within: .seconds(5), loop: loop) { write in
+                guard write.connection == link.handle, write.handle == server.tx, case .ack(last, _)? = BenchPacket(decoding: write.value) else { return false }
+                return true
+            } : nil
+            return await server.streamReport(on: link, packets: sent, since: started, until: ack != nil ? loop.now : nil, acknowledged: ack != nil)
         }
         guard let meter = await server.receive(on: link, window: duration, startTimeout: wait) else {
             throw BenchFailure(message: "the central wrote no bench packet within \(formatDuration(wait))", status: .productFailure)
