@@ -284,7 +284,7 @@ def main():
 
 def measure(runs, rounds, btvirt, failed):
     """Runs every run once a round, `rounds` times; prints each run's line and then the ratios."""
-    goodput = {index: [] for index in range(len(runs))}
+    goodput = {index: {} for index in range(len(runs))}  # run -> round -> the receiver's goodput
     with tempfile.TemporaryDirectory() as work:
         for number in range(1, rounds + 1):
             for index, (direction, label, role, peripheral, central, sender_is_peripheral) in enumerate(runs):
@@ -308,7 +308,7 @@ def measure(runs, rounds, btvirt, failed):
                 outcome = verdict(sent, got)
                 if outcome != "exact":
                     failed.append(f"{label} (round {number})")
-                goodput[index].append(got["bps"])
+                goodput[index][number] = got["bps"]
                 print(f"  {number} {direction:6s} {label}  sent {sent['packets']:6d} pk {sent['bytes']:8d} oct @ {sent['bps'] / 1e6:6.3f} "
                       f"cpu {cpu_per_mb(sent)}  received {got['packets']:6d} pk {got['bytes']:8d} oct @ {got['bps'] / 1e6:6.3f} "
                       f"cpu {cpu_per_mb(got)}  {outcome}")
@@ -317,11 +317,12 @@ def measure(runs, rounds, btvirt, failed):
     print("Goodput (Mbit/s, median of the rounds) and ratios ours/Bumble against the same Bumble peer:")
     baselines = {direction: index for index, (direction, _, role, *_) in enumerate(runs) if role is None}
     for index, (direction, label, role, *_) in enumerate(runs):
-        line = f"  {direction:6s} {label}  {statistics.median(goodput[index]) / 1e6 if goodput[index] else float('nan'):7.3f}"
-        base = goodput[baselines[direction]]
-        if role is not None and goodput[index] and base:
-            ratio = statistics.median(goodput[index]) / statistics.median(base)
-            line += f"  ours as {role}: {ratio:.2f}x (rounds: {', '.join(f'{a / b:.2f}' for a, b in zip(goodput[index], base))})"
+        mine, base = goodput[index], goodput[baselines[direction]]
+        line = f"  {direction:6s} {label}  {statistics.median(mine.values()) / 1e6 if mine else float('nan'):7.3f}"
+        if role is not None and mine and base:
+            ratio = statistics.median(mine.values()) / statistics.median(base.values())
+            rounds = ", ".join(f"{number}: {mine[number] / base[number]:.2f}" for number in sorted(mine) if number in base)
+            line += f"  ours as {role}: {ratio:.2f}x (round by round: {rounds or 'no round with both'})"
         print(line)
 
 

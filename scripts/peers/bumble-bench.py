@@ -9,7 +9,7 @@ scripts/peers/venv), with one fix and, when asked, quieter logs:
 - --quiet-packets (given before Bumble's own options) drops the app's per-packet log lines (`Sending packet`
   on the sender; `Received packet`, `Speed:` and the jitter histogram on the receiver), whose emission costs
   more than the stack's own work, and logs totals instead. The receiver, at its last packet, or when the link
-  ends or SIGTERM stops it before that (a stream whose last packet never came): `RECEIVED packets=P bytes=B
+  ends, SIGTERM stops it or it exits before that (a stream whose last packet never came): `RECEIVED packets=P bytes=B
   missing=M seconds=S average=A last=0|1`, where bytes, seconds and average are the Receiver's own
   total_bytes_received and average at the latest packet (octets/s since its RESET) and missing counts the
   sequence numbers skipped. The sender, once its last packet is handed to the GATT layer: `SENT packets=P
@@ -17,6 +17,7 @@ scripts/peers/venv), with one fix and, when asked, quieter logs:
 
     .venv/bin/python scripts/peers/bumble-bench.py [--quiet-packets] [bumble-bench options] central|peripheral TRANSPORT
 """
+import atexit
 import logging
 import signal
 import struct
@@ -73,6 +74,7 @@ def quiet_packets():
         reset(self)
 
     signal.signal(signal.SIGTERM, stopped)
+    atexit.register(lambda: [totals(receiver, 0) for receiver in receivers])
     bench.Receiver.on_packet_received = counted
     bench.Receiver.reset = reset_after_totals
     sender_init = bench.Sender.__init__
