@@ -3,9 +3,9 @@
 
 Usage: bench-throughput.py HIL_BINARY PACKETS SECONDS ROUNDS
 
-Six runs, one at a time (each holding btvirt's test flock), ROUNDS times over (the rounds interleave ours and
-Bumble's, on a machine others share); every process is started here and stopped here by its PID, and every wait has a
-deadline (120 s a run; once the sender is done, 10 s more for the receiver):
+Six runs, one at a time (each holding btvirt's test flock), ROUNDS times over (the rounds interleave ours
+and Bumble's, on a machine others share); every process is started here and stopped here by its PID, and
+every wait has a deadline (120 s a run; once the sender is done, 10 s more for the receiver):
   notify (the peripheral's GATT server notifies SEQUENCE packets on RX, the central ACKs the LAST on TX):
     baseline   Bumble peripheral (send PACKETS packets)  -> Bumble central (receive)
     ours-c     Bumble peripheral (send PACKETS packets)  -> hil bench central --mode notify
@@ -26,11 +26,10 @@ Rates: each side times itself. The receiver's is its goodput, what it took in: B
 latest packet (`RECEIVED`, the Receiver's own average), hil bench's from the first packet to the last. The
 sender's is what it handed over: Bumble's from its first SEQUENCE packet until the last is handed to its GATT
 layer (`SENT`; Bumble queues Write Commands in its host, so for writes this is how fast it queues), hil
-bench's write from its first packet to the peer's ACK, its notify from its first packet to its last sent.
-The ratio ours/Bumble is of the goodputs' medians over the rounds (each round's ratio printed too), against the
-same Bumble peer: as receiver, ours against Bumble's taking
-in the same Bumble sender's stream; as sender, the same Bumble receiver's taking in ours against its taking in
-Bumble's.
+bench's from its first packet to the peer's ACK of the last (notify: to its last sent when no ACK came).
+The ratio ours/Bumble is of the goodputs' medians over the rounds (each round's ratio printed too), against
+the same Bumble peer: as receiver, ours against Bumble's taking in the same Bumble sender's stream; as
+sender, the same Bumble receiver's taking in ours against its taking in Bumble's.
 
 btvirt has no air time and no flow control from a receiving host back to the sender: its server writes each
 packet to the receiving host's socket without waiting (MSG_DONTWAIT) and drops what does not fit, so a
