@@ -229,15 +229,24 @@ def cpu_per_mb(side):
 
 
 def verdict(sent, got):
-    """'exact', or what differs."""
+    """('exact' | what btvirt dropped | what disagrees, whether the counts disagree). btvirt drops what a receiving
+    host does not read in time (sendmsg with MSG_DONTWAIT, no flow control), so a run that lost packets is
+    reported, not failed, when what did arrive agrees with what was sent: every received packet 244 octets, no
+    more packets than were sent, and the missing sequence numbers accounting for the loss. Exactness with
+    nothing lost is BenchCommandPeerTests' (Bumble paced) and the simulated bench's (flow control)."""
+    if (sent["packets"], sent["bytes"]) == (got["packets"], got["bytes"]) and not got["missing"] and sent.get("acknowledged"):
+        return "exact", False
     problems = []
-    if (sent["packets"], sent["bytes"]) != (got["packets"], got["bytes"]):
-        problems.append(f"sent {sent['packets']} packets/{sent['bytes']} octets, received {got['packets']}/{got['bytes']}")
-    if got["missing"]:
-        problems.append(f"{got['missing']} sequence numbers missing at the receiver")
-    if not sent.get("acknowledged"):
-        problems.append("no ACK")
-    return "exact" if not problems else "; ".join(problems)
+    if got["bytes"] != got["packets"] * SIZE:
+        problems.append(f"received {got['packets']} packets but {got['bytes']} octets (not {SIZE} each)")
+    if got["packets"] > sent["packets"] or got["packets"] + got["missing"] > sent["packets"]:
+        problems.append(f"received {got['packets']} packets with {got['missing']} missing of {sent['packets']} sent")
+    if sent["bytes"] != sent["packets"] * SIZE:
+        problems.append(f"sent {sent['packets']} packets but {sent['bytes']} octets")
+    if problems:
+        return "; ".join(problems), True
+    lost = sent["packets"] - got["packets"]
+    return f"btvirt dropped {lost} of {sent['packets']} packets ({got['missing']} inside the stream){'' if sent.get('acknowledged') else ', the last among them: no ACK'}", False
 
 
 def main():
@@ -278,7 +287,7 @@ def main():
     finally:
         btvirt.stop()
     if failed:
-        sys.exit(f"bench-throughput: {len(failed)} of {len(runs) * rounds} runs not exact: {', '.join(failed)}")
+        sys.exit(f"bench-throughput: {len(failed)} of {len(runs) * rounds} runs failed or counted what was not sent: {', '.join(failed)}")
 
 
 def measure(runs, rounds, btvirt, failed):
@@ -304,8 +313,8 @@ def measure(runs, rounds, btvirt, failed):
                     print(f"  {number} {direction:6s} {label}  FAILED: {failure}")
                     failed.append(f"{label} (round {number})")
                     continue
-                outcome = verdict(sent, got)
-                if outcome != "exact":
+                outcome, disagrees = verdict(sent, got)
+                if disagrees:
                     failed.append(f"{label} (round {number})")
                 goodput[index][number] = got["bps"]
                 print(f"  {number} {direction:6s} {label}  sent {sent['packets']:6d} pk {sent['bytes']:8d} oct @ {sent['bps'] / 1e6:6.3f} "
