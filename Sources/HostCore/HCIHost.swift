@@ -1,6 +1,7 @@
 import HCIPackets
 import EventLoops
 import HCITransports
+import Synchronization
 /// Hears host events synchronously on the host's loop; `nil` when the transport has ended.
 public typealias HostListener = @Sendable (HostEvent?) -> Void
 
@@ -48,6 +49,19 @@ public actor HCIHost {
     var aclFlow = ACLFlowControl()
     var reassembler = ACLReassembler()
     var started = false
+
+    /// The random static address this host's users advertise, scan and connect with instead of the controller's
+    /// public address, when whoever opened the controller found that address shared by other controllers or
+    /// zero (Core v5.4 Vol 6 Part B §1.3: a public address must be unique to the device); nil: the public one.
+    /// It outlives HCI Reset, which clears the controller's random address: users set it before each use.
+    public nonisolated var staticRandomAddress: BDAddress? { substitute.withLock { $0 } }
+    private nonisolated let substitute = Mutex<BDAddress?>(nil)
+
+    /// Sets `staticRandomAddress`; a non-nil address must be a valid random static address.
+    public nonisolated func useStaticRandomAddress(_ address: BDAddress?) {
+        precondition(address.map { $0.isStaticRandom && $0.hasValidRandomPart } ?? true, "not a random static address")
+        substitute.withLock { $0 = address }
+    }
 
     /// Whether the host started its loop (and so ends it), rather than sharing its transport's.
     private nonisolated let ownsLoop: Bool

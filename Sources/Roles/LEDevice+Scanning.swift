@@ -50,12 +50,14 @@ extension LEDevice {
         let extended = info.supportsExtendedScanning && !options.forceLegacy
         scan = ScanSession(options: options, started: clock.now, found: found)
         do {
+            let own = try await scanAddressType(active: options.active)
             if extended {
                 let phy = ExtendedScanPHYParameters(type: options.active ? .active : .passive, interval: options.interval, window: options.window)
-                try await host.send(LESetExtendedScanParameters(le1M: phy))
+                try await host.send(LESetExtendedScanParameters(ownAddressType: own, le1M: phy))
                 try await host.send(LESetExtendedScanEnable(true, filterDuplicates: false))
             } else {
-                try await host.send(LESetScanParameters(type: options.active ? .active : .passive, interval: options.interval, window: options.window))
+                try await host.send(LESetScanParameters(type: options.active ? .active : .passive, interval: options.interval, window: options.window,
+                                                        ownAddressType: own))
                 try await host.send(LESetScanEnable(true, filterDuplicates: false))
             }
         } catch {

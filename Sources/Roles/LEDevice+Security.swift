@@ -25,11 +25,13 @@ extension LEDevice {
         privateAddress = nil
     }
 
-    /// The address this device uses on the air and whether it is random: its random static identity, or
-    /// the controller's public address.
+    /// The address this device uses on the air and whether it is random: its random static identity, else the
+    /// host's random static address standing in for a public address it cannot trust
+    /// (`HCIHost.staticRandomAddress`), else the controller's public address.
     public func ownAddress() async -> (BDAddress, Bool) {
         if usesPrivateAddresses, let privateAddress { return (privateAddress, true) }
         if let identity, identity.addressType.isRandom { return (identity.address, true) }
+        if let substitute = host.staticRandomAddress { return (substitute, true) }
         return (await host.controllerInfo?.address ?? .zero, false)
     }
 
@@ -41,14 +43,25 @@ extension LEDevice {
         return .random
     }
 
+    /// The own address type of a scan: only an active scan sends our address (in SCAN_REQ); it uses the host's
+    /// stand-in for an untrusted public address when there is one and nothing else of ours is on the air.
+    /// Otherwise the public address, as before: a scan never sets our identity's address.
+    func scanAddressType(active: Bool) async throws(HCIError) -> AddressType {
+        guard active, let substitute = host.staticRandomAddress, identity?.addressType.isRandom != true,
+              advertising == nil else { return .public }
+        try await host.send(LESetRandomAddress(substitute))
+        return .random
+    }
+
     /// The random address to use next: a fresh resolvable private address (kept as `privateAddress`), our
-    /// random static identity, or nil for the controller's public address.
+    /// random static identity, the host's stand-in for an untrusted public address, or nil for the
+    /// controller's public address.
     func nextRandomAddress() -> BDAddress? {
         if usesPrivateAddresses, let identity, let address = try? ResolvablePrivateAddress.generate(with: identity.identityResolvingKey) {
             privateAddress = address
             return address
         }
-        guard let identity, identity.addressType.isRandom else { return nil }
+        guard let identity, identity.addressType.isRandom else { return host.staticRandomAddress }
         return identity.address
     }
 
