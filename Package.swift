@@ -94,7 +94,7 @@ let package = Package(
         // The rig model: a bench's adapter, accessories, switches and budgets, read through StrictJSON.
         .target(name: "Rigs", dependencies: ["DeviceControl", "Simulation", "StrictJSON", "HCIPackets", "HCITransports", "GATT", "SMP", "Roles"]),
         // Operations on a bench: leasing it (the rig lock), opening its adapter, the recovery ladder, doctor.
-        .target(name: "BenchOperations", dependencies: ["Support", "HCIUSB", "HCILinux", "LibUSB", "DeviceControl", "Rigs", "HILResults", "StrictJSON", "ControllerFirmware", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
+        .target(name: "BenchOperations", dependencies: ["Support", "HCIUSB", "HCILinux", "LibUSB", "DeviceControl", "Rigs", "HILResults", "StrictJSON", "ControllerFirmware", "BluetoothCrypto", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
         // `hil sim serve`: the simulated air served as H4 controllers, with its control channel.
         // H4 and control lines over sockets, shared by the servers: addresses (loopback unless told), listening
         // sockets, byte bridges, socket options, the servers' one error type.

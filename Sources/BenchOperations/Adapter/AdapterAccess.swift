@@ -48,21 +48,21 @@ package struct AdapterAccess: Sendable {
         try await openHostReportingFirmware(capture: capture, commandTimeout: commandTimeout).host
     }
 
-    /// `openHost`, with what a `usb:` adapter's firmware stage found or did (nil for other adapters).
+    /// `openHost`, with what a `usb:` adapter's firmware and quirk stages found or did (nil for other adapters).
     package func openHostReportingFirmware(capture: CaptureTarget? = nil, commandTimeout: Duration = .seconds(2))
-        async throws -> (host: HCIHost, firmware: ControllerFirmwareState?) {
+        async throws -> (host: HCIHost, firmware: ControllerFirmwareState?, quirks: ControllerQuirks?) {
         switch parsed {
         case .simulated(let name):
             guard let runtime else { break }
             return (try ControllerOpener.makeHost(transport: try runtime.openTransport(named: name), moniker: moniker,
-                                                  capture: capture, commandTimeout: commandTimeout), nil)
+                                                  capture: capture, commandTimeout: commandTimeout), nil, nil)
         case .usb:
             let opened = try await ControllerOpener.openUSBHost(moniker: moniker, capture: capture, commandTimeout: commandTimeout, firmware: firmware)
-            return (opened.host, opened.firmware)
+            return (opened.host, opened.firmware, opened.quirks)
         default:
             break
         }
-        return (try await ControllerOpener.openHost(moniker: moniker, capture: capture, commandTimeout: commandTimeout), nil)
+        return (try await ControllerOpener.openHost(moniker: moniker, capture: capture, commandTimeout: commandTimeout), nil, nil)
     }
 
     /// Opens the adapter's transport with no host on it (`hil serve` hands its packets to a host

@@ -21,22 +21,35 @@ package enum ControllerOpener {
         try makeHost(transport: try openTransportBlocking(moniker: text), moniker: text, capture: capture, commandTimeout: commandTimeout)
     }
 
-    /// Opens the `usb:` controller `moniker` names and runs its firmware stage: for a dongle btusb would hand
-    /// to btrtl (`RealtekUSBIDs`) `RealtekFirmwareLoader` downloads the patch from `firmware` unless the
-    /// controller runs one already. Returns the host (reset, not yet initialized) and what the controller runs;
-    /// a failed stage closes the host and throws its `FirmwareLoadError`.
+    /// Opens the `usb:` controller `moniker` names and runs its firmware stage, then its quirk stage: for a dongle
+    /// btusb would hand to btrtl (`RealtekUSBIDs`) `RealtekFirmwareLoader` downloads the patch from `firmware`
+    /// unless the controller runs one already; `ControllerQuirkStage` applies btusb's quirks for its USB ID and
+    /// replaces a public address it cannot trust. A device btusb ignores (`BTUSB_IGNORE`) is not opened. Returns
+    /// the host (not yet initialized), what the controller runs and what the quirk stage did; a failed stage
+    /// closes the host and throws its error.
     package static func openUSBHost(moniker text: String, capture: CaptureTarget? = nil, commandTimeout: Duration = .seconds(2),
-                                    firmware: FirmwareFiles) async throws -> (host: HCIHost, firmware: ControllerFirmwareState) {
+                                    firmware: FirmwareFiles) async throws
+        -> (host: HCIHost, firmware: ControllerFirmwareState, quirks: ControllerQuirks) {
         let (host, device) = try await blocking(text) { () throws -> (HCIHost, USBCandidate) in
             guard case .usb(let selector) = try TransportMoniker(parsing: text) else {
                 throw HCITransportError(.invalidMoniker, "\(text): not a usb: moniker")
             }
             let transport = try USBTransport.open(selector: selector, moniker: text)
-            return (try makeHost(transport: transport, moniker: text, capture: capture, commandTimeout: commandTimeout), transport.device)
+            let device = transport.device
+            if let refusal = ControllerQuirkStage(vendor: device.vendor, product: device.product, serial: device.serial, location: device.location).refusal {
+                transport.close()
+                throw HCITransportError(.unsupported, "\(text): \(refusal)")
+            }
+            return (try makeHost(transport: transport, moniker: text, capture: capture, commandTimeout: commandTimeout), device)
         }
-        guard RealtekUSBIDs.contains(vendor: device.vendor, product: device.product) else { return (host, .notNeeded) }
+        let stage = ControllerQuirkStage(vendor: device.vendor, product: device.product, serial: device.serial, location: device.location,
+                                         commandTimeout: commandTimeout)
         do {
-            return (host, try await RealtekFirmwareLoader(files: firmware, commandTimeout: commandTimeout).load(on: host))
+            var state = ControllerFirmwareState.notNeeded
+            if RealtekUSBIDs.contains(vendor: device.vendor, product: device.product) {
+                state = try await RealtekFirmwareLoader(files: firmware, commandTimeout: commandTimeout).load(on: host)
+            }
+            return (host, state, try await stage.run(on: host))
         } catch {
             await host.close()
             throw error

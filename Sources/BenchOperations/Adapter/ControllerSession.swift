@@ -10,6 +10,8 @@ package struct ControllerSession: Sendable {
     package let simulation: SimulatedRigRuntime?
     /// What a `usb:` controller's firmware stage found or did; nil for other monikers.
     package var firmware: ControllerFirmwareState? = nil
+    /// What a `usb:` controller's quirk stage found or did (btusb's flags, a CSR clone, a replaced address); nil for other monikers.
+    package var quirks: ControllerQuirks? = nil
 
     /// Opens `moniker`. A `sim:` moniker resolves against `rigPath` (default: rigs/simulated.json), whose
     /// simulated accessories are powered on first. A rig that is given is read and checked first, whatever
@@ -22,7 +24,7 @@ package struct ControllerSession: Sendable {
             let capture = capturePath.map { CaptureTarget.file($0, keys: captureKeys) }
             let opened = try await AdapterAccess(moniker: text, runtime: runtime)
                 .openHostReportingFirmware(capture: capture, commandTimeout: commandTimeout)
-            return ControllerSession(host: opened.host, simulation: runtime, firmware: opened.firmware)
+            return ControllerSession(host: opened.host, simulation: runtime, firmware: opened.firmware, quirks: opened.quirks)
         } catch {
             await runtime?.shutdown()
             throw error
