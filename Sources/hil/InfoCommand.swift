@@ -35,7 +35,7 @@ enum InfoCommand {
         do {
             let info = try await host.initialize()
             let report = ControllerInfoReport(moniker: moniker, info: info, leSupported: await host.state != .unsupported,
-                                              firmware: session.firmware)
+                                              firmware: session.firmware, quirks: session.quirks)
             print(json ? JSONOutput.text(report) : report.text())
             await session.close()
             return .success

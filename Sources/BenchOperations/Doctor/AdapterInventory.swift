@@ -1,4 +1,5 @@
 import Foundation
+import HCIPackets
 import Roles
 import HCILinux
 import HCIUSB
@@ -16,6 +17,9 @@ package struct AdapterInventory: Codable, Sendable {
         package var kernelAdapter: String?
         package var endpoints: String
         package var firmware: String?
+        /// btusb's quirks for its USB ID and the address a `usb:` open uses instead of a shared or zero public one
+        /// (`ControllerQuirkStage.advice`); absent when there is nothing to say.
+        package var quirks: [String]?
     }
 
     package struct KernelAdapter: Codable, Sendable {
@@ -38,12 +42,16 @@ package struct AdapterInventory: Codable, Sendable {
     package static func read(sysfs: String = "/sys") -> AdapterInventory {
         var inventory = AdapterInventory()
         var kernelByLocation: [String: String] = [:]
+        var addressByLocation: [String: BDAddress] = [:]
         do {
             for adapter in try HCIDevices.list(sysfs: sysfs) {
                 inventory.kernel.append(KernelAdapter(moniker: adapter.moniker, name: adapter.info.name, address: adapter.info.address,
                                                       state: adapter.info.stateText, bus: adapter.info.bus, usbLocation: adapter.usbLocation,
                                                       driver: adapter.driver, rfkillBlocked: adapter.rfkillBlocked))
-                if let location = adapter.usbLocation { kernelByLocation[location] = adapter.info.name }
+                if let location = adapter.usbLocation {
+                    kernelByLocation[location] = adapter.info.name
+                    addressByLocation[location] = BDAddress(adapter.info.address)
+                }
             }
         } catch {
             inventory.notes.append("kernel adapters: \(error.message)")
@@ -53,10 +61,13 @@ package struct AdapterInventory: Codable, Sendable {
                 let firmwarePresent = FirmwareAdvisor.need(vendor: record.vendor, product: record.product).map { need in
                     need.present(in: FirmwareFiles.standard().directories) { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }
                 }
+                let quirks = ControllerQuirkStage(vendor: record.vendor, product: record.product, serial: record.serial, location: record.location)
+                    .advice(publicAddress: addressByLocation[record.location])
                 inventory.usb.append(USBAdapter(
                     monikers: record.monikers, location: record.location, id: record.id, serial: record.serial, product: record.productName,
                     driver: record.driver, kernelAdapter: kernelByLocation[record.location], endpoints: record.endpoints,
-                    firmware: FirmwareAdvisor.advice(vendor: record.vendor, product: record.product, driver: record.driver, firmwarePresent: firmwarePresent)))
+                    firmware: FirmwareAdvisor.advice(vendor: record.vendor, product: record.product, driver: record.driver, firmwarePresent: firmwarePresent),
+                    quirks: quirks.isEmpty ? nil : quirks))
             }
         } catch {
             inventory.notes.append("USB adapters: \(error.message)")

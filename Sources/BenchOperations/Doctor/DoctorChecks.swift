@@ -158,6 +158,12 @@ package struct AdaptersCheck: DoctorCheck {
                 + (adapter.driver.map { "driver \($0)" } ?? "no kernel driver") + (kernelName.map { " (\($0))" } ?? "")
             if !adapter.declaresBluetooth { what += "; vendor class: open it as usb:\(adapter.id)!" }
             findings.append(finding(.ok, what))
+            let stage = ControllerQuirkStage(vendor: adapter.vendor, product: adapter.product, serial: adapter.serial, location: adapter.location)
+            for line in stage.advice() {
+                findings.append(DoctorFinding(check: "quirks", severity: stage.refusal == nil ? .info : .warning,
+                                              what: "\(adapter.location) (\(adapter.id)): \(line)",
+                                              fix: stage.refusal == nil ? nil : "use another dongle: this one is no HCI controller as it is"))
+            }
             let need = FirmwareAdvisor.need(vendor: adapter.vendor, product: adapter.product)
             let present = need.map { $0.present(in: environment.firmwareDirectories, list: environment.list) }
             if let advice = FirmwareAdvisor.advice(vendor: adapter.vendor, product: adapter.product, driver: adapter.driver, firmwarePresent: present) {

@@ -13,6 +13,7 @@ extension AdapterInventory {
             lines.append("      monikers: \(adapter.monikers.joined(separator: "  "))")
             lines.append("      \(adapter.endpoints)")
             if let firmware = adapter.firmware { lines.append("      firmware: \(firmware)") }
+            for quirk in adapter.quirks ?? [] { lines.append("      quirk: \(quirk)") }
         }
         lines.append("Kernel adapters:" + (kernel.isEmpty ? " none" : ""))
         for adapter in kernel {

@@ -31,8 +31,14 @@ package struct ControllerInfoReport: Codable, Sendable {
     package var supportedCommandCount: Int
     /// ROM or patched firmware and which file (a Realtek controller); absent for one that needs none.
     package var firmware: FirmwareSummary?
+    /// btusb's quirks for a `usb:` dongle's USB ID, whether it is a CSR clone, and the random static address used
+    /// instead of a shared or zero public one; absent when there is nothing to say.
+    package var quirks: ControllerQuirks?
+    /// The address the host uses on the air: `address`, or the random static address that replaces it.
+    package var addressUsed: String
 
-    package init(moniker: String, info: ControllerInfo, leSupported: Bool, firmware stage: ControllerFirmwareState? = nil) {
+    package init(moniker: String, info: ControllerInfo, leSupported: Bool, firmware stage: ControllerFirmwareState? = nil,
+                 quirks: ControllerQuirks? = nil) {
         self.moniker = moniker
         address = info.address.description
         hciVersion = info.hciVersion.name
@@ -52,6 +58,8 @@ package struct ControllerInfoReport: Codable, Sendable {
         supportedCommandCount = info.supportedCommands.reduce(0) { $0 + $1.nonzeroBitCount }
         firmware = FirmwareSummary(stage: stage, manufacturer: info.manufacturer.rawValue, lmpSubversion: info.lmpSubversion,
                                    hciRevision: info.hciSubversion, moniker: moniker)
+        self.quirks = quirks.flatMap { $0.isNoteworthy ? $0 : nil }
+        addressUsed = quirks?.staticRandomAddress ?? info.address.description
     }
 
 
@@ -66,7 +74,9 @@ package struct ControllerInfoReport: Codable, Sendable {
             ("LMP version", "\(lmpVersion) (subversion 0x\(String(lmpSubversion, radix: 16, uppercase: true).leftPadded(to: 4)))"),
             ("Manufacturer", manufacturerText),
         ]
+        if addressUsed != address { rows.insert(("Address used", "\(addressUsed) (random static, in place of the public address)"), at: 2) }
         if let firmware { rows.append(("Firmware", firmware.summary)) }
+        for line in quirks?.lines ?? [] { rows.append(("Quirk", line)) }
         rows += [
             ("LE supported", leSupported ? "yes" : "no"),
             ("ACL buffers", "\(aclBuffers.count) × \(aclBuffers.length) bytes"),

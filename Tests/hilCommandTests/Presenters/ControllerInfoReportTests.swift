@@ -57,6 +57,28 @@ import Testing
         #expect(ControllerInfoReport(moniker: "unix:/tmp/x", info: try Self.btvirtLikeInfo(), leSupported: true).firmware == nil)
     }
 
+    @Test func aCloneSaysWhichAddressReplacesItsSharedOne() throws {
+        var info = try Self.btvirtLikeInfo()
+        info.address = try #require(BDAddress("00:1A:7D:DA:71:13"))
+        let quirks = ControllerQuirks(usbID: "0a12:0001", btusb: [.init(flag: "BTUSB_CSR", applied: true, effect: BTUSBQuirk.csr.effect)],
+                                      clone: "HCI revision 0x0810 differs from LMP subversion 0x1012, which a CSR firmware build keeps equal",
+                                      publicAddress: "00:1A:7D:DA:71:13", publicAddressProblem: "the address CSR8510 A10 clones (0a12:0001) share",
+                                      staticRandomAddress: "C3:11:22:33:44:55", derivedFrom: "0a12:0001 location:1-1.4")
+        let report = ControllerInfoReport(moniker: "usb:0a12:0001", info: info, leSupported: true, quirks: quirks)
+        let text = report.text()
+        #expect(text.contains("Address used          C3:11:22:33:44:55 (random static, in place of the public address)"))
+        #expect(text.contains("Quirk                 btusb BTUSB_CSR for 0a12:0001: applied:"))
+        #expect(text.contains("Quirk                 public address 00:1A:7D:DA:71:13 is the address CSR8510 A10 clones (0a12:0001) share"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(JSONOutput.text(report).utf8)) as? [String: Any])
+        #expect(object["address"] as? String == "00:1A:7D:DA:71:13" && object["addressUsed"] as? String == "C3:11:22:33:44:55")
+        let reported = try #require(object["quirks"] as? [String: Any])
+        #expect(reported["staticRandomAddress"] as? String == "C3:11:22:33:44:55" && reported["derivedFrom"] as? String == "0a12:0001 location:1-1.4")
+        // A dongle with nothing to say about it says nothing, and uses its public address.
+        let plain = ControllerInfoReport(moniker: "usb:2fe3:000b", info: try Self.btvirtLikeInfo(), leSupported: true,
+                                         quirks: ControllerQuirks(usbID: "2fe3:000b", btusb: [], publicAddress: "00:AA:01:00:00:42"))
+        #expect(plain.quirks == nil && plain.addressUsed == "00:AA:01:00:00:42" && !plain.text().contains("Address used"))
+    }
+
     @Test func extendedAdvertisingNeedsTheFeatureAndTheCommand() throws {
         var info = try Self.btvirtLikeInfo()
         info.supportedCommands[36] = 0
