@@ -7,7 +7,8 @@ extension StandardSuites {
     /// Connection-parameter changes both ways: the interval the accessory asks for itself is in use within
     /// the update budget, and one the central makes with LE Connection Update is accepted.
     @Suite(.requiresLink("a connection interval", { $0.requestedInterval != nil || $0.centralInterval != nil })) struct LinkParameterChanges {
-        @Test(arguments: BenchAccessories.linkNames { $0.requestedInterval != nil })
+        @Test(.requiresLink("an interval it asks for (requestedIntervalMilliseconds)", { $0.requestedInterval != nil }),
+              arguments: BenchAccessories.linkNames { $0.requestedInterval != nil })
         func accessoryRequestIsHonoured(accessory: String) async throws {
             let bench = try await HILCase.open(accessory: accessory)
             let declared = try bench.accessoryLink()
@@ -26,7 +27,8 @@ extension StandardSuites {
             try await link.disconnect()
         }
 
-        @Test(arguments: BenchAccessories.linkNames { $0.centralInterval != nil })
+        @Test(.requiresLink("an interval the central changes to (centralIntervalMilliseconds)", { $0.centralInterval != nil }),
+              arguments: BenchAccessories.linkNames { $0.centralInterval != nil })
         func centralChangeIsAccepted(accessory: String) async throws {
             let bench = try await HILCase.open(accessory: accessory)
             let declared = try bench.accessoryLink()

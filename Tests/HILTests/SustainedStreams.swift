@@ -11,7 +11,7 @@ extension StandardSuites {
     /// its declared floor of bits per second with no gap in the sequence counter (and, for notifications, a
     /// p95 delay within its budget). The link is first set up as the rig declares (MTU, data length, PHY).
     @Suite(.requiresLink("a notify or write stream", { $0.notify != nil || $0.write != nil })) struct SustainedStreams {
-        @Test(arguments: BenchAccessories.linkNames { $0.notify != nil })
+        @Test(.requiresLink("a notify stream", { $0.notify != nil }), arguments: BenchAccessories.linkNames { $0.notify != nil })
         func notificationsReachFloor(accessory: String) async throws {
             let bench = try await HILCase.open(accessory: accessory)
             let declared = try bench.accessoryLink()
@@ -29,7 +29,7 @@ extension StandardSuites {
             try await link.disconnect()
         }
 
-        @Test(arguments: BenchAccessories.linkNames { $0.write != nil })
+        @Test(.requiresLink("a write stream", { $0.write != nil }), arguments: BenchAccessories.linkNames { $0.write != nil })
         func writesReachFloor(accessory: String) async throws {
             let bench = try await HILCase.open(accessory: accessory)
             let declared = try bench.accessoryLink()
