@@ -64,9 +64,8 @@ extension AccessoryProfile {
     static func address(_ value: InputValue) throws(InputError) -> (AddressKind, LocalIdentity?) {
         try value.object(keys: ["type", "identity", "irk_hex"], "an address object") { fields throws(InputError) -> (AddressKind, LocalIdentity?) in
             let kinds = AddressKind.allCases.map(\.rawValue)
-            let word = try fields.required("type", "an address type (\(kinds.joined(separator: ", ")))")
-                .word("an address type", unknown: "address type", among: kinds)
-            guard let kind = AddressKind(rawValue: word) else { preconditionFailure("\(word) is one of \(kinds)") }
+            let kind = try fields.required("type", "an address type (\(kinds.joined(separator: ", ")))")
+                .choice("an address type", unknown: "address type", as: AddressKind.self)
             if kind == .publicAddress {
                 for key in ["identity", "irk_hex"] where fields.has(key) {
                     throw try fields.required(key, "").problem("a public address has no identity or IRK of ours: it is the controller's")

@@ -55,9 +55,8 @@ extension NotificationSource {
     static func waveform(_ value: InputValue) throws(InputError) -> Kind {
         try value.object(keys: ["shape", "period_ms", "min", "max", "octets"], "a waveform object") { fields throws(InputError) -> Kind in
             let shapes = Shape.allCases.map(\.rawValue)
-            let word = try fields.required("shape", "a shape (\(shapes.joined(separator: ", ")))")
-                .word("a shape", unknown: "shape", among: shapes)
-            guard let shape = Shape(rawValue: word) else { preconditionFailure("\(word) is one of \(shapes)") }
+            let shape = try fields.required("shape", "a shape (\(shapes.joined(separator: ", ")))")
+                .choice("a shape", unknown: "shape", as: Shape.self)
             let octets = try octets(fields)
             let largest = (1 << (8 * octets)) - 1
             let minimum = try fields.required("min", "the wave's lowest value").integer(in: 0...largest, "a value from 0 to \(largest) (\(octets) octets)")

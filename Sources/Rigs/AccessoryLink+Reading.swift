@@ -8,14 +8,8 @@ extension AccessoryLink {
     /// Reads `link`: every key optional (`updateMilliseconds` 2000), a misspelt one an error.
     init(reading value: InputValue) throws(InputError) {
         self = try value.object(Table.shape) { fields throws(InputError) -> Self in
-            var phy: PHYPreference?
-            if let item = fields.value(Table.phy) {
-                let choices = PHYPreference.allCases.map(\.rawValue)
-                let text = try item.string("a PHY (\(choices.joined(separator: ", ")))")
-                guard let parsed = PHYPreference(rawValue: text) else {
-                    throw item.problem("unknown PHY '\(JSONValue.excerpt(text))' (\(choices.joined(separator: ", ")))")
-                }
-                phy = parsed
+            let phy = try fields.value(Table.phy).map { (item: InputValue) throws(InputError) -> PHYPreference in
+                try item.choice("a PHY", unknown: "PHY")
             }
             return Self(mtu: try fields.optionalInteger(Table.mtu), dataLength: try fields.optionalInteger(Table.dataLength), phy: phy,
                         update: .milliseconds(try fields.number(Table.updateMilliseconds)),

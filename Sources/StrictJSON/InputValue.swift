@@ -37,6 +37,16 @@ public struct InputValue: Sendable {
         return text
     }
 
+    /// A string naming one case of `Choice` by its raw value, read as `word` reads it.
+    package func choice<Choice: RawRepresentable & CaseIterable>(_ expected: String, unknown noun: String,
+                                                                 as _: Choice.Type = Choice.self) throws(InputError) -> Choice
+        where Choice.RawValue == String {
+        let known = Choice.allCases.map(\.rawValue)
+        let text = try word(expected, unknown: noun, among: known)
+        guard let choice = Choice.allCases.first(where: { $0.rawValue == text }) else { throw fail(expected) }
+        return choice
+    }
+
     package func bool() throws(InputError) -> Bool {
         guard case .bool(let value) = node.value else { throw fail("true or false") }
         return value
