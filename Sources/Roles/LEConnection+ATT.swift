@@ -13,10 +13,15 @@ extension LEConnection {
             return
         }
         guard ATTOpcode(first).isServerBound, var server = attServer else {
+            guard ATTOpcode(first) == .exchangeMTURequest else {
+                await gatt.receive(payload)
+                return
+            }
             // With no database served, the GATT client answers the peer's Exchange MTU: the MTU may change.
             let before = await gatt.mtu
             await gatt.receive(payload)
-            if ATTOpcode(first) == .exchangeMTURequest, await gatt.mtu != before { mtuChanged(await gatt.mtu) }
+            let after = await gatt.mtu
+            if after != before { mtuChanged(after) }
             return
         }
         let reply = server.reply(to: payload)
