@@ -158,8 +158,8 @@ public actor SimulatedAccessory {
     static func parameters(asking milliseconds: Double, on link: LEConnection) async -> ConnectionParameters {
         let interval = UInt16(min(max((milliseconds / 1.25).rounded(), 6), 3200))
         let latency = await link.latency
-        let needed = (Int(1 + latency) * Int(interval) * 25 + 99) / 100 + 1
-        let timeout = UInt16(min(3200, max(Int(await link.supervisionTimeout), needed)))
+        let needed = ConnectionParameters.shortestSupervisionTimeout(interval: interval, latency: latency)
+        let timeout = min(3200, max(await link.supervisionTimeout, needed))
         return ConnectionParameters(intervalMin: interval, intervalMax: interval, latency: latency, supervisionTimeout: timeout)
     }
 

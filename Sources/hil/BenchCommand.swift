@@ -163,7 +163,7 @@ enum BenchCommand {
         }
         if let milliseconds = options.intervalMilliseconds {
             let units = UInt16((milliseconds / 1.25).rounded())
-            let timeout = max(UInt16(min(3200, Int(units) / 2 + 1)), 42)
+            let timeout = max(ConnectionParameters.shortestSupervisionTimeout(interval: units), ConnectionParameters().supervisionTimeout)
             try await link.updateParameters(ConnectionParameters(intervalMin: units, intervalMax: units, latency: 0, supervisionTimeout: timeout))
             if !options.json { print("interval   \(Double(await link.interval) * 1.25) ms") }
         }

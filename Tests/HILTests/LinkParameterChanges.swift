@@ -37,7 +37,7 @@ extension StandardSuites {
             let link = try await bench.connect(to: try await bench.findAccessory(timeout: bench.rig.budgets.advertisingAfterPowerOn))
             let current = bench.rig.connectionParameters
             // A supervision timeout the new interval allows (Core v5.4 Vol 4 Part E §7.8.18).
-            let timeout = max(current.supervisionTimeout, UInt16(min(3200, Int(units) / 2 + 1)))
+            let timeout = max(current.supervisionTimeout, ConnectionParameters.shortestSupervisionTimeout(interval: units))
             let started = bench.clock.now
             try await link.updateParameters(ConnectionParameters(intervalMin: units, intervalMax: units, latency: 0, supervisionTimeout: timeout),
                                             timeout: declared.update)

@@ -22,6 +22,12 @@ public struct ConnectionParameters: Sendable, Hashable, Codable {
         self.maxCELength = maxCELength
     }
 
+    /// The shortest Supervision_Timeout (10 ms units, at least 0x000A) that §7.8.12 allows with an interval
+    /// (1.25 ms units) and a latency: the timeout must exceed (1 + latency) × interval × 2.
+    public static func shortestSupervisionTimeout(interval: UInt16, latency: UInt16 = 0) -> UInt16 {
+        UInt16(clamping: max(10, (1 + Int(latency)) * Int(interval) / 4 + 1))
+    }
+
     /// The supervision timeout as a duration.
     public var supervisionTimeoutDuration: Duration { .milliseconds(Int(supervisionTimeout) * 10) }
 
