@@ -42,25 +42,10 @@ public struct BenchClient: Sendable {
         }
         let loop = link.host.loop
         let started = loop.now
-        let receiving = Task(executorPreference: loop) { () -> BenchMeter in
-            var meter = BenchMeter(window: duration)
-            for await notification in stream {
-                switch meter.received(notification.value, at: loop.now) {
-                case .more: continue
-                case .windowEnded: return meter
-                case .last(let ack):
-                    if let writable { try? await link.gatt.writeWithoutResponse(handle: writable.valueHandle, value: ack.encoded) }
-                    return meter
-                }
-            }
-            return meter
+        let writable = writable, link = link
+        let meter = await BenchMeter.count(stream, window: duration, limit: startTimeout + duration, on: loop, value: { $0.value }) { ack in
+            if let writable { try? await link.gatt.writeWithoutResponse(handle: writable.valueHandle, value: ack.encoded) }
         }
-        let watchdog = Task(executorPreference: loop) {
-            try? await Task.sleep(for: startTimeout + duration, clock: loop.clock)
-            receiving.cancel()
-        }
-        let meter = await withTaskCancellationHandler { await receiving.value } onCancel: { receiving.cancel() }
-        watchdog.cancel()
         let ended = loop.now
         try? await link.gatt.unsubscribe(from: notifying)
         guard meter.packets > 0 else {
@@ -122,18 +107,11 @@ public struct BenchClient: Sendable {
 
     /// The instant the ACK of packet `number` came, or nil when none came within `timeout`.
     static func firstAck(_ acks: AsyncStream<GATTNotification>, number: UInt32, loop: EventLoop, timeout: Duration) async -> ContinuousClock.Instant? {
-        let waiting = Task(executorPreference: loop) { () -> ContinuousClock.Instant? in
+        await untilDeadline(timeout, on: loop) {
             for await notification in acks {
                 if case .ack(number, _)? = BenchPacket(decoding: notification.value) { return loop.now }
             }
             return nil
         }
-        let watchdog = Task(executorPreference: loop) {
-            try? await Task.sleep(for: timeout, clock: loop.clock)
-            waiting.cancel()
-        }
-        let instant = await waiting.value
-        watchdog.cancel()
-        return instant
     }
 }

@@ -74,25 +74,10 @@ public struct BenchServer: Sendable {
         let writes = await device.attributeWrites()
         let loop = link.host.loop
         let handle = link.handle, tx = tx, rx = rx
-        let receiving = Task(executorPreference: loop) { () -> BenchMeter in
-            var meter = BenchMeter(window: window)
-            for await write in writes where write.connection == handle && write.handle == tx {
-                switch meter.received(write.value, at: loop.now) {
-                case .more: continue
-                case .windowEnded: return meter
-                case .last(let ack):
-                    _ = try? await link.notify(valueHandle: rx, value: ack.encoded)
-                    return meter
-                }
-            }
-            return meter
+        let meter = await BenchMeter.count(writes, window: window, limit: startTimeout + window, on: loop,
+                                           value: { $0.connection == handle && $0.handle == tx ? $0.value : nil }) { ack in
+            _ = try? await link.notify(valueHandle: rx, value: ack.encoded)
         }
-        let watchdog = Task(executorPreference: loop) {
-            try? await Task.sleep(for: startTimeout + window, clock: loop.clock)
-            receiving.cancel()
-        }
-        let meter = await withTaskCancellationHandler { await receiving.value } onCancel: { receiving.cancel() }
-        watchdog.cancel()
         return meter.packets > 0 ? meter : nil
     }
 }

@@ -176,11 +176,11 @@ enum BenchCommand {
         try await device.startAdvertising(Advertisement(name: name, serviceUUIDs: [SpeedService.service], interval: 160))
         if !options.json { print("advertising \"\(name)\" with the bench speed service; waiting \(formatDuration(wait)) for a central") }
         let loop = device.host.loop
-        let link: LEConnection? = await firstValue(of: incoming, within: wait, loop: loop)
+        let link: LEConnection? = await firstElement(of: incoming, within: wait, on: loop)
         guard let link else { throw BenchFailure(message: "no central connected within \(formatDuration(wait))", status: .productFailure) }
         let duration = Duration.milliseconds(Int64(options.seconds * 1000))
         if options.mode == "notify" {
-            let subscribed: AttributeWrite? = await firstValue(of: subscriptions, within: wait, loop: loop) { write in
+            let subscribed: AttributeWrite? = await firstElement(of: subscriptions, within: wait, on: loop) { write in
                 write.connection == link.handle && write.handle == server.rx && write.value.first.map { $0 & 1 != 0 } == true
             }
             guard subscribed != nil else { throw BenchFailure(message: "the central did not subscribe to RX within \(formatDuration(wait))", status: .productFailure) }
@@ -190,7 +190,7 @@ enum BenchCommand {
             let started = loop.now
             let sent = await server.stream(on: link, limit: .duration(duration))
             let last = UInt32(truncatingIfNeeded: sent - 1)
-            let ack: AttributeWrite? = sent > 0 ? await firstValue(of: writes, within: .seconds(5), loop: loop) { write in
+            let ack: AttributeWrite? = sent > 0 ? await firstElement(of: writes, within: .seconds(5), on: loop) { write in
                 guard write.connection == link.handle, write.handle == server.tx, case .ack(last, _)? = BenchPacket(decoding: write.value) else { return false }
                 return true
             } : nil
@@ -200,22 +200,6 @@ enum BenchCommand {
             throw BenchFailure(message: "the central wrote no bench packet within \(formatDuration(wait))", status: .productFailure)
         }
         return await server.receiveReport(on: link, meter)
-    }
-
-    /// The first element of `stream` that `accept` takes, or nil when none comes within `limit`.
-    static func firstValue<T: Sendable>(of stream: AsyncStream<T>, within limit: Duration, loop: EventLoop,
-                                        where accept: @escaping @Sendable (T) -> Bool = { _ in true }) async -> T? {
-        let waiting = Task { () -> T? in
-            for await value in stream where accept(value) { return value }
-            return nil
-        }
-        let watchdog = Task {
-            try? await Task.sleep(for: limit, clock: loop.clock)
-            waiting.cancel()
-        }
-        let value = await waiting.value
-        watchdog.cancel()
-        return value
     }
 
     static func present(_ report: ThroughputReport, json: Bool) {
