@@ -54,6 +54,9 @@ let package = Package(
         // Controller firmware as Linux and Bumble load it: Realtek epatches (v1, v2) and configs, the patch chosen
         // by ROM version and merged with its config, the download fragments; no I/O, no Bluetooth module.
         .target(name: "ControllerFirmware"),
+        // Power meters a lab owns: Nordic's PPK2 (its serial commands, metadata and calibration, the sample stream
+        // and its range-change filter) and the figures of a current trace (average, charge, energy); no I/O.
+        .target(name: "PowerMeters"),
         // What every module may need and none is about: child processes and deadlines, atomic file replacement
         // over file system calls a test can fail, one-shot values and change signals, off-pool work.
         .target(name: "Support", dependencies: [.target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
@@ -123,6 +126,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Support", "DeviceControl", "HILResults", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "SMP"], path: "Tests/TestSupport"),
         .testTarget(name: "BluetoothCryptoTests", dependencies: ["BluetoothCrypto"]),
         .testTarget(name: "ControllerFirmwareTests", dependencies: ["ControllerFirmware"]),
+        .testTarget(name: "PowerMetersTests", dependencies: ["PowerMeters", "TestSupport"]),
         .testTarget(name: "HCIPacketsTests", dependencies: ["HCIPackets", "SeededRandom", "TestSupport"]),
         .testTarget(name: "EventLoopsTests", dependencies: ["EventLoops", "TestSupport", "SeededRandom"]),
         .testTarget(name: "HCITransportsTests", dependencies: ["HCITransports", "TestSupport", "HCIPackets", "EventLoops", "HostCore", "Roles"]),

@@ -1,0 +1,24 @@
+/// What a stretch of a current trace comes to: the average current, the charge it drew and, at the supply's
+/// voltage, the energy. Samples are equally spaced (`samplesPerSecond`).
+package struct CurrentFigures: Equatable, Sendable {
+    /// The number of samples.
+    package var samples: Int
+    /// The stretch's length in seconds (samples over the rate).
+    package var seconds: Double
+    /// The mean current in microamperes.
+    package var averageMicroamperes: Double
+    /// The charge in microcoulombs: the mean current times the time.
+    package var chargeMicrocoulombs: Double
+    /// The energy in microjoules: the charge times the supply voltage.
+    package var energyMicrojoules: Double
+
+    /// The figures of `microamperes`, taken `samplesPerSecond` a second from a supply of `supplyVolts`.
+    package init(microamperes: some Collection<Double>, samplesPerSecond: Int, supplyVolts: Double) {
+        samples = microamperes.count
+        seconds = Double(samples) / Double(samplesPerSecond)
+        let sum = microamperes.reduce(0, +)
+        averageMicroamperes = samples == 0 ? 0 : sum / Double(samples)
+        chargeMicrocoulombs = sum / Double(samplesPerSecond)
+        energyMicrojoules = chargeMicrocoulombs * supplyVolts
+    }
+}
