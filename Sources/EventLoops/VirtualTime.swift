@@ -201,7 +201,10 @@ public final class VirtualTime: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 guard sleeper.begin(continuation) else { return }
-                sleeper.timer(loop.schedule(at: deadline) { sleeper.finish(nil) })
+                let timer = loop.schedule(at: deadline) { sleeper.finish(nil) }
+                // A cancellation between `begin` and here found no timer to cancel: it is cancelled now, or it
+                // would stay armed, a deadline nobody waits for that a stepped clock's `nextDeadline` reports.
+                if !sleeper.timer(timer) { loop.cancelTimer(timer) }
             }
         } onCancel: {
             if let timer = sleeper.finish(CancellationError()) { loop.cancelTimer(timer) }
@@ -222,7 +225,13 @@ public final class VirtualTime: Sendable {
             return !ended
         }
 
-        func timer(_ id: UInt64) { state.withLock { $0.timer = id } }
+        /// Keeps the sleep's timer; false when the sleep has ended already (its timer is then nobody's).
+        func timer(_ id: UInt64) -> Bool {
+            state.withLock { state in
+                state.timer = id
+                return !state.ended
+            }
+        }
 
         /// Resumes the sleeper (throwing `error` if given) unless it ended already; returns its timer.
         @discardableResult
