@@ -80,7 +80,7 @@ let package = Package(
         // list, descriptors.
         .target(name: "LibUSB", dependencies: ["CLibUSB"]),
         // Power switches and USB topology; knows nothing about Bluetooth.
-        .target(name: "DeviceControl", dependencies: ["Support", "CLibUSB", "LibUSB", "StrictJSON"]),
+        .target(name: "DeviceControl", dependencies: ["Support", "CLibUSB", "LibUSB", "StrictJSON", "PowerMeters"]),
         // Throughput runs in Bumble's bench format: its packets and speed service, the central's and the
         // peripheral's halves, and what a run measured.
         .target(name: "Throughput", dependencies: ["HILResults", "HCIPackets", "EventLoops", "GATT", "Roles"]),
@@ -112,7 +112,7 @@ let package = Package(
         // The bench as a scriptable accessory for a phone app (`hil accessory`): profiles, fault plans, the report.
         .target(name: "AccessoryPlay", dependencies: ["Support", "StrictJSON", "HILResults", "HCIPackets", "EventLoops", "HostCore", "GATT", "SMP", "Roles"]),
         // The command-line tool: arguments, presenters of its answers, exit codes.
-        .executableTarget(name: "hil", dependencies: ["ControllerServer", "ControllerFirmware", "BluetoothCrypto", "SocketServing", "Support", "HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "StrictJSON", "AccessoryPlay", "Throughput", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
+        .executableTarget(name: "hil", dependencies: ["ControllerServer", "ControllerFirmware", "PowerMeters", "BluetoothCrypto", "SocketServing", "Support", "HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "StrictJSON", "AccessoryPlay", "Throughput", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // Benchmarks run by scripts/bench/*: each measures ours beside a baseline in the same run.
         .executableTarget(name: "hil-benchmark", dependencies: ["BenchOperations", "Simulation", "HCIPackets", "HostCore", "GATT", "Roles"]),
         // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz/fuzz` builds it with
@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
         .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DeviceControlTests", dependencies: ["Support", "DeviceControl", "StrictJSON", "TestSupport", "EventLoops", "Roles"]),
+        .testTarget(name: "DeviceControlTests", dependencies: ["Support", "DeviceControl", "StrictJSON", "TestSupport", "EventLoops", "Roles", "PowerMeters"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILResultsTests", dependencies: ["HILResults", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RigsTests", dependencies: ["Rigs", "StrictJSON", "DeviceControl", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles", "Throughput"]),

@@ -14,9 +14,13 @@ package struct CurrentFigures: Equatable, Sendable {
 
     /// The figures of `microamperes`, taken `samplesPerSecond` a second from a supply of `supplyVolts`.
     package init(microamperes: some Collection<Double>, samplesPerSecond: Int, supplyVolts: Double) {
-        samples = microamperes.count
+        self.init(sum: microamperes.reduce(0, +), samples: microamperes.count, samplesPerSecond: samplesPerSecond, supplyVolts: supplyVolts)
+    }
+
+    /// The figures of `samples` samples whose currents add up to `sum` µA.
+    package init(sum: Double, samples: Int, samplesPerSecond: Int, supplyVolts: Double) {
+        self.samples = samples
         seconds = Double(samples) / Double(samplesPerSecond)
-        let sum = microamperes.reduce(0, +)
         averageMicroamperes = samples == 0 ? 0 : sum / Double(samples)
         chargeMicrocoulombs = sum / Double(samplesPerSecond)
         energyMicrojoules = chargeMicrocoulombs * supplyVolts

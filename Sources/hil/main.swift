@@ -51,6 +51,8 @@ commands:
                     the rig's dongle, hub ports, YKUSH ports and relays as a labgrid exporter config (YAML)
   firmware inspect FILE [--config FILE] [--lmp-subversion N] [--rom-version N] [--json]
                     what a Realtek controller would be sent from an rtl_bt epatch: chip, project ID, length, SHA-256
+  meter ppk2:PORT [--seconds S] [--window S] [--mode ampere|source] [--voltage-mv MV] [--json]
+                    read a power meter on its own: average current, charge, energy and samples
 
 controller monikers: unix:PATH  tcp-client:HOST:PORT  serial:DEVICE[,BAUD][,rtscts]
                      usb:N  usb:VID:PID[/SERIAL]  usb:BUS-PORT.PORT (add ! for a vendor-class dongle)  hci-socket:N
@@ -72,7 +74,7 @@ let commands: [String: @Sendable (Arguments) async -> ExitStatus] = [
     "power": PowerCommand.run, "run": RunCommand.run, "report": ReportCommand.run, "adapters": AdaptersCommand.run,
     "doctor": DoctorCommand.run, "recover": RecoverCommand.run, "sim": SimCommand.run, "rig": RigCommand.run,
     "serve": ServeCommand.run, "lab": LabCommand.run, "accessory": AccessoryCommand.run, "bench": BenchCommand.run,
-    "firmware": FirmwareCommand.run,
+    "firmware": FirmwareCommand.run, "meter": MeterCommand.run,
 ]
 
 var words = Array(CommandLine.arguments.dropFirst())

@@ -11,49 +11,9 @@ import TestSupport
     static let python = repositoryRoot.appendingPathComponent(".venv/bin/python").path
     static let script = repositoryRoot.appendingPathComponent("scripts/peers/ppk2-decode.py").path
 
-    /// A calibration as a PPK2 reports one: every field away from its default, so a field read wrong shows.
-    static let metadata = """
-        Calibrated: 0
-        R0: 1012.34
-        R1: 100.21
-        R2: 10.07
-        R3: 0.9512
-        R4: 0.0421
-        GS0: 0.00012
-        GS1: 0.00087
-        GS2: 0.0061
-        GS3: 0.034
-        GS4: 0.29
-        GI0: 1.0071
-        GI1: 0.9982
-        GI2: 1.0013
-        GI3: 0.9958
-        GI4: 1.0102
-        O0: 112.5
-        O1: 76.25
-        O2: 63.0
-        O3: 58.75
-        O4: 61.5
-        S0: -0.00000021
-        S1: 0.0000013
-        S2: -0.0000089
-        S3: 0.000041
-        S4: 0.00022
-        I0: 0.000000012
-        I1: -0.00000031
-        I2: 0.0000027
-        I3: -0.000019
-        I4: 0.00011
-        UG0: 1.0003
-        UG1: 0.9991
-        UG2: 1.0008
-        UG3: 1.0
-        UG4: 0.9975
-        HW: 9173
-        IA: 56
-        END
-
-        """
+    /// A calibration as a PPK2 reports one (Tests/Fixtures/PPK2/metadata.txt): every field away from its
+    /// default, so a field read wrong shows.
+    static let metadataFile = repositoryRoot.appendingPathComponent("Tests/Fixtures/PPK2/metadata.txt")
     static let supplyMillivolts = 3000
 
     /// Four windows of 20,000 samples (0.2 s each): the level in µA and the range a PPK2 measures it on.
@@ -76,7 +36,8 @@ import TestSupport
             let made = await runProgram(repositoryRoot.appendingPathComponent("scripts/peers/venv").path, [])
             try #require(made.status == 0, "cannot create the Python venv for ppk2-api: \(made.output)")
         }
-        let calibration = try PPK2Metadata(Self.metadata).calibration
+        let metadata = try String(contentsOf: Self.metadataFile, encoding: .utf8)
+        let calibration = try PPK2Metadata(metadata).calibration
         var stream: [UInt8] = []
         for (index, window) in Self.windows.enumerated() {
             let base = Self.reading(for: window.microamperes, range: window.range, calibration: calibration, volts: 3)
@@ -89,12 +50,11 @@ import TestSupport
         }
         let directory = try TemporaryDirectory.make("ppk2")
         defer { TemporaryDirectory.remove(directory) }
-        let streamFile = directory.appendingPathComponent("stream.bin"), metadataFile = directory.appendingPathComponent("metadata.txt")
+        let streamFile = directory.appendingPathComponent("stream.bin")
         try Data(stream).write(to: streamFile)
-        try Data(Self.metadata.utf8).write(to: metadataFile)
         // Reads of 1,021 octets: most words split across two reads, as on a real port.
         let chunk = 1_021
-        let reference = await runProgramCapturing(Self.python, [Self.script, streamFile.path, metadataFile.path, "\(Self.supplyMillivolts)", "\(chunk)"])
+        let reference = await runProgramCapturing(Self.python, [Self.script, streamFile.path, Self.metadataFile.path, "\(Self.supplyMillivolts)", "\(chunk)"])
         try #require(reference.termination?.exitStatus == 0, "ppk2-decode.py: \(reference.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(reference.stdout.utf8)) as? [String: Any])
         let theirs = try #require(json["microamperes"] as? [Double])

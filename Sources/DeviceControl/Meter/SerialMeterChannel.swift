@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import PowerMeters
+import Support
+import Synchronization
+
+/// A meter's USB CDC ACM (or any serial) port, raw: no echo, no line discipline, 8N1. The speed is left as it
+/// is, since a CDC ACM device ignores it. Reads wait on their own thread (`offPool`), in slices of 50 ms so
+/// that a cancelled wait ends within one slice; the descriptor is closed once, under the lock every call takes.
+package final class SerialMeterChannel: MeterChannel {
+    package let name: String
+    private let descriptor: Mutex<Int32>
+
+    /// Opens `path` (a tty: /dev/ttyACM0, a pty). Throws `PowerMeterError(.unavailable)` naming the path and why.
+    package init(path: String) throws(PowerMeterError) {
+        name = path
+        let fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            let advice = code == EACCES || code == EPERM ? " (add yourself to the 'dialout' group)" : ""
+            throw PowerMeterError(.unavailable, "cannot open the meter's port \(path): \(String(cString: strerror(code)))\(advice)")
+        }
+        var options = termios()
+        guard tcgetattr(fd, &options) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw PowerMeterError(.unavailable, "\(path) is not a serial port: \(String(cString: strerror(code)))")
+        }
+        cfmakeraw(&options)
+        options.c_cflag |= tcflag_t(CLOCAL | CREAD)
+        guard tcsetattr(fd, TCSANOW, &options) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw PowerMeterError(.unavailable, "cannot configure \(path): \(String(cString: strerror(code)))")
+        }
+        tcflush(fd, TCIOFLUSH)
+        descriptor = Mutex(fd)
+    }
+
+    package func send(_ octets: [UInt8]) async throws(PowerMeterError) {
+        var offset = 0
+        while offset < octets.count {
+            let (written, code): (Int, Int32) = descriptor.withLock { fd in
+                guard fd >= 0 else { return (-1, EBADF) }
+                let written = octets[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                return (written, errno)
+            }
+            if written > 0 { offset += written; continue }
+            if written < 0 && (code == EAGAIN || code == EINTR) {
+                try? await Task.sleep(for: .milliseconds(1))
+                if Task.isCancelled { throw PowerMeterError(.io, "\(name): the write of \(octets.count) octets was cancelled") }
+                continue
+            }
+            throw PowerMeterError(.io, "\(name): write failed: \(String(cString: strerror(code)))")
+        }
+    }
+
+    package func receive() async throws -> [UInt8] {
+        let cancelled = CancelFlag()
+        let slice = 50
+        return try await withTaskCancellationHandler {
+            try await offPool { [self] () throws -> [UInt8] in
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while !cancelled.value.load(ordering: .relaxed) {
+                    let fd = descriptor.withLock { $0 }
+                    guard fd >= 0 else { throw PowerMeterError(.io, "\(name): the port is closed") }
+                    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    let ready = poll(&poller, 1, Int32(slice))
+                    if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+                    let (count, code): (Int, Int32) = descriptor.withLock { fd in
+                        guard fd >= 0 else { return (-1, EBADF) }
+                        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                        return (count, errno)
+                    }
+                    if count > 0 { return Array(buffer[0..<count]) }
+                    if count == 0 || code == EIO { throw PowerMeterError(.io, "\(name): the meter's port closed (the device went away)") }
+                    if code == EAGAIN || code == EINTR { continue }
+                    throw PowerMeterError(.io, "\(name): read failed: \(String(cString: strerror(code)))")
+                }
+                throw CancellationError()
+            }
+        } onCancel: {
+            cancelled.value.store(true, ordering: .relaxed)
+        }
+    }
+
+    package func close() {
+        descriptor.withLock { fd in
+            if fd >= 0 { Glibc.close(fd) }
+            fd = -1
+        }
+    }
+
+    deinit { close() }
+}
+
+/// Set when the task waiting in `receive` is cancelled, read by the thread that waits for it.
+private final class CancelFlag: Sendable {
+    let value = Atomic<Bool>(false)
+}
