@@ -9,6 +9,7 @@ import Foundation
 enum FirmwareCommand {
     static let usage = """
         usage: hil firmware inspect FILE [--config FILE] [--lmp-subversion N] [--rom-version N] [--json]
+               hil firmware inspect FILE.sfi [--sbe-type N] [--json]
         What a Realtek controller would be sent from the epatch FILE (rtl_bt/*_fw.bin, v1 "Realtech" or v2
         "RTBTCore"), as Linux's btrtl builds it: the file's project ID names the chip family; --lmp-subversion
         (Read Local Version's, e.g. 0x8761; default: the project's) must be the project's, and 0x1200 (RTL8723A)
@@ -17,9 +18,15 @@ enum FirmwareCommand {
         FILE, as btrtl loads it) is appended. Prints the chip, project ID, ROM version, patch and config lengths,
         the download's length and fragments (252 octets, numbered as btrtl numbers them) and its SHA-256;
         --json prints one object (chip, project_id, rom_version, length, sha256, fragments, …).
+        An Intel .sfi (intel/ibt-*.sfi) is read as Linux's btintel sends it to a bootloader: the generation its
+        name says, the CSS header, public key and signature for the secure boot engine (--sbe-type: 0 RSA, the
+        default, or 1 ECDSA), the command buffer in 4-octet-aligned chunks, all in Secure Send fragments of up to
+        252 octets; prints the boot address, the fragments, the length and SHA-256 of the exact parameters sent
+        (type octet then data) and the .ddc beside it; --json: chip, length, sha256, fragments, boot_address, ….
         Numbers are decimal or 0x-hexadecimal. Exit 0; 2 for a missing or unusable firmware or config file (the
-        files are Debian's firmware-realtek, component non-free-firmware: scripts/install-deps --firmware puts
-        them in .build/firmware/lib/firmware/rtl_bt); 3 for a wrong command line.
+        files are Debian's firmware-realtek and firmware-iwlwifi, component non-free-firmware:
+        scripts/install-deps --firmware puts them in .build/firmware/lib/firmware/rtl_bt and intel); 3 for a
+        wrong command line.
         """
 
     /// Where to say the files come from, after a file error.
@@ -33,7 +40,11 @@ enum FirmwareCommand {
         var config: String?
         var lmpSubversion: UInt16?
         var romVersion: UInt8?
+        var sbeType: UInt8?
         var json: Bool
+
+        /// An Intel bootloader's file (.sfi) rather than a Realtek epatch.
+        var isIntel: Bool { file.hasSuffix(".sfi") }
     }
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
@@ -47,14 +58,19 @@ enum FirmwareCommand {
             let config = try arguments.option("config")
             let lmp = try number(&arguments, "lmp-subversion", maximum: 0xFFFF).map { UInt16($0) }
             let rom = try number(&arguments, "rom-version", maximum: 0xFF).map { UInt8($0) }
+            let sbe = try number(&arguments, "sbe-type", maximum: 0xFF).map { UInt8($0) }
             let file = try arguments.required("the firmware FILE")
             try arguments.finish()
-            options = Options(file: file, config: config, lmpSubversion: lmp, romVersion: rom, json: json)
+            options = Options(file: file, config: config, lmpSubversion: lmp, romVersion: rom, sbeType: sbe, json: json)
+            if options.isIntel, config != nil || lmp != nil || rom != nil {
+                throw UsageError("--config, --lmp-subversion and --rom-version are for Realtek epatches, not an Intel .sfi")
+            }
+            if !options.isIntel, sbe != nil { throw UsageError("--sbe-type is for an Intel .sfi, not a Realtek epatch") }
         } catch {
             return Diagnostics.usageError("firmware", error)
         }
         do {
-            let inspection = try inspect(options)
+            let inspection = options.isIntel ? try FirmwareInspectIntel.inspect(file: options.file, sbeType: options.sbeType) : try inspect(options)
             if options.json {
                 StandardStreams.output(try JSONSerialization.data(withJSONObject: inspection.json, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
                 print()
@@ -63,7 +79,7 @@ enum FirmwareCommand {
             }
             return .success
         } catch let error as FirmwareError {
-            return Diagnostics.fail("firmware", "\(error); \(packageHint)", .infrastructureError)
+            return Diagnostics.fail("firmware", "\(error); \(options.isIntel ? FirmwareInspectIntel.packageHint : packageHint)", .infrastructureError)
         } catch let error as UsageError {
             return Diagnostics.usageError("firmware", error)
         } catch {

@@ -10,34 +10,19 @@ import TestSupport
 /// btrtl sends `length / 252 + 1` fragments, so a payload of a whole number of fragments (rtl8761a_fw.bin's
 /// patch for ROM version 2) ends in an empty one that Bumble does not send.
 @Suite(.serialized, .tags(.process)) struct FirmwareInspectBumbleTests {
-    static let python = repositoryRoot.appendingPathComponent(".venv/bin/python").path
-    static let script = repositoryRoot.appendingPathComponent("scripts/peers/bumble-rtk-firmware.py").path
-    static let firmwareRoot = ProcessInfo.processInfo.environment["HIL_FIRMWARE_DIR"]
-        ?? repositoryRoot.appendingPathComponent(".build/firmware/lib/firmware").path
+    static let firmwareRoot = BumbleFirmwareScripts.firmwareRoot
     /// The chips of Debian's package that the issue names: each must be among the files checked.
     static let expectedFiles = ["rtl8723b_fw.bin", "rtl8723d_fw.bin", "rtl8761a_fw.bin", "rtl8761bu_fw.bin", "rtl8821a_fw.bin",
                                 "rtl8821c_fw.bin", "rtl8822b_fw.bin", "rtl8822cu_fw.bin", "rtl8852au_fw.bin", "rtl8852bu_fw.bin",
                                 "rtl8852cu_fw.bin"]
 
-    static func requireFirmware() throws {
-        try #require(FileManager.default.fileExists(atPath: firmwareRoot + "/rtl_bt/rtl8761bu_fw.bin"),
-                     "no rtl_bt/ under \(firmwareRoot): scripts/install-deps --firmware fetches Debian's firmware-realtek")
-    }
-
-    static func json(_ text: String) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
-    }
+    static func requireFirmware() throws { try BumbleFirmwareScripts.require("rtl_bt/rtl8761bu_fw.bin", package: "firmware-realtek") }
+    static func json(_ text: String) -> [String: Any]? { BumbleFirmwareScripts.json(text) }
 
     @Test("Every rtl_bt/*_fw.bin and ROM version: the chip, project ID, lengths and SHA-256 Bumble's parser gives")
     func agreesWithBumble() async throws {
         try Self.requireFirmware()
-        if !FileManager.default.isExecutableFile(atPath: Self.python) {
-            let made = await runProgram(repositoryRoot.appendingPathComponent("scripts/peers/venv").path, [])
-            try #require(made.status == 0, "cannot create the Python venv for Bumble: \(made.output)")
-        }
-        let bumble = await runProgramCapturing(Self.python, [Self.script, Self.firmwareRoot])
-        try #require(bumble.termination?.exitStatus == 0, "\(bumble.stderr)")
-        let entries = bumble.stdout.split(separator: "\n").compactMap { Self.json(String($0)) }
+        let entries = try await BumbleFirmwareScripts.entries("bumble-rtk-firmware.py")
         let files = Set(entries.compactMap { ($0["file"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } })
         #expect(Set(Self.expectedFiles).isSubset(of: files), "checked: \(files.sorted())")
         var compared = 0
