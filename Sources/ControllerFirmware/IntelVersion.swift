@@ -2,7 +2,7 @@
 /// (`btintel_setup_combined`): sent with the parameter 0xFF, a legacy controller returns the fixed 9 octets
 /// after Status (`struct intel_version`, hardware platform 0x37 first), a newer one a sequence of
 /// type-length-value entries (`btintel_parse_version_tlv`).
-public enum IntelVersion: Sendable, Equatable {
+public enum IntelVersion: Sendable, Equatable, CustomStringConvertible {
     case legacy(IntelLegacyVersion)
     case tlv(IntelVersionTLV)
 
@@ -45,6 +45,14 @@ public enum IntelVersion: Sendable, Equatable {
 
     /// The generation's name as btintel's comments give it (e.g. "TyP"), or the variant in hexadecimal.
     public var generation: String { IntelGeneration.name(hardwareVariant: hardwareVariant) }
+
+    /// What runs, in btintel's words: the image type (TLV) or firmware variant (legacy).
+    public var description: String {
+        switch self {
+        case .legacy(let version): "\(generation), firmware variant \(version.fwVariant.hex(2)) (0x06 bootloader, 0x23 operational)"
+        case .tlv(let version): "\(generation), image type \(version.imageType.hex(2)) (0x01 bootloader, 0x03 operational)"
+        }
+    }
 }
 
 /// The legacy Intel Read Version return parameters (btintel.h's `struct intel_version` after its status).

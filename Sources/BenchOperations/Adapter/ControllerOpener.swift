@@ -23,7 +23,8 @@ package enum ControllerOpener {
 
     /// Opens the `usb:` controller `moniker` names and runs its firmware stage, then its quirk stage: for a dongle
     /// btusb would hand to btrtl (`RealtekUSBIDs`) `RealtekFirmwareLoader` downloads the patch from `firmware`
-    /// unless the controller runs one already; `ControllerQuirkStage` applies btusb's quirks for its USB ID and
+    /// unless the controller runs one already, and for one it would hand to btintel (`IntelUSBIDs`)
+    /// `IntelFirmwareLoader` boots a bootloader into the operational firmware of its .sfi and .ddc; `ControllerQuirkStage` applies btusb's quirks for its USB ID and
     /// replaces a public address it cannot trust. A device btusb ignores (`BTUSB_IGNORE`) is not opened. Returns
     /// the host (not yet initialized), what the controller runs and what the quirk stage did; a failed stage
     /// closes the host and throws its error.
@@ -48,6 +49,8 @@ package enum ControllerOpener {
             var state = ControllerFirmwareState.notNeeded
             if RealtekUSBIDs.contains(vendor: device.vendor, product: device.product) {
                 state = try await RealtekFirmwareLoader(files: firmware, commandTimeout: commandTimeout).load(on: host)
+            } else if IntelUSBIDs.contains(vendor: device.vendor, product: device.product) {
+                state = try await IntelFirmwareLoader(files: firmware, commandTimeout: commandTimeout).load(on: host)
             }
             return (host, state, try await stage.run(on: host))
         } catch {

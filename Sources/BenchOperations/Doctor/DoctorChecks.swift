@@ -167,8 +167,8 @@ package struct AdaptersCheck: DoctorCheck {
             let need = FirmwareAdvisor.need(vendor: adapter.vendor, product: adapter.product)
             let present = need.map { $0.present(in: environment.firmwareDirectories, list: environment.list) }
             if let advice = FirmwareAdvisor.advice(vendor: adapter.vendor, product: adapter.product, driver: adapter.driver, firmwarePresent: present) {
-                // usb: loads Realtek's firmware itself: nothing to fix while its files are there.
-                let loadedByUSB = need?.family == "Realtek" && present != false
+                // usb: loads Realtek's and Intel's firmware itself: nothing to fix while its files are there.
+                let loadedByUSB = present != false
                 findings.append(DoctorFinding(check: "firmware", severity: loadedByUSB ? .info : .warning, what: "\(adapter.location) (\(adapter.id)): \(advice)",
                                               fix: present == false ? "sudo apt-get install \(need?.package ?? "") (or scripts/install-deps --firmware)"
                                                    : loadedByUSB ? nil : "use hci-socket:N for this adapter"))

@@ -1,6 +1,6 @@
 /// Adapters that need firmware from the host: detected by USB ID and by what the controller reports
-/// about itself. With the kernel driver detached (`usb:`), btusb loads nothing: `usb:` loads Realtek's firmware
-/// itself (`RealtekFirmwareLoader`, at every open), not yet Intel's.
+/// about itself. With the kernel driver detached (`usb:`), btusb loads nothing: `usb:` loads the firmware
+/// itself at every open (`RealtekFirmwareLoader`, `IntelFirmwareLoader`).
 package enum FirmwareAdvisor {
     package struct Need: Sendable, Hashable {
         /// `Intel`, `Realtek`.
@@ -69,18 +69,12 @@ package enum FirmwareAdvisor {
     package static func advice(vendor: UInt16, product: UInt16, driver: String?, firmwarePresent: Bool?) -> String? {
         guard let need = need(vendor: vendor, product: product) else { return nil }
         var text = "\(need.family) \(need.chip) needs firmware from the host (\(need.files.joined(separator: ", "))); without it \(need.without). "
-        if need.family == "Realtek" {
-            text += driver == "btusb" ? "btusb loaded it at probe for hci-socket:N; usb: detaches btusb and loads it itself, at every open and after every USB reset"
-                                      : "usb: loads it itself, at every open and after every USB reset"
-            text += " ('hil info usb:…' says whether it runs ROM or patched firmware and which file it got)"
-        } else if driver == "btusb" {
-            text += "btusb loads it at probe: use hci-socket:N for this adapter; usb: detaches btusb, and a reset then loses the firmware"
-        } else {
-            text += "No kernel driver holds it now, so nothing loads that firmware: bind btusb (modprobe btusb; re-plug) and use hci-socket:N"
-        }
+        text += driver == "btusb" ? "btusb loaded it at probe for hci-socket:N; usb: detaches btusb and loads it itself, at every open and after every USB reset"
+                                  : "usb: loads it itself, at every open and after every USB reset"
+        let states = need.family == "Realtek" ? "ROM or patched firmware" : "its bootloader or operational firmware"
+        text += " ('hil info usb:…' says whether it runs \(states) and which file it got)"
         if firmwarePresent == false {
-            text += need.family == "Realtek" ? "; the files are missing (looked in \(FirmwareFiles.lookupOrder)), so opening it as usb: fails: install \(need.package)"
-                                             : "; the files are missing: install \(need.package)"
+            text += "; the files are missing (looked in \(FirmwareFiles.lookupOrder)), so opening it as usb: fails: install \(need.package)"
         }
         return text
     }

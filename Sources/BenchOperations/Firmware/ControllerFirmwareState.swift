@@ -13,6 +13,12 @@ package enum ControllerFirmwareState: Sendable, Equatable, CustomStringConvertib
     case downloaded(chip: String, file: String, config: String?, romVersion: UInt8, fragments: Int, octets: Int, version: UInt32)
     /// A Realtek controller btrtl's table does not know, left as it is (ROM or patched: unknown).
     case unknownChip(lmpSubversion: UInt16, hciRevision: UInt16, hciVersion: UInt8)
+    /// An Intel controller already running operational firmware (loaded by btusb or an earlier open since its
+    /// last reset), left alone.
+    case intelOperational(generation: String)
+    /// We sent the Intel bootloader `file` in `fragments` Secure Sends (`octets` parameter octets in all),
+    /// booted it at `bootAddress` and wrote `ddc` (nil: none was found).
+    case intelLoaded(generation: String, file: String, ddc: String?, fragments: Int, octets: Int, bootAddress: UInt32)
 
     package var description: String {
         switch self {
@@ -25,6 +31,11 @@ package enum ControllerFirmwareState: Sendable, Equatable, CustomStringConvertib
                 + "\(octets) octets in \(fragments) fragments; fw version \(fwVersion(version)))"
         case .unknownChip(let lmp, let revision, let version):
             "a Realtek controller btrtl does not know (LMP subversion 0x\(hex4(lmp)), HCI revision 0x\(hex4(revision)), HCI version \(version)): no firmware loaded"
+        case .intelOperational(let generation):
+            "operational firmware on the Intel \(generation), loaded before this open"
+        case .intelLoaded(let generation, let file, let ddc, let fragments, let octets, let address):
+            "operational firmware \(file)\(ddc.map { " + \($0)" } ?? " (no .ddc)") loaded into the Intel \(generation) bootloader "
+                + "(\(octets) octets in \(fragments) Secure Send fragments; booted at 0x\(String(address, radix: 16)))"
         }
     }
 }

@@ -13,9 +13,14 @@ package enum FirmwareLoadError: Error, Sendable, CustomStringConvertible {
     case controller(step: String, HCIError)
     /// After the download the controller does not report the patched version the file carries.
     case notPatched(chip: String, file: String, expected: String, found: String)
+    /// The controller's own report rules the stage out (an unsupported platform or loading method, a
+    /// malformed Intel Read Version, a refused download).
+    case controllerReport(chip: String, problem: String)
 
     /// The Debian package and component Realtek's `rtl_bt/` files come from.
     package static let realtekPackage = "firmware-realtek (Debian's non-free-firmware component)"
+    /// The Debian package and component Intel's `intel/ibt-*` files come from.
+    package static let intelPackage = "firmware-iwlwifi (Debian's non-free-firmware component)"
 
     package var description: String {
         switch self {
@@ -26,7 +31,9 @@ package enum FirmwareLoadError: Error, Sendable, CustomStringConvertible {
         case .controller(let step, let error):
             "firmware stage: \(step): \(error)"
         case .notPatched(let chip, let file, let expected, let found):
-            "firmware stage: the \(chip) does not run \(file) after the download: expected \(expected), Read Local Version reports \(found)"
+            "firmware stage: the \(chip) does not run \(file) after the download: expected \(expected), the controller reports \(found)"
+        case .controllerReport(let chip, let problem):
+            "firmware stage: the \(chip): \(problem)"
         }
     }
 }

@@ -2,10 +2,11 @@
 /// firmware stage of a `usb:` open did, else (other monikers, where btusb loaded it or not) from what Read
 /// Local Version says of a Realtek controller. Nil for a controller that needs no firmware from the host.
 package struct FirmwareSummary: Codable, Sendable, Equatable {
-    /// `rom`, `patched` or `unknown`.
+    /// `rom`, `patched` or `unknown` (Realtek); `operational` (Intel: a bootloader answers no Read Local Version).
     package var state: String
     /// The file downloaded at this open (`rtl_bt/rtl8761bu_fw.bin`), if one was.
     package var file: String?
+    /// The Realtek config, or the Intel .ddc, sent after the file.
     package var config: String?
     /// btrtl's "fw version" (HCI revision << 16 | LMP subversion) of a patched controller.
     package var version: String?
@@ -23,6 +24,10 @@ package struct FirmwareSummary: Codable, Sendable, Equatable {
             self.init(state: "patched", version: fwVersion(version), loadedByThisOpen: false, summary: stage?.description ?? "")
         case .unknownChip?:
             self.init(state: "unknown", loadedByThisOpen: false, summary: stage?.description ?? "")
+        case .intelOperational?:
+            self.init(state: "operational", loadedByThisOpen: false, summary: stage?.description ?? "")
+        case .intelLoaded(_, let file, let ddc, _, _, _)?:
+            self.init(state: "operational", file: file, config: ddc, loadedByThisOpen: true, summary: stage?.description ?? "")
         case .notNeeded?, nil:
             guard manufacturer == RealtekFirmwareLoader.manufacturer else { return nil }
             if let advice = FirmwareAdvisor.advice(manufacturer: manufacturer, lmpSubversion: lmpSubversion, moniker: moniker) {

@@ -20,4 +20,16 @@ import Testing
         #expect(patched.state == "patched" && patched.version == "0x09A98A6B" && !patched.loadedByThisOpen)
         #expect(FirmwareSummary(stage: .notNeeded, manufacturer: 2, lmpSubversion: 0x8761, hciRevision: 0, moniker: "usb:0") == nil)
     }
+
+    @Test func anIntelBootloaderBootedAtThisOpenNamesItsFiles() throws {
+        let stage = ControllerFirmwareState.intelLoaded(generation: "TyP", file: "intel/ibt-0041-0041.sfi", ddc: "intel/ibt-0041-0041.ddc",
+                                                        fragments: 2813, octets: 699_573, bootAddress: 0x0010_0800)
+        let summary = try #require(FirmwareSummary(stage: stage, manufacturer: 2, lmpSubversion: 0x2200, hciRevision: 0, moniker: "usb:0"))
+        #expect(summary.state == "operational" && summary.loadedByThisOpen)
+        #expect(summary.file == "intel/ibt-0041-0041.sfi" && summary.config == "intel/ibt-0041-0041.ddc" && summary.version == nil)
+        #expect(summary.summary == "operational firmware intel/ibt-0041-0041.sfi + intel/ibt-0041-0041.ddc loaded into the Intel TyP bootloader "
+                + "(699573 octets in 2813 Secure Send fragments; booted at 0x100800)")
+        let before = try #require(FirmwareSummary(stage: .intelOperational(generation: "TyP"), manufacturer: 2, lmpSubversion: 0, hciRevision: 0, moniker: "usb:0"))
+        #expect(before.state == "operational" && !before.loadedByThisOpen && before.summary == "operational firmware on the Intel TyP, loaded before this open")
+    }
 }

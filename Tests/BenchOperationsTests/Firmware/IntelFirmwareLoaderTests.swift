@@ -1,0 +1,148 @@
+@testable import BenchOperations
+import ControllerFirmware
+import Foundation
+@testable import HCIPackets
+@testable import HostCore
+import Testing
+import TestSupport
+
+/// The firmware stage of an Intel `usb:` controller against a scripted AX210 bootloader: what goes down is
+/// byte for byte the Secure Send fragments ControllerFirmware cuts from Debian's ibt-0041-0041.sfi (which
+/// agree with Bumble's driver, FirmwareInspectIntelBumbleTests), then Intel Reset with the file's boot
+/// address and the .ddc's records; the two vendor events are awaited exactly 5 s, as btintel awaits them; a
+/// missing or unusable file is a named error before any download; an operational controller is left alone.
+@Suite struct IntelFirmwareLoaderTests {
+    static let debian = RealtekFirmwareLoaderTests.debian
+    static var hasDebianFiles: Bool { FileManager.default.fileExists(atPath: debian + "/intel/ibt-0041-0041.sfi") }
+    static let missing: Comment = "no intel/ under the firmware directory: scripts/install-deps --firmware fetches Debian's firmware-iwlwifi"
+
+    static func sfi() throws -> IntelSFI {
+        try IntelSFI(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: debian + "/intel/ibt-0041-0041.sfi"))), file: "ibt-0041-0041.sfi")
+    }
+
+    @Test("Debian's ibt-0041-0041.sfi and .ddc go down as btintel sends them, for either secure boot engine",
+          .enabled(if: hasDebianFiles, missing), arguments: [UInt8(0), 1])
+    func downloadsDebianFirmware(sbeType: UInt8) async throws {
+        let sfi = try Self.sfi()
+        let expected = try sfi.fragments(engine: sbeType == 0 ? .rsa : .ecdsa)
+        try await withSteppedTime { time in
+            let dongle = try ScriptedIntelController(sbeType: sbeType, fragmentsBeforeLoaded: expected.count)
+            let host = try dongle.controller.makeHost(clock: time.clock)
+            let state = try await IntelFirmwareLoader(files: FirmwareFiles(directories: [Self.debian])).load(on: host)
+
+            #expect(dongle.secureSends == expected.map { [$0.type.rawValue] + sfi.bytes[$0.range] })
+            #expect(dongle.secureSends.allSatisfy { $0.count <= 253 })
+            let ddc = try IntelDDC(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.debian + "/intel/ibt-0041-0041.ddc"))), file: "ddc")
+            let commands = dongle.controller.commands
+            #expect(commands.map(\.opcode) == [ScriptedIntelController.readVersion]
+                    + Array(repeating: ScriptedIntelController.secureSend, count: expected.count)
+                    + [ScriptedIntelController.intelReset, ScriptedIntelController.readVersion]
+                    + Array(repeating: ScriptedIntelController.writeDDC, count: ddc.records.count))
+            #expect(commands.first?.parameters == [0xFF])
+            // btintel's intel_reset: soft reset, patches on, no DDC reload, boot at the file's Write Boot Params address.
+            #expect(commands.first { $0.opcode == ScriptedIntelController.intelReset }?.parameters == [0x00, 0x01, 0x00, 0x01, 0x00, 0x08, 0x10, 0x00])
+            #expect(commands.filter { $0.opcode == ScriptedIntelController.writeDDC }.map(\.parameters) == ddc.commands.map { Array($0) })
+            #expect(state == .intelLoaded(generation: "TyP", file: "intel/ibt-0041-0041.sfi", ddc: "intel/ibt-0041-0041.ddc", fragments: expected.count,
+                                          octets: try sfi.sent(engine: sbeType == 0 ? .rsa : .ecdsa).count, bootAddress: 0x0010_0800))
+            await host.close()
+        }
+    }
+
+    @Test("A bootloader that never says 'firmware loading complete' fails exactly 5 s after the last fragment",
+          .enabled(if: hasDebianFiles, missing))
+    func silentAfterDownload() async throws {
+        let count = try Self.sfi().fragments(engine: .rsa).count
+        try await Self.timesOut(ScriptedIntelController(fragmentsBeforeLoaded: count, silentAfterDownload: true),
+                                after: ScriptedIntelController.secureSend, count: count, awaited: "0xFF 0x06 (firmware loading complete)")
+    }
+
+    @Test("Firmware that never sends its bootup event fails exactly 5 s after Intel Reset", .enabled(if: hasDebianFiles, missing))
+    func silentAfterReset() async throws {
+        let count = try Self.sfi().fragments(engine: .rsa).count
+        try await Self.timesOut(ScriptedIntelController(fragmentsBeforeLoaded: count, silentAfterReset: true),
+                                after: ScriptedIntelController.intelReset, count: 1, awaited: "0xFF 0x02 (bootup)")
+    }
+
+    /// Loads on `dongle`; once the `count`-th `opcode` command reached it, the next deadline is 5 s on; the
+    /// stage fails then, not a nanosecond before, naming `awaited`.
+    static func timesOut(_ dongle: ScriptedIntelController, after opcode: HCIOpcode, count: Int, awaited: String) async throws {
+        try await withSteppedTime { time in
+            let host = try dongle.controller.makeHost(clock: time.clock)
+            let loader = IntelFirmwareLoader(files: FirmwareFiles(directories: [Self.debian]))
+            let loading = Task { try await loader.load(on: host) }
+            _ = await dongle.controller.packets { ScriptedController.commands($0).filter { $0.opcode == opcode }.count == count }
+            // The command's own Command Complete is on its way (the controller answers at once): then only the event's deadline is left.
+            while await !host.sentCommands.isEmpty { await Task.yield() }
+            let start = time.now
+            #expect(await time.nextDeadline() == start + .seconds(5))
+            await time.advance(to: start + .seconds(5) - .nanoseconds(1))
+            #expect(await time.nextDeadline() == start + .seconds(5), "failed before its deadline")
+            await time.advance(by: .nanoseconds(1))
+            await #expect { try await loading.value } throws: { error in
+                guard let error = error as? FirmwareLoadError, case .controller(let step, let cause) = error,
+                      case .eventTimeout(_, let timeout, _) = cause else { return false }
+                return step.contains(awaited) && timeout == .seconds(5) && error.description.contains(awaited)
+            }
+            await host.close()
+        }
+    }
+
+    @Test func aMissingFileIsNamedWithItsPackageAndNothingIsSent() async throws {
+        let empty = try TemporaryDirectory.make("intel-missing")
+        defer { TemporaryDirectory.remove(empty) }
+        try await withSteppedTime { time in
+            let dongle = try ScriptedIntelController()
+            let host = try dongle.controller.makeHost(clock: time.clock)
+            await #expect { try await IntelFirmwareLoader(files: FirmwareFiles(directories: [empty.path])).load(on: host) } throws: { error in
+                guard let error = error as? FirmwareLoadError, case .missingFile(let name, let searched, _, let chip) = error else { return false }
+                return name == "intel/ibt-0041-0041.sfi" && searched == empty.path && chip == "Intel TyP bootloader"
+                    && error.description.contains("firmware-iwlwifi") && error.description.contains("non-free-firmware")
+            }
+            #expect(dongle.secureSends.isEmpty)
+            await host.close()
+        }
+    }
+
+    @Test("A truncated .sfi, or a legacy one for this TyP, is refused before any Secure Send", .enabled(if: hasDebianFiles, missing))
+    func unusableFiles() async throws {
+        let real = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.debian + "/intel/ibt-0041-0041.sfi")))
+        let legacy = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.debian + "/intel/ibt-17-16-1.sfi")))
+        for (bytes, problem) in [(Array(real.dropLast(1000)), "truncated"), (legacy, "no ECDSA header")] {
+            let directory = try TemporaryDirectory.make("intel-unusable")
+            defer { TemporaryDirectory.remove(directory) }
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("intel"), withIntermediateDirectories: true)
+            try Data(bytes).write(to: directory.appendingPathComponent("intel/ibt-0041-0041.sfi"))
+            try await withSteppedTime { time in
+                let dongle = try ScriptedIntelController()
+                let host = try dongle.controller.makeHost(clock: time.clock)
+                await #expect { try await IntelFirmwareLoader(files: FirmwareFiles(directories: [directory.path])).load(on: host) } throws: { error in
+                    guard let error = error as? FirmwareLoadError, case .unusableFile(let cause, _, _) = error else { return false }
+                    return cause.file.hasSuffix("intel/ibt-0041-0041.sfi") && cause.problem.contains(problem) && error.description.contains("firmware-iwlwifi")
+                }
+                #expect(dongle.secureSends.isEmpty)
+                await host.close()
+            }
+        }
+    }
+
+    @Test func anOperationalControllerIsLeftAlone() async throws {
+        let empty = try TemporaryDirectory.make("intel-operational")
+        defer { TemporaryDirectory.remove(empty) }
+        try await withSteppedTime { time in
+            let dongle = try ScriptedIntelController(startsOperational: true)
+            let host = try dongle.controller.makeHost(clock: time.clock)
+            let state = try await IntelFirmwareLoader(files: FirmwareFiles(directories: [empty.path])).load(on: host)
+            #expect(state == .intelOperational(generation: "TyP"))
+            #expect(dongle.controller.commands.map(\.opcode) == [ScriptedIntelController.readVersion])
+            await host.close()
+        }
+    }
+
+    @Test func intelUSBIDsAsBtusbHasThem() {
+        for product: UInt16 in [0x0025, 0x0026, 0x0029, 0x0032, 0x0033, 0x0AAA] {
+            #expect(IntelUSBIDs.contains(vendor: 0x8087, product: product))
+        }
+        #expect(!IntelUSBIDs.contains(vendor: 0x8087, product: 0x07DC))
+        #expect(!IntelUSBIDs.contains(vendor: 0x0BDA, product: 0x0032))
+    }
+}

@@ -1,0 +1,64 @@
+import ControllerFirmware
+import Synchronization
+@testable import HCIPackets
+import TestSupport
+
+/// An Intel AX210 (TyP, 8087:0032) as btintel meets it, behind `ScriptedController`: its Intel Read Version
+/// answers the TLV form (btintel.h's types) with CNVi and CNVr top 0x410 (so btintel asks for
+/// intel/ibt-0041-0041.sfi), hardware variant 0x17, secure boot engine `sbeType`, image type 0x01
+/// (bootloader) until booted, then 0x03. Each Secure Send and Write DDC gets a Command Complete; after
+/// `fragmentsBeforeLoaded` Secure Sends it also sends the vendor event 0xFF 0x06 "firmware loading complete"
+/// (unless `silentAfterDownload`); Intel Reset gets a Command Complete, then (unless `silentAfterReset`) the
+/// vendor event 0xFF 0x02 "bootup" and it runs operational firmware.
+struct ScriptedIntelController {
+    let controller: ScriptedController
+
+    static let readVersion = HCIOpcode(ogf: 0x3F, ocf: 0x05)
+    static let secureSend = HCIOpcode(ogf: 0x3F, ocf: 0x09)
+    static let intelReset = HCIOpcode(ogf: 0x3F, ocf: 0x01)
+    static let writeDDC = HCIOpcode(ogf: 0x3F, ocf: 0x8B)
+
+    static func version(operational: Bool, sbeType: UInt8) -> [UInt8] {
+        var version = IntelVersionTLV()
+        version.cnviTop = 0x0000_0410
+        version.cnvrTop = 0x0000_0410
+        version.cnviBT = 0x0017_3700
+        version.imageType = operational ? 0x03 : 0x01
+        version.sbeType = sbeType
+        version.minimumFirmware = IntelFirmwareBuild(number: 1, week: 1, year: 20)
+        return version.entries
+    }
+
+    init(sbeType: UInt8 = 0, startsOperational: Bool = false, fragmentsBeforeLoaded: Int = .max,
+         silentAfterDownload: Bool = false, silentAfterReset: Bool = false, loadResult: UInt8 = 0) throws {
+        let state = Mutex((operational: startsOperational, secureSends: 0))
+        controller = try ScriptedController { command, _ in
+            switch command.opcode {
+            case Self.readVersion:
+                let operational = state.withLock { $0.operational }
+                return ScriptedController.commandComplete(command.opcode, Self.version(operational: operational, sbeType: sbeType))
+            case Self.secureSend:
+                let count = state.withLock { state -> Int in
+                    state.secureSends += 1
+                    return state.secureSends
+                }
+                var reply = ScriptedController.commandComplete(command.opcode)
+                if count == fragmentsBeforeLoaded && !silentAfterDownload {
+                    reply += ScriptedController.event(0xFF, [0x06, loadResult, 0x09, 0xFC, 0x00])
+                }
+                return reply
+            case Self.intelReset:
+                if silentAfterReset { return ScriptedController.commandComplete(command.opcode) }
+                state.withLock { $0.operational = true }
+                return ScriptedController.commandComplete(command.opcode) + ScriptedController.event(0xFF, [0x02, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00])
+            case Self.writeDDC:
+                return ScriptedController.commandComplete(command.opcode)
+            default:
+                return ScriptedController.healthy(command) ?? []
+            }
+        }
+    }
+
+    /// The Secure Send commands the host sent: each one's parameters (type octet, then data).
+    var secureSends: [[UInt8]] { controller.commands.filter { $0.opcode == Self.secureSend }.map(\.parameters) }
+}
