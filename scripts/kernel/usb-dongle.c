@@ -6,6 +6,7 @@
  * usage: usb-dongle --ffs DIR --h4 SOCKET [--udc-file PATH --udc NAME] [--wedge-after N]
  *                   [--never-recover] [--reboot-on-port-off LOCATION] [--log FILE]
  *                   [--realtek RECORD [--realtek-rom-version N] [--realtek-fw-version HEX]]
+ *                   [--intel RECORD [--intel-firmware SFI] [--intel-sbe-type N]]
  *
  * Faults, for the recovery ladder: SIGUSR1 arms "stop answering at the Nth HCI Reset from now"
  * (--wedge-after, default 2). A wedged dongle takes commands on ep0 but never answers them. A USB
@@ -29,6 +30,20 @@
  * payload is written to RECORD (replaced when a download starts again at index 0) and its indices, one a
  * line, to RECORD.indices, so the bytes btrtl and hil send can be compared. A USB reset or a port power cut
  * loses the patch, as on a real dongle.
+ *
+ * An Intel AX210 in its bootloader, for the Secure Send download (--intel RECORD; give the gadget 8087:0032):
+ * Intel Read Version (0xFC05) answers the TLV form as btintel reads it — CNVi/CNVr top 0x410 (ibt-0041-0041),
+ * platform 0x37, variant 0x17 (TyP), image type 0x01 (bootloader) or 0x03 (operational), secure boot engine
+ * --intel-sbe-type (default 0, RSA), a minimum firmware build other than the file's. In the bootloader it takes
+ * Secure Send (0xFC09) on ep0 or, as btusb sends it, bulk OUT, answering each with a Command Complete and writing
+ * its parameters (type octet, then data) to RECORD and "type length" to RECORD.fragments (both begun afresh at each
+ * CSS header, a download's first fragment); once the command buffer of --intel-firmware (default
+ * /lib/firmware/intel/ibt-0041-0041.sfi, read at each download's start; its length after the RSA and, if present,
+ * ECDSA headers) has arrived it sends the vendor event 0xFF 0x06 "firmware loading complete"; Intel Reset (0xFC01)
+ * gets a Command Complete, the vendor event 0xFF 0x02 "bootup", and operational firmware, whose Intel Write DDC
+ * (0xFC8B) records go to RECORD.ddc. The bootloader takes HCI Reset and refuses every other command (Unknown HCI
+ * Command); other vendor commands are refused in either state; once operational the rest goes to the controller
+ * behind. A USB reset or a port power cut returns it to the bootloader.
  *
  * Two things a FunctionFS dongle must do (EMULATORS.md): FUNCTIONFS_ALL_CTRL_RECIP, because btusb
  * addresses its class requests to the device, not the interface; and a zero-length packet after any
@@ -74,6 +89,12 @@ static uint32_t realtek_fw_version = 0x09a98a6b;
 static volatile int realtek_patched = 0;
 static FILE *realtek_payload, *realtek_indices;
 static unsigned long realtek_fragments = 0, realtek_octets = 0;
+/* --intel: declared here, defined with the rest of the Intel identity below. */
+static const char *intel_record;
+static volatile int intel_operational;
+static size_t intel_bulk_commands(const uint8_t *buffer, size_t have);
+static void intel_lose_firmware(const char *why);
+
 
 static void say(const char *format, ...) {
     struct timespec now;
@@ -146,6 +167,7 @@ static void *port_power_watcher(void *unused) {
             wedged = 0;
             armed = 0;
             realtek_patched = 0;
+            intel_lose_firmware("port power off seen");
             reconnect_h4();
             say("port power off seen (%s left the bus): rebooted with a fresh controller", own_location);
         } else {
@@ -278,7 +300,7 @@ static void forward_h4(uint8_t type, const uint8_t *data, size_t length) {
     if (failed) say("writing to the controller failed: %s", strerror(errno));
 }
 
-/* ACL from the host on bulk OUT, reassembled by its header → H4. */
+/* ACL from the host on bulk OUT, reassembled by its header → H4 (commands, for an Intel bootloader). */
 static void *host_acl_reader(void *unused) {
     (void)unused;
     uint8_t buffer[16384];
@@ -293,7 +315,8 @@ static void *host_acl_reader(void *unused) {
         }
         have += (size_t)n;
         size_t start = 0;
-        while (have - start >= 4) {
+        if (intel_record && !intel_operational) start = intel_bulk_commands(buffer, have);
+        while (!(intel_record && !intel_operational) && have - start >= 4) {
             size_t body = buffer[start + 2] | buffer[start + 3] << 8;
             if (have - start < 4 + body) break;
             if (!wedged) { acl_out++; forward_h4(0x02, buffer + start, 4 + body); }
@@ -392,6 +415,8 @@ static int realtek_command(const uint8_t *data, size_t length) {
     return 0;
 }
 
+static int intel_command(const uint8_t *data, size_t length);
+
 static void on_command(const uint8_t *data, size_t length) {
     take_signals();
     commands++;
@@ -402,7 +427,158 @@ static void on_command(const uint8_t *data, size_t length) {
     }
     if (wedged) return;
     if (realtek_record && realtek_command(data, length)) return;
+    if (intel_record && intel_command(data, length)) return;
     forward_h4(0x01, data, length);
+}
+
+/*
+ * --intel: an Intel AX210 (TyP) in its bootloader, as btintel meets it. Kept apart from the rest so that
+ * other identities merge cleanly.
+ */
+static const char *intel_record;
+static const char *intel_firmware = "/lib/firmware/intel/ibt-0041-0041.sfi";
+static int intel_sbe_type = 0;
+static volatile int intel_operational = 0;
+static FILE *intel_payload, *intel_fragments_file, *intel_ddc;
+static unsigned long intel_fragments = 0, intel_octets = 0, intel_data_octets = 0, intel_data_expected = 0;
+
+/* An event the dongle sends itself on interrupt IN: code, then `parameters`. */
+static void intel_event(uint8_t code, const uint8_t *parameters, size_t length) {
+    uint8_t event[2 + 255];
+    event[0] = code;
+    event[1] = (uint8_t)length;
+    memcpy(event + 2, parameters, length);
+    pthread_mutex_lock(&int_lock);
+    events++;
+    send_in(ep_int, event, 2 + length, INT_MPS);
+    pthread_mutex_unlock(&int_lock);
+}
+
+/* The command buffer's length in the .sfi the bootloader expects, read at each download's start: after the RSA
+ * header (644 octets) and, when a CSS header of version 0x00020000 follows at 644 (as btintel checks), the ECDSA
+ * header (320). The bootloader says "firmware loading complete" once that many data octets arrived. */
+static void intel_expect_firmware(void) {
+    FILE *file = fopen(intel_firmware, "rb");
+    if (!file) die(intel_firmware);
+    uint8_t header[13];
+    fseek(file, 0, SEEK_END);
+    long size = ftell(file);
+    int ecdsa = size > 964 && fseek(file, 644, SEEK_SET) == 0 && fread(header, 1, sizeof header, file) == sizeof header
+        && header[0] == 0x06 && header[8] == 0x00 && header[9] == 0x00 && header[10] == 0x02 && header[11] == 0x00;
+    fclose(file);
+    long start = ecdsa ? 964 : 644;
+    if (size <= start) { say("fatal: %s is %ld octets, no command buffer", intel_firmware, size); exit(2); }
+    intel_data_expected = (unsigned long)(size - start);
+}
+
+/* Opens RECORD (the Secure Send parameters), RECORD.fragments (type and length a line) and RECORD.ddc afresh. */
+static void intel_start_record(void) {
+    char path[512];
+    if (intel_payload) fclose(intel_payload);
+    if (intel_fragments_file) fclose(intel_fragments_file);
+    if (intel_ddc) fclose(intel_ddc);
+    intel_payload = fopen(intel_record, "w");
+    snprintf(path, sizeof path, "%s.fragments", intel_record);
+    intel_fragments_file = fopen(path, "w");
+    snprintf(path, sizeof path, "%s.ddc", intel_record);
+    intel_ddc = fopen(path, "w");
+    if (!intel_payload || !intel_fragments_file || !intel_ddc) die(intel_record);
+    intel_fragments = intel_octets = intel_data_octets = 0;
+}
+
+/* Intel Read Version's TLV form (btintel.h's INTEL_TLV_* types): CNVi and CNVr top 0x410 (so btintel asks for
+ * ibt-0041-0041), CNVi BT platform 0x37 variant 0x17, the image type, secure boot on, the minimum firmware build
+ * 1-1.20 (not the file's, so btintel downloads), full CCE, the secure boot engine and an OTP address. */
+static void intel_read_version(uint16_t opcode) {
+    const uint8_t answer[] = {
+        0x00,
+        0x10, 4, 0x10, 0x04, 0x00, 0x00,  0x11, 4, 0x10, 0x04, 0x00, 0x00,  0x12, 4, 0x00, 0x37, 0x17, 0x00,
+        0x13, 4, 0x00, 0x00, 0x00, 0x00,  0x16, 2, 0x00, 0x00,  0x1C, 1, intel_operational ? 0x03 : 0x01,
+        0x1D, 2, 0x33, 0x16,  0x1E, 1, 0x01,  0x1F, 4, 0x6B, 0x00, 0x00, 0x00,
+        0x28, 1, 0x01,  0x2A, 1, 0x00,  0x2B, 1, 0x00,  0x2C, 1, 0x00,  0x2D, 3, 0x01, 0x01, 0x14,
+        0x2E, 1, 0x00,  0x2F, 1, (uint8_t)intel_sbe_type,  0x30, 6, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66,
+    };
+    complete(opcode, answer, sizeof answer);
+}
+
+/* --intel: answers what the AX210's bootloader (and the vendor side of its operational firmware) answers itself;
+ * 0 for a command the controller behind takes. */
+static int intel_command(const uint8_t *data, size_t length) {
+    uint16_t opcode = (uint16_t)(data[0] | data[1] << 8);
+    const uint8_t *parameters = data + 3;
+    size_t count = length - 3 < data[2] ? length - 3 : data[2];
+    const uint8_t ok[] = {0x00}, unknown[] = {0x01};
+    if (opcode == 0xFC05) { intel_read_version(opcode); return 1; }
+    if (opcode == 0xFC09 && !intel_operational && count >= 1) { /* Secure Send: a type, then up to 252 octets */
+        if (!intel_payload || parameters[0] == 0x00) { /* the CSS header comes first: a download starts */
+            intel_start_record();
+            intel_expect_firmware();
+            say("intel: download started (%lu octets of command buffer expected)", intel_data_expected);
+        }
+        if (fwrite(parameters, 1, count, intel_payload) != count) die(intel_record);
+        fprintf(intel_fragments_file, "0x%02x %zu\n", parameters[0], count - 1);
+        fflush(intel_payload);
+        fflush(intel_fragments_file);
+        intel_fragments++;
+        intel_octets += count;
+        if (parameters[0] == 0x01) intel_data_octets += count - 1;
+        complete(opcode, ok, sizeof ok);
+        if (parameters[0] == 0x01 && intel_data_octets == intel_data_expected) {
+            const uint8_t loaded[] = {0x06, 0x00, 0x09, 0xFC, 0x00}; /* firmware loading complete: result 0 */
+            say("intel: download complete, %lu fragments, %lu octets", intel_fragments, intel_octets);
+            intel_event(0xFF, loaded, sizeof loaded);
+        }
+        return 1;
+    }
+    if (opcode == 0xFC01 && !intel_operational) { /* Intel Reset: boot the operational firmware */
+        char line[64] = "";
+        for (size_t i = 0; i < count && i < 16; i++) snprintf(line + strlen(line), sizeof line - strlen(line), "%02x", parameters[i]);
+        complete(opcode, ok, sizeof ok);
+        if (intel_data_octets != intel_data_expected) {
+            say("intel: Intel Reset %s before a complete download: stays in the bootloader", line);
+            return 1;
+        }
+        intel_operational = 1;
+        const uint8_t bootup[] = {0x02, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00};
+        say("intel: Intel Reset %s: booted into operational firmware", line);
+        intel_event(0xFF, bootup, sizeof bootup);
+        return 1;
+    }
+    if (opcode == 0xFC8B && intel_operational) { /* Intel Write DDC: one record */
+        if (intel_ddc) { fwrite(parameters, 1, count, intel_ddc); fflush(intel_ddc); }
+        say("intel: Write DDC of %zu octets", count);
+        complete(opcode, ok, sizeof ok);
+        return 1;
+    }
+    if (opcode == 0xFCA6 && intel_operational) { /* Read Debug Features: page 1, no telemetry */
+        uint8_t features[19] = {0x00, 0x01};
+        complete(opcode, features, sizeof features);
+        return 1;
+    }
+    if (data[1] >> 2 == 0x3F) { complete(opcode, unknown, sizeof unknown); return 1; } /* other vendor commands */
+    if (!intel_operational) { /* the bootloader takes HCI Reset and nothing else */
+        complete(opcode, opcode == 0x0C03 ? ok : unknown, 1);
+        return 1;
+    }
+    return 0;
+}
+
+/* In the bootloader btusb sends Secure Send on bulk OUT (btusb_send_frame_intel): commands, not ACL. */
+static size_t intel_bulk_commands(const uint8_t *buffer, size_t have) {
+    size_t start = 0;
+    while (have - start >= 3 && have - start >= 3 + (size_t)buffer[start + 2]) {
+        size_t length = 3 + buffer[start + 2];
+        on_command(buffer + start, length);
+        start += length;
+    }
+    return start;
+}
+
+/* A USB reset or a power cut: back to the bootloader. */
+static void intel_lose_firmware(const char *why) {
+    if (!intel_record || !intel_operational) return;
+    intel_operational = 0;
+    say("intel: %s: the firmware is lost, back to the bootloader", why);
 }
 
 static void handle_setup(const struct usb_ctrlrequest *setup) {
@@ -431,10 +607,14 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--realtek") && next) realtek_record = argv[++i];
         else if (!strcmp(argv[i], "--realtek-rom-version") && next) realtek_rom_version = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--realtek-fw-version") && next) realtek_fw_version = (uint32_t)strtoul(argv[++i], NULL, 16);
+        else if (!strcmp(argv[i], "--intel") && next) intel_record = argv[++i];
+        else if (!strcmp(argv[i], "--intel-firmware") && next) intel_firmware = argv[++i];
+        else if (!strcmp(argv[i], "--intel-sbe-type") && next) intel_sbe_type = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--log") && next) { if (!freopen(argv[++i], "a", stderr)) die("log"); setvbuf(stderr, NULL, _IOLBF, 0); }
-        else { fprintf(stderr, "usage: usb-dongle --ffs DIR --h4 SOCKET [--udc-file PATH --udc NAME] [--wedge-after N] [--never-recover] [--reboot-on-port-off LOCATION] [--log FILE] [--realtek RECORD [--realtek-rom-version N] [--realtek-fw-version HEX]]\n"); return 3; }
+        else { fprintf(stderr, "usage: usb-dongle --ffs DIR --h4 SOCKET [--udc-file PATH --udc NAME] [--wedge-after N] [--never-recover] [--reboot-on-port-off LOCATION] [--log FILE] [--realtek RECORD [--realtek-rom-version N] [--realtek-fw-version HEX]] [--intel RECORD [--intel-firmware SFI] [--intel-sbe-type N]]\n"); return 3; }
     }
     if (!ffs_dir || !h4_path || wedge_after < 1) { fprintf(stderr, "usb-dongle: --ffs and --h4 are required, --wedge-after ≥ 1\n"); return 3; }
+    if (intel_record) intel_expect_firmware();
     struct sigaction action = {.sa_handler = arm_signal};
     sigaction(SIGUSR1, &action, NULL);
     sigaction(SIGUSR2, &action, NULL);
@@ -474,6 +654,7 @@ int main(int argc, char **argv) {
                 realtek_patched = 0;
                 say("realtek: USB reset seen: the patch is lost, back to ROM state");
             }
+            if (disabled_since_enable) intel_lose_firmware("USB reset seen");
             if (disabled_since_enable && wedged && !armed_never) {
                 wedged = 0;
                 armed = 0;
