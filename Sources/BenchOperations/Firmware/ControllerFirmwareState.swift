@@ -17,7 +17,8 @@ package enum ControllerFirmwareState: Sendable, Equatable, CustomStringConvertib
     /// last reset), left alone.
     case intelOperational(generation: String)
     /// We sent the Intel bootloader `file` in `fragments` Secure Sends (`octets` parameter octets in all),
-    /// booted it at `bootAddress` and wrote `ddc` (nil: none was found).
+    /// booted it at `bootAddress` and wrote `ddc` (nil: none was found); no fragments when the bootloader
+    /// reported the file's build, which btintel only boots.
     case intelLoaded(generation: String, file: String, ddc: String?, fragments: Int, octets: Int, bootAddress: UInt32)
 
     package var description: String {
@@ -35,7 +36,8 @@ package enum ControllerFirmwareState: Sendable, Equatable, CustomStringConvertib
             "operational firmware on the Intel \(generation), loaded before this open"
         case .intelLoaded(let generation, let file, let ddc, let fragments, let octets, let address):
             "operational firmware \(file)\(ddc.map { " + \($0)" } ?? " (no .ddc)") loaded into the Intel \(generation) bootloader "
-                + "(\(octets) octets in \(fragments) Secure Send fragments; booted at 0x\(String(address, radix: 16)))"
+                + (fragments == 0 ? "(it held the file's build: booted at 0x\(String(address, radix: 16)) without a download)"
+                                  : "(\(octets) octets in \(fragments) Secure Send fragments; booted at 0x\(String(address, radix: 16)))")
         }
     }
 }

@@ -5,7 +5,8 @@ import HostCore
 /// The firmware stage of opening an Intel `usb:` controller, as Linux's btintel (`btintel_setup_combined`,
 /// `btintel_bootloader_setup_tlv`, `btintel_bootloader_setup`) does it: Intel Read Version (TLV form; the
 /// legacy form for the JfP…CcP generations); a controller running operational firmware is left alone; a
-/// bootloader gets its .sfi in Secure Send fragments (`IntelSFI`), then the loader awaits the bootloader's
+/// bootloader gets its .sfi in Secure Send fragments (`IntelSFI`) — unless it reports the file's build as the
+/// one it holds, which btintel only boots — then the loader awaits the bootloader's
 /// "firmware loading complete" vendor event, sends Intel Reset with the file's boot address, awaits the
 /// operational firmware's "bootup" vendor event, reads the version again (it must report operational) and
 /// writes the .ddc's records with Intel Write DDC (a missing .ddc is tolerated, as btintel tolerates it).
@@ -42,7 +43,9 @@ package struct IntelFirmwareLoader: Sendable {
         let fragments: [IntelSecureSendFragment]
         do { fragments = try sfi.fragments(engine: engine) } catch { throw .unusableFile(error, package: FirmwareLoadError.intelPackage, chip: chip) }
         let bootAddress = sfi.bootParams?.address ?? 0
-        for (number, fragment) in fragments.enumerated() {
+        // btintel (`btintel_firmware_version`): a bootloader that reports the file's build already holds it, and is only booted.
+        let alreadyLoaded = sfi.bootParams.map { Self.reportedBuild(version) == $0.build } ?? false
+        for (number, fragment) in fragments.enumerated() where !alreadyLoaded {
             let awaited = "Command Complete for Secure Send (0xFC09) fragment \(number + 1) of \(fragments.count) (\(fragment.type)) of \(sfiName)"
             if number == fragments.count - 1 {
                 let loaded = try await expect(host, "the vendor event 0xFF 0x06 (firmware loading complete) after the last Secure Send of \(sfiName)") {
@@ -67,8 +70,20 @@ package struct IntelFirmwareLoader: Sendable {
             throw .notPatched(chip: chip, file: sfiName, expected: "operational firmware (image type 0x03)", found: "\(running)")
         }
         let ddc = try await writeDDC(ddcName, on: host, chip: chip)
-        return .intelLoaded(generation: version.generation, file: sfiName, ddc: ddc, fragments: fragments.count,
-                            octets: fragments.reduce(0) { $0 + 1 + $1.range.count }, bootAddress: bootAddress)
+        return .intelLoaded(generation: version.generation, file: sfiName, ddc: ddc, fragments: alreadyLoaded ? 0 : fragments.count,
+                            octets: alreadyLoaded ? 0 : fragments.reduce(0) { $0 + 1 + $1.range.count }, bootAddress: bootAddress)
+    }
+
+    /// The build a bootloader says it holds, as btintel compares it with the file's Write Boot Params: the TLV
+    /// form's minimum firmware build, the legacy form's firmware build (nil for SfP and WsP, whose files do
+    /// not carry theirs).
+    static func reportedBuild(_ version: IntelVersion) -> IntelFirmwareBuild? {
+        switch version {
+        case .tlv(let tlv): tlv.minimumFirmware
+        case .legacy(let legacy) where legacy.hwVariant != 0x0B && legacy.hwVariant != 0x0C:
+            IntelFirmwareBuild(number: legacy.fwBuildNumber, week: legacy.fwBuildWeek, year: legacy.fwBuildYear)
+        case .legacy: nil
+        }
     }
 
     /// Intel Read Version, TLV (parameter 0xFF) or legacy (none), read as `IntelVersion`.

@@ -125,6 +125,22 @@ import TestSupport
         }
     }
 
+    @Test("A bootloader reporting the file's build (107-51.22) is booted without a download, as btintel does",
+          .enabled(if: hasDebianFiles, missing))
+    func aBootloaderHoldingTheFileIsOnlyBooted() async throws {
+        try await withSteppedTime { time in
+            let dongle = try ScriptedIntelController(minimumFirmware: IntelFirmwareBuild(number: 107, week: 51, year: 22))
+            let host = try dongle.controller.makeHost(clock: time.clock)
+            let state = try await IntelFirmwareLoader(files: FirmwareFiles(directories: [Self.debian])).load(on: host)
+            #expect(dongle.secureSends.isEmpty)
+            #expect(dongle.controller.commands.prefix(3).map(\.opcode) == [ScriptedIntelController.readVersion, ScriptedIntelController.intelReset,
+                                                                            ScriptedIntelController.readVersion])
+            #expect(state == .intelLoaded(generation: "TyP", file: "intel/ibt-0041-0041.sfi", ddc: "intel/ibt-0041-0041.ddc", fragments: 0,
+                                          octets: 0, bootAddress: 0x0010_0800))
+            await host.close()
+        }
+    }
+
     @Test func anOperationalControllerIsLeftAlone() async throws {
         let empty = try TemporaryDirectory.make("intel-operational")
         defer { TemporaryDirectory.remove(empty) }

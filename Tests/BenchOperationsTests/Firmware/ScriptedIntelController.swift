@@ -5,7 +5,8 @@ import TestSupport
 
 /// An Intel AX210 (TyP, 8087:0032) as btintel meets it, behind `ScriptedController`: its Intel Read Version
 /// answers the TLV form (btintel.h's types) with CNVi and CNVr top 0x410 (so btintel asks for
-/// intel/ibt-0041-0041.sfi), hardware variant 0x17, secure boot engine `sbeType`, image type 0x01
+/// intel/ibt-0041-0041.sfi), hardware variant 0x17, secure boot engine `sbeType`, minimum firmware build
+/// `minimumFirmware`, image type 0x01
 /// (bootloader) until booted, then 0x03. Each Secure Send and Write DDC gets a Command Complete; after
 /// `fragmentsBeforeLoaded` Secure Sends it also sends the vendor event 0xFF 0x06 "firmware loading complete"
 /// (unless `silentAfterDownload`); Intel Reset gets a Command Complete, then (unless `silentAfterReset`) the
@@ -18,25 +19,25 @@ struct ScriptedIntelController {
     static let intelReset = HCIOpcode(ogf: 0x3F, ocf: 0x01)
     static let writeDDC = HCIOpcode(ogf: 0x3F, ocf: 0x8B)
 
-    static func version(operational: Bool, sbeType: UInt8) -> [UInt8] {
+    static func version(operational: Bool, sbeType: UInt8, minimumFirmware: IntelFirmwareBuild = .init(number: 1, week: 1, year: 20)) -> [UInt8] {
         var version = IntelVersionTLV()
         version.cnviTop = 0x0000_0410
         version.cnvrTop = 0x0000_0410
         version.cnviBT = 0x0017_3700
         version.imageType = operational ? 0x03 : 0x01
         version.sbeType = sbeType
-        version.minimumFirmware = IntelFirmwareBuild(number: 1, week: 1, year: 20)
+        version.minimumFirmware = minimumFirmware
         return version.entries
     }
 
-    init(sbeType: UInt8 = 0, startsOperational: Bool = false, fragmentsBeforeLoaded: Int = .max,
+    init(sbeType: UInt8 = 0, minimumFirmware: IntelFirmwareBuild = .init(number: 1, week: 1, year: 20), startsOperational: Bool = false, fragmentsBeforeLoaded: Int = .max,
          silentAfterDownload: Bool = false, silentAfterReset: Bool = false, loadResult: UInt8 = 0) throws {
         let state = Mutex((operational: startsOperational, secureSends: 0))
         controller = try ScriptedController { command, _ in
             switch command.opcode {
             case Self.readVersion:
                 let operational = state.withLock { $0.operational }
-                return ScriptedController.commandComplete(command.opcode, Self.version(operational: operational, sbeType: sbeType))
+                return ScriptedController.commandComplete(command.opcode, Self.version(operational: operational, sbeType: sbeType, minimumFirmware: minimumFirmware))
             case Self.secureSend:
                 let count = state.withLock { state -> Int in
                     state.secureSends += 1
