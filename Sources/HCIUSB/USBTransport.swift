@@ -9,7 +9,8 @@ import Synchronization
 /// `usb:SELECTOR`: a USB Bluetooth controller driven through libusb (Core v5.4 Vol 4 Part B).
 ///
 /// Commands go out as class requests on endpoint 0, events come from the interrupt IN endpoint, ACL
-/// data travels on the bulk endpoints; both IN streams are reassembled by their HCI headers. Every
+/// data travels on the bulk endpoints; both IN streams are reassembled by their HCI headers. An Intel
+/// bootloader (`setIntelBootloader`) takes Secure Send on bulk OUT and may answer on bulk IN. Every
 /// transfer is asynchronous. On Linux the host's event loop runs libusb's event handling itself: it watches
 /// libusb's descriptors (`LibUSBPollSet`) and calls `libusb_handle_events_timeout_completed` without
 /// blocking, so a completion is decoded and handed to the host on the host's own thread (a dedicated
@@ -35,6 +36,9 @@ package final class USBTransport: HCITransport {
         var inFlight: Set<UInt> = []
         var events = USBPacketReassembler(kind: .event)
         var acl = USBPacketReassembler(kind: .acl)
+        /// Intel's bootloader mode (`setIntelBootloader`) and the events it sends on bulk IN.
+        var intelBootloader = false
+        var bulkEvents = USBPacketReassembler(kind: .event)
         var leaked = 0
         /// The loop is inside `libusb_handle_events` (set and read on the loop's thread only).
         var dispatching = false
@@ -141,12 +145,32 @@ package final class USBTransport: HCITransport {
         }
     }
 
+    /// Intel Secure Send's opcode (OGF 0x3F, OCF 0x09).
+    static let intelSecureSend: UInt16 = 0xFC09
+
+    /// Intel's bootloader mode, as btusb drives it while btintel loads firmware (`btusb_send_frame_intel`,
+    /// `btusb_recv_bulk_intel`): while on, Secure Send goes out on bulk OUT as a bare command (opcode,
+    /// length, parameters) and what comes in on bulk IN are events, not ACL data.
+    package func setIntelBootloader(_ on: Bool) {
+        state.withLock { state in
+            state.intelBootloader = on
+            state.bulkEvents = USBPacketReassembler(kind: .event)
+        }
+    }
+
     package func send(_ packet: HCIPacket) throws(HCITransportError) {
         let endpoint: UInt8
         let type: libusb_transfer_type
         var bytes: [UInt8]
         var flags: UInt8 = 0
         switch packet {
+        case .command(let command) where command.opcode.rawValue == Self.intelSecureSend && state.withLock({ $0.intelBootloader }):
+            // btusb_send_frame_intel: in the bootloader, Secure Send goes down the bulk endpoint as a bare command.
+            endpoint = endpoints.bulkOut.address
+            type = LIBUSB_TRANSFER_TYPE_BULK
+            bytes = [UInt8(command.opcode.rawValue & 0xFF), UInt8(command.opcode.rawValue >> 8), UInt8(truncatingIfNeeded: command.parameters.count)]
+                + command.parameters
+            if bytes.count % max(endpoints.bulkOut.packetSize, 1) == 0 { flags |= UInt8(LIBUSB_TRANSFER_ADD_ZERO_PACKET.rawValue) }
         case .command(let command):
             endpoint = 0
             type = LIBUSB_TRANSFER_TYPE_CONTROL
@@ -305,7 +329,8 @@ package final class USBTransport: HCITransport {
                 if isIn, let buffer = transfer.pointee.buffer {
                     let bytes = UnsafeBufferPointer(start: buffer, count: Int(max(0, transfer.pointee.actual_length)))
                     do {
-                        packets = endpoint == endpoints.interruptIn.address ? try state.events.feed(bytes) : try state.acl.feed(bytes)
+                        packets = endpoint == endpoints.interruptIn.address ? try state.events.feed(bytes)
+                            : state.intelBootloader ? try state.bulkEvents.feed(bytes) : try state.acl.feed(bytes)
                     } catch {
                         failure = HCITransportError(.framing, "\(moniker): \(what): \(error)")
                     }

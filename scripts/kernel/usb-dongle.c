@@ -35,7 +35,8 @@
  * Intel Read Version (0xFC05) answers the TLV form as btintel reads it — CNVi/CNVr top 0x410 (ibt-0041-0041),
  * platform 0x37, variant 0x17 (TyP), image type 0x01 (bootloader) or 0x03 (operational), secure boot engine
  * --intel-sbe-type (default 0, RSA), a minimum firmware build other than the file's. In the bootloader it takes
- * Secure Send (0xFC09) on ep0 or, as btusb sends it, bulk OUT, answering each with a Command Complete and writing
+ * Secure Send (0xFC09) on ep0 or, as btusb sends it, bulk OUT, answering each with a Command Complete (on bulk IN
+ * for one that came on bulk OUT, which btusb_recv_bulk_intel takes as an event) and writing
  * its parameters (type octet, then data) to RECORD and "type length" to RECORD.fragments (both begun afresh at each
  * CSS header, a download's first fragment); once the command buffer of --intel-firmware (default
  * /lib/firmware/intel/ibt-0041-0041.sfi, read at each download's start; its length after the RSA and, if present,
@@ -440,19 +441,25 @@ static const char *intel_firmware = "/lib/firmware/intel/ibt-0041-0041.sfi";
 static int intel_sbe_type = 0;
 static volatile int intel_operational = 0;
 static FILE *intel_payload, *intel_fragments_file, *intel_ddc;
-static unsigned long intel_fragments = 0, intel_octets = 0, intel_data_octets = 0, intel_data_expected = 0;
+static unsigned long intel_fragments = 0, intel_bulk_fragments = 0, intel_octets = 0, intel_data_octets = 0, intel_data_expected = 0;
 
-/* An event the dongle sends itself on interrupt IN: code, then `parameters`. */
-static void intel_event(uint8_t code, const uint8_t *parameters, size_t length) {
+/* Set while a command that came on bulk OUT is handled: the bootloader answers it on bulk IN. */
+static int intel_on_bulk = 0;
+
+/* An event the dongle sends itself on interrupt IN (on bulk IN with `bulk`): code, then `parameters`. */
+static void intel_event_on(int bulk, uint8_t code, const uint8_t *parameters, size_t length) {
     uint8_t event[2 + 255];
     event[0] = code;
     event[1] = (uint8_t)length;
     memcpy(event + 2, parameters, length);
+    if (bulk) { acl_in++; send_in(ep_in, event, 2 + length, bulk_mps); return; }
     pthread_mutex_lock(&int_lock);
     events++;
     send_in(ep_int, event, 2 + length, INT_MPS);
     pthread_mutex_unlock(&int_lock);
 }
+
+static void intel_event(uint8_t code, const uint8_t *parameters, size_t length) { intel_event_on(0, code, parameters, length); }
 
 /* The command buffer's length in the .sfi the bootloader expects, read at each download's start: after the RSA
  * header (644 octets) and, when a CSS header of version 0x00020000 follows at 644 (as btintel checks), the ECDSA
@@ -483,7 +490,7 @@ static void intel_start_record(void) {
     snprintf(path, sizeof path, "%s.ddc", intel_record);
     intel_ddc = fopen(path, "w");
     if (!intel_payload || !intel_fragments_file || !intel_ddc) die(intel_record);
-    intel_fragments = intel_octets = intel_data_octets = 0;
+    intel_fragments = intel_bulk_fragments = intel_octets = intel_data_octets = 0;
 }
 
 /* Intel Read Version's TLV form (btintel.h's INTEL_TLV_* types): CNVi and CNVr top 0x410 (so btintel asks for
@@ -520,12 +527,14 @@ static int intel_command(const uint8_t *data, size_t length) {
         fflush(intel_payload);
         fflush(intel_fragments_file);
         intel_fragments++;
+        intel_bulk_fragments += intel_on_bulk ? 1 : 0;
         intel_octets += count;
         if (parameters[0] == 0x01) intel_data_octets += count - 1;
-        complete(opcode, ok, sizeof ok);
+        const uint8_t done[] = {0x01, 0x09, 0xFC, 0x00}; /* Command Complete: 1 credit, 0xFC09, status 0 */
+        intel_event_on(intel_on_bulk, 0x0E, done, sizeof done);
         if (parameters[0] == 0x01 && intel_data_octets == intel_data_expected) {
             const uint8_t loaded[] = {0x06, 0x00, 0x09, 0xFC, 0x00}; /* firmware loading complete: result 0 */
-            say("intel: download complete, %lu fragments, %lu octets", intel_fragments, intel_octets);
+            say("intel: download complete, %lu fragments (%lu on bulk OUT), %lu octets", intel_fragments, intel_bulk_fragments, intel_octets);
             intel_event(0xFF, loaded, sizeof loaded);
         }
         return 1;
@@ -568,7 +577,9 @@ static size_t intel_bulk_commands(const uint8_t *buffer, size_t have) {
     size_t start = 0;
     while (have - start >= 3 && have - start >= 3 + (size_t)buffer[start + 2]) {
         size_t length = 3 + buffer[start + 2];
+        intel_on_bulk = 1;
         on_command(buffer + start, length);
+        intel_on_bulk = 0;
         start += length;
     }
     return start;

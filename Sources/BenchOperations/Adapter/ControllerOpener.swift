@@ -31,7 +31,7 @@ package enum ControllerOpener {
     package static func openUSBHost(moniker text: String, capture: CaptureTarget? = nil, commandTimeout: Duration = .seconds(2),
                                     firmware: FirmwareFiles) async throws
         -> (host: HCIHost, firmware: ControllerFirmwareState, quirks: ControllerQuirks) {
-        let (host, device) = try await blocking(text) { () throws -> (HCIHost, USBCandidate) in
+        let (host, device, usb) = try await blocking(text) { () throws -> (HCIHost, USBCandidate, USBTransport) in
             guard case .usb(let selector) = try TransportMoniker(parsing: text) else {
                 throw HCITransportError(.invalidMoniker, "\(text): not a usb: moniker")
             }
@@ -41,7 +41,7 @@ package enum ControllerOpener {
                 transport.close()
                 throw HCITransportError(.unsupported, "\(text): \(refusal)")
             }
-            return (try makeHost(transport: transport, moniker: text, capture: capture, commandTimeout: commandTimeout), device)
+            return (try makeHost(transport: transport, moniker: text, capture: capture, commandTimeout: commandTimeout), device, transport)
         }
         let stage = ControllerQuirkStage(vendor: device.vendor, product: device.product, serial: device.serial, location: device.location,
                                          commandTimeout: commandTimeout)
@@ -50,7 +50,7 @@ package enum ControllerOpener {
             if RealtekUSBIDs.contains(vendor: device.vendor, product: device.product) {
                 state = try await RealtekFirmwareLoader(files: firmware, commandTimeout: commandTimeout).load(on: host)
             } else if IntelUSBIDs.contains(vendor: device.vendor, product: device.product) {
-                state = try await IntelFirmwareLoader(files: firmware, commandTimeout: commandTimeout).load(on: host)
+                state = try await IntelFirmwareLoader(files: firmware, commandTimeout: commandTimeout).load(on: host) { usb.setIntelBootloader($0) }
             }
             return (host, state, try await stage.run(on: host))
         } catch {

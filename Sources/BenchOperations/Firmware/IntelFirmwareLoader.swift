@@ -26,7 +26,9 @@ package struct IntelFirmwareLoader: Sendable {
     }
 
     /// Runs the stage on a host that has not been initialized yet; returns what the controller runs now.
-    package func load(on host: HCIHost) async throws(FirmwareLoadError) -> ControllerFirmwareState {
+    /// `bootloaderMode` switches the transport into the bootloader's ways while a bootloader is loaded
+    /// (`USBTransport.setIntelBootloader`: Secure Send on bulk OUT, events on bulk IN), and back at the end.
+    package func load(on host: HCIHost, bootloaderMode: (@Sendable (Bool) -> Void)? = nil) async throws(FirmwareLoadError) -> ControllerFirmwareState {
         var version = try await readVersion(on: host, tlv: true, "before the firmware stage")
         if case .tlv(let tlv) = version, (0x11...0x14).contains(tlv.hardwareVariant) {
             // btintel: these legacy bootloaders' files are named by the legacy form, which they also answer.
@@ -37,6 +39,8 @@ package struct IntelFirmwareLoader: Sendable {
             throw .controllerReport(chip: "Intel \(version.generation)", problem: "neither its bootloader nor operational firmware runs (\(version))")
         }
         let chip = "Intel \(version.generation) bootloader"
+        bootloaderMode?(true)
+        defer { bootloaderMode?(false) }
         let (sfiName, ddcName) = try await names(version, on: host, chip: chip)
         let sfi = try readSFI(sfiName, chip: chip)
         let engine = try engine(version, sfi: sfi, chip: chip)
