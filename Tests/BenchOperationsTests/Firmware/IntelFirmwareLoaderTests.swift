@@ -48,6 +48,39 @@ import TestSupport
         }
     }
 
+    /// The legacy generations the issue names and a file Debian ships for each: 9260/9560 (JfP, ThP), AX201
+    /// (HrP), AX200 (CcP).
+    static let legacyGenerations: [(variant: UInt8, hwRevision: UInt8, fwRevision: UInt8, file: String)] = [
+        (0x11, 16, 1, "ibt-17-16-1"), (0x12, 16, 1, "ibt-18-16-1"), (0x13, 0, 4, "ibt-19-0-4"), (0x14, 1, 3, "ibt-20-1-3"),
+    ]
+
+    @Test("JfP, ThP, HrP, CcP: the legacy Read Version names ibt-<variant>-<hw rev>-<fw rev>; RSA headers, then the buffer from 644",
+          .enabled(if: hasDebianFiles, missing), arguments: legacyGenerations.indices)
+    func loadsLegacyGenerations(index: Int) async throws {
+        let generation = Self.legacyGenerations[index]
+        let path = Self.debian + "/intel/\(generation.file).sfi"
+        let sfi = try IntelSFI(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), file: path)
+        let expected = try sfi.fragments(engine: .rsa)
+        #expect(!sfi.hasECDSAHeader && sfi.chunks.first?.lowerBound == 644)
+        try await withSteppedTime { time in
+            let legacy = IntelLegacyVersion(hwVariant: generation.variant, hwRevision: generation.hwRevision, fwVariant: 0x06, fwRevision: generation.fwRevision)
+            let dongle = try ScriptedIntelController(legacy: legacy, fragmentsBeforeLoaded: expected.count)
+            let host = try dongle.controller.makeHost(clock: time.clock)
+            let state = try await IntelFirmwareLoader(files: FirmwareFiles(directories: [Self.debian])).load(on: host)
+            #expect(dongle.secureSends == expected.map { [$0.type.rawValue] + sfi.bytes[$0.range] })
+            let commands = dongle.controller.commands
+            // btintel_setup_combined: the TLV form first, then the legacy form for these variants.
+            #expect(commands.prefix(2).map(\.parameters) == [[0xFF], []])
+            let address = try #require(sfi.bootParams?.address)
+            #expect(commands.first { $0.opcode == ScriptedIntelController.intelReset }?.parameters
+                    == [0x00, 0x01, 0x00, 0x01] + (0..<4).map { UInt8(truncatingIfNeeded: address >> (8 * $0)) })
+            guard case .intelLoaded(let name, let file, let ddc, let fragments, _, let booted) = state else { Issue.record("\(state)"); return }
+            #expect(name == IntelGeneration.name(hardwareVariant: generation.variant) && file == "intel/\(generation.file).sfi")
+            #expect(ddc == "intel/\(generation.file).ddc" && fragments == expected.count && booted == address)
+            await host.close()
+        }
+    }
+
     @Test("A bootloader that never says 'firmware loading complete' fails exactly 5 s after the last fragment",
           .enabled(if: hasDebianFiles, missing))
     func silentAfterDownload() async throws {

@@ -30,13 +30,30 @@ struct ScriptedIntelController {
         return version.entries
     }
 
-    init(sbeType: UInt8 = 0, minimumFirmware: IntelFirmwareBuild = .init(number: 1, week: 1, year: 20), startsOperational: Bool = false, fragmentsBeforeLoaded: Int = .max,
+    /// A controller of a legacy generation (JfP…CcP): its TLV form names only its hardware variant, its legacy
+    /// form (Intel Read Version without parameter) `legacy`, firmware variant 0x06 or, once booted, 0x23.
+    static func legacyVersion(_ legacy: IntelLegacyVersion, operational: Bool) -> [UInt8] {
+        IntelLegacyVersion(hwVariant: legacy.hwVariant, hwRevision: legacy.hwRevision, fwVariant: operational ? 0x23 : 0x06,
+                           fwRevision: legacy.fwRevision, build: (1, 1, 20)).bytes
+    }
+
+    init(sbeType: UInt8 = 0, minimumFirmware: IntelFirmwareBuild = .init(number: 1, week: 1, year: 20), legacy: IntelLegacyVersion? = nil,
+         startsOperational: Bool = false, fragmentsBeforeLoaded: Int = .max,
          silentAfterDownload: Bool = false, silentAfterReset: Bool = false, loadResult: UInt8 = 0) throws {
         let state = Mutex((operational: startsOperational, secureSends: 0))
         controller = try ScriptedController { command, _ in
             switch command.opcode {
             case Self.readVersion:
                 let operational = state.withLock { $0.operational }
+                if let legacy {
+                    if command.parameters.isEmpty {
+                        return ScriptedController.commandComplete(command.opcode, Self.legacyVersion(legacy, operational: operational))
+                    }
+                    var tlv = IntelVersionTLV()
+                    tlv.cnviBT = 0x0000_3700 | UInt32(legacy.hwVariant) << 16
+                    tlv.imageType = operational ? 0x03 : 0x01
+                    return ScriptedController.commandComplete(command.opcode, tlv.entries)
+                }
                 return ScriptedController.commandComplete(command.opcode, Self.version(operational: operational, sbeType: sbeType, minimumFirmware: minimumFirmware))
             case Self.secureSend:
                 let count = state.withLock { state -> Int in
