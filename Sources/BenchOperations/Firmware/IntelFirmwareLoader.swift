@@ -30,9 +30,14 @@ package struct IntelFirmwareLoader: Sendable {
     /// (`USBTransport.setIntelBootloader`: Secure Send on bulk OUT, events on bulk IN), and back at the end.
     package func load(on host: HCIHost, bootloaderMode: (@Sendable (Bool) -> Void)? = nil) async throws(FirmwareLoadError) -> ControllerFirmwareState {
         var version = try await readVersion(on: host, tlv: true, "before the firmware stage")
-        if case .tlv(let tlv) = version, (0x11...0x14).contains(tlv.hardwareVariant) {
-            // btintel: these legacy bootloaders' files are named by the legacy form, which they also answer.
-            version = try await readVersion(on: host, tlv: false, "legacy form, for a \(version.generation) controller")
+        if case .tlv(let tlv) = version {
+            if (0x11...0x14).contains(tlv.hardwareVariant) {
+                // btintel: these legacy generations' files are named by the legacy form, which they also answer.
+                version = try await readVersion(on: host, tlv: false, "legacy form, for a \(version.generation) controller")
+            } else if !Self.tlvVariants.contains(tlv.hardwareVariant) {
+                throw .controllerReport(chip: "Intel controller", problem: "hardware variant 0x\(hex2(tlv.hardwareVariant)) in the TLV form: btintel supports "
+                                        + Self.tlvVariants.map { "0x\(hex2($0))" }.joined(separator: ", ") + " (and 0x11 to 0x14 through the legacy form)")
+            }
         }
         if version.isOperational { return .intelOperational(generation: version.generation) }
         guard version.isBootloader else {
@@ -89,6 +94,10 @@ package struct IntelFirmwareLoader: Sendable {
         case .legacy: nil
         }
     }
+
+    /// The hardware variants btintel loads through the TLV form (`btintel_setup_combined`): TyP, Slr, Slr-F,
+    /// Mgr, GaP, BzrU, Bzr.
+    static let tlvVariants: [UInt8] = [0x17, 0x18, 0x19, 0x1B, 0x1C, 0x1D, 0x1E]
 
     /// Intel Read Version, TLV (parameter 0xFF) or legacy (none), read as `IntelVersion`.
     func readVersion(on host: HCIHost, tlv: Bool, _ when: String) async throws(FirmwareLoadError) -> IntelVersion {

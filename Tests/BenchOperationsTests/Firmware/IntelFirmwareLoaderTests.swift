@@ -69,14 +69,33 @@ import TestSupport
             let state = try await IntelFirmwareLoader(files: FirmwareFiles(directories: [Self.debian])).load(on: host)
             #expect(dongle.secureSends == expected.map { [$0.type.rawValue] + sfi.bytes[$0.range] })
             let commands = dongle.controller.commands
-            // btintel_setup_combined: the TLV form first, then the legacy form for these variants.
-            #expect(commands.prefix(2).map(\.parameters) == [[0xFF], []])
+            // btintel_setup_combined: asked for the TLV form, the bootloader answers the legacy one.
+            #expect(commands.first?.parameters == [0xFF] && commands.dropFirst().first?.opcode == ScriptedIntelController.secureSend)
             let address = try #require(sfi.bootParams?.address)
             #expect(commands.first { $0.opcode == ScriptedIntelController.intelReset }?.parameters
                     == [0x00, 0x01, 0x00, 0x01] + (0..<4).map { UInt8(truncatingIfNeeded: address >> (8 * $0)) })
             guard case .intelLoaded(let name, let file, let ddc, let fragments, _, let booted) = state else { Issue.record("\(state)"); return }
             #expect(name == IntelGeneration.name(hardwareVariant: generation.variant) && file == "intel/\(generation.file).sfi")
             #expect(ddc == "intel/\(generation.file).ddc" && fragments == expected.count && booted == address)
+            await host.close()
+        }
+    }
+
+    @Test("SfP (0x0B): the legacy form names no file, Intel Read Boot Params' device revision does: ibt-11-5",
+          .enabled(if: hasDebianFiles, missing))
+    func sfpNamesItsFileByDeviceRevision() async throws {
+        let path = Self.debian + "/intel/ibt-11-5.sfi"
+        let sfi = try IntelSFI(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), file: path)
+        let expected = try sfi.fragments(engine: .rsa)
+        try await withSteppedTime { time in
+            let legacy = IntelLegacyVersion(hwVariant: 0x0B, hwRevision: 0, fwVariant: 0x06, fwRevision: 0)
+            let dongle = try ScriptedIntelController(legacy: legacy, fragmentsBeforeLoaded: expected.count)
+            let host = try dongle.controller.makeHost(clock: time.clock)
+            let state = try await IntelFirmwareLoader(files: FirmwareFiles(directories: [Self.debian])).load(on: host)
+            #expect(dongle.controller.commands.prefix(2).map(\.opcode) == [ScriptedIntelController.readVersion, ScriptedIntelController.readBootParams])
+            #expect(dongle.secureSends.count == expected.count)
+            guard case .intelLoaded(let name, let file, let ddc, _, _, _) = state else { Issue.record("\(state)"); return }
+            #expect(name == "SfP" && file == "intel/ibt-11-5.sfi" && ddc == "intel/ibt-11-5.ddc")
             await host.close()
         }
     }
@@ -170,6 +189,40 @@ import TestSupport
                                                                             ScriptedIntelController.readVersion])
             #expect(state == .intelLoaded(generation: "TyP", file: "intel/ibt-0041-0041.sfi", ddc: "intel/ibt-0041-0041.ddc", fragments: 0,
                                           octets: 0, bootAddress: 0x0010_0800))
+            await host.close()
+        }
+    }
+
+    @Test("A JfP running operational firmware answers the TLV form; the legacy form read after it says operational")
+    func anOperationalLegacyControllerIsLeftAlone() async throws {
+        let empty = try TemporaryDirectory.make("intel-operational-legacy")
+        defer { TemporaryDirectory.remove(empty) }
+        try await withSteppedTime { time in
+            let legacy = IntelLegacyVersion(hwVariant: 0x11, hwRevision: 16, fwVariant: 0x23, fwRevision: 1)
+            let dongle = try ScriptedIntelController(legacy: legacy, startsOperational: true)
+            let host = try dongle.controller.makeHost(clock: time.clock)
+            let state = try await IntelFirmwareLoader(files: FirmwareFiles(directories: [empty.path])).load(on: host)
+            #expect(state == .intelOperational(generation: "JfP"))
+            #expect(dongle.controller.commands.map(\.parameters) == [[0xFF], []])
+            await host.close()
+        }
+    }
+
+    @Test("A TLV controller of a variant btintel does not support is refused before any file is read")
+    func anUnsupportedVariantIsRefused() async throws {
+        try await withSteppedTime { time in
+            let dongle = try ScriptedController { command, _ in
+                var tlv = IntelVersionTLV()
+                tlv.cnviBT = 0x0015_3700
+                tlv.imageType = 0x01
+                return ScriptedController.commandComplete(command.opcode, tlv.entries)
+            }
+            let host = try dongle.makeHost(clock: time.clock)
+            await #expect { try await IntelFirmwareLoader(files: FirmwareFiles(directories: [Self.debian])).load(on: host) } throws: { error in
+                guard let error = error as? FirmwareLoadError, case .controllerReport(_, let problem) = error else { return false }
+                return problem.contains("hardware variant 0x15")
+            }
+            #expect(dongle.commands.count == 1)
             await host.close()
         }
     }

@@ -18,6 +18,7 @@ struct ScriptedIntelController {
     static let secureSend = HCIOpcode(ogf: 0x3F, ocf: 0x09)
     static let intelReset = HCIOpcode(ogf: 0x3F, ocf: 0x01)
     static let writeDDC = HCIOpcode(ogf: 0x3F, ocf: 0x8B)
+    static let readBootParams = HCIOpcode(ogf: 0x3F, ocf: 0x0D)
 
     static func version(operational: Bool, sbeType: UInt8, minimumFirmware: IntelFirmwareBuild = .init(number: 1, week: 1, year: 20)) -> [UInt8] {
         var version = IntelVersionTLV()
@@ -30,8 +31,9 @@ struct ScriptedIntelController {
         return version.entries
     }
 
-    /// A controller of a legacy generation (JfP…CcP): its TLV form names only its hardware variant, its legacy
-    /// form (Intel Read Version without parameter) `legacy`, firmware variant 0x06 or, once booted, 0x23.
+    /// A controller of a legacy generation (SfP…CcP) answers the legacy form `legacy` (firmware variant 0x06,
+    /// or once booted 0x23), but JfP…CcP's operational firmware asked with 0xFF answers the TLV form, which
+    /// names only its hardware variant; Intel Read Boot Params says device revision 5.
     static func legacyVersion(_ legacy: IntelLegacyVersion, operational: Bool) -> [UInt8] {
         IntelLegacyVersion(hwVariant: legacy.hwVariant, hwRevision: legacy.hwRevision, fwVariant: operational ? 0x23 : 0x06,
                            fwRevision: legacy.fwRevision, build: (1, 1, 20)).bytes
@@ -46,7 +48,9 @@ struct ScriptedIntelController {
             case Self.readVersion:
                 let operational = state.withLock { $0.operational }
                 if let legacy {
-                    if command.parameters.isEmpty {
+                    // btintel: legacy devices answer the legacy form whatever the parameter; JfP…CcP's operational
+                    // firmware answers the TLV form when asked with 0xFF.
+                    if command.parameters.isEmpty || !operational || !(0x11...0x14).contains(legacy.hwVariant) {
                         return ScriptedController.commandComplete(command.opcode, Self.legacyVersion(legacy, operational: operational))
                     }
                     var tlv = IntelVersionTLV()
@@ -55,6 +59,9 @@ struct ScriptedIntelController {
                     return ScriptedController.commandComplete(command.opcode, tlv.entries)
                 }
                 return ScriptedController.commandComplete(command.opcode, Self.version(operational: operational, sbeType: sbeType, minimumFirmware: minimumFirmware))
+            case Self.readBootParams:
+                // btintel.h's intel_boot_params after its status: OTP format, content, patch, dev_revid (5), …
+                return ScriptedController.commandComplete(command.opcode, [0, 0, 0, 5, 0, 1, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 1, 1, 20, 0, 0])
             case Self.secureSend:
                 let count = state.withLock { state -> Int in
                     state.secureSends += 1
