@@ -67,7 +67,7 @@ let package = Package(
         // The event loop the host runs on and its clocks: the real one and the simulated bench's virtual time.
         .target(name: "EventLoops", dependencies: ["Support", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // HCI transports (H4 over a file descriptor, UART, TCP, Unix sockets) and btsnoop captures of them.
-        .target(name: "HCITransports", dependencies: ["HCIPackets", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
+        .target(name: "HCITransports", dependencies: ["Support", "HCIPackets", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // The HCI host: the host actor, commands and events, ACL flow control and reassembly, protocol violations.
         .target(name: "HostCore", dependencies: ["Support", "HCIPackets", "EventLoops", "HCITransports"]),
         // ATT (client and server bearer, Vol 3 Part F) and GATT (database, client, server; Vol 3 Part G).

@@ -18,26 +18,18 @@ package final class SerialMeterChannel: MeterChannel {
     /// Opens `path` (a tty: /dev/ttyACM0, a pty). Throws `PowerMeterError(.unavailable)` naming the path and why.
     package init(path: String) throws(PowerMeterError) {
         name = path
-        let fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            let advice = code == EACCES || code == EPERM ? " (add yourself to the 'dialout' group)" : ""
-            throw PowerMeterError(.unavailable, "cannot open the meter's port \(path): \(String(cString: strerror(code)))\(advice)")
+        let fd: Int32
+        do {
+            fd = try RawTerminal.open(path)
+        } catch {
+            switch error {
+            case .open(let failure):
+                let advice = failure.code == EACCES || failure.code == EPERM ? " (add yourself to the 'dialout' group)" : ""
+                throw PowerMeterError(.unavailable, "cannot open the meter's port \(path): \(failure)\(advice)")
+            case .notATerminal(let failure): throw PowerMeterError(.unavailable, "\(path) is not a serial port: \(failure)")
+            case .configure(let failure): throw PowerMeterError(.unavailable, "cannot configure \(path): \(failure)")
+            }
         }
-        var options = termios()
-        guard tcgetattr(fd, &options) == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw PowerMeterError(.unavailable, "\(path) is not a serial port: \(String(cString: strerror(code)))")
-        }
-        cfmakeraw(&options)
-        options.c_cflag |= tcflag_t(CLOCAL | CREAD)
-        guard tcsetattr(fd, TCSANOW, &options) == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw PowerMeterError(.unavailable, "cannot configure \(path): \(String(cString: strerror(code)))")
-        }
-        tcflush(fd, TCIOFLUSH)
         descriptor = Mutex(fd)
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 extension FileDescriptorTransport {
     /// Baud rates termios can set by constant.
@@ -23,37 +24,32 @@ extension FileDescriptorTransport {
             let known = baudRates.keys.sorted().map(String.init).joined(separator: ", ")
             throw HCITransportError(.invalidMoniker, "\(moniker): baud rate \(baud) is not supported (one of \(known))")
         }
-        let fd = open(device, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            switch code {
-            case ENOENT, ENODEV, ENXIO: throw HCITransportError(.notFound, "\(moniker): no serial device at \(device)")
-            case EACCES, EPERM:
-                throw HCITransportError(.permissionDenied, "\(moniker): permission denied on \(device) (add yourself to the 'dialout' group)")
-            default: throw HCITransportError(.io, "\(moniker): cannot open \(device): \(POSIX.describe(code))")
+        let fd: Int32
+        do {
+            fd = try RawTerminal.open(device) { options in
+                cfsetispeed(&options, speed)
+                cfsetospeed(&options, speed)
+                #if os(Linux)
+                if rtscts { options.c_cflag |= tcflag_t(CRTSCTS) } else { options.c_cflag &= ~tcflag_t(CRTSCTS) }
+                #else
+                if rtscts { options.c_cflag |= tcflag_t(CRTS_IFLOW | CCTS_OFLOW) }
+                #endif
+            }
+        } catch {
+            switch error {
+            case .open(let failure):
+                switch failure.code {
+                case ENOENT, ENODEV, ENXIO: throw HCITransportError(.notFound, "\(moniker): no serial device at \(device)")
+                case EACCES, EPERM:
+                    throw HCITransportError(.permissionDenied, "\(moniker): permission denied on \(device) (add yourself to the 'dialout' group)")
+                default: throw HCITransportError(.io, "\(moniker): cannot open \(device): \(POSIX.describe(failure.code))")
+                }
+            case .notATerminal(let failure):
+                throw HCITransportError(.invalidMoniker, "\(moniker): \(device) is not a terminal device: \(POSIX.describe(failure.code))")
+            case .configure(let failure):
+                throw HCITransportError(.io, "\(moniker): cannot configure \(device): \(POSIX.describe(failure.code))")
             }
         }
-        var options = termios()
-        guard tcgetattr(fd, &options) == 0 else {
-            let code = errno
-            POSIX.closeFD(fd)
-            throw HCITransportError(.invalidMoniker, "\(moniker): \(device) is not a terminal device: \(POSIX.describe(code))")
-        }
-        cfmakeraw(&options)
-        cfsetispeed(&options, speed)
-        cfsetospeed(&options, speed)
-        options.c_cflag |= tcflag_t(CLOCAL | CREAD)
-        #if os(Linux)
-        if rtscts { options.c_cflag |= tcflag_t(CRTSCTS) } else { options.c_cflag &= ~tcflag_t(CRTSCTS) }
-        #else
-        if rtscts { options.c_cflag |= tcflag_t(CRTS_IFLOW | CCTS_OFLOW) }
-        #endif
-        guard tcsetattr(fd, TCSANOW, &options) == 0 else {
-            let code = errno
-            POSIX.closeFD(fd)
-            throw HCITransportError(.io, "\(moniker): cannot configure \(device): \(POSIX.describe(code))")
-        }
-        tcflush(fd, TCIOFLUSH)
         return FileDescriptorTransport(moniker: moniker, fd: fd)
     }
 }
