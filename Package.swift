@@ -42,12 +42,20 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // libcbor: the streaming CBOR decoder and the head encoders behind CBOR.
+        .systemLibrary(
+            name: "CCBOR",
+            pkgConfig: "libcbor",
+            providers: [.apt(["libcbor-dev"]), .brew(["libcbor"])]
+        ),
 
         // The strict JSON reader of every file hil reads (rigs, profiles, fault plans): line and column, strict
         // fields with did-you-mean, InputLimits, one error type (InputError), and the tables a format is declared in.
         .target(name: "StrictJSON"),
         // SplitMix64, the seeded generator that makes simulated airs, fuzz inputs and random tests replayable.
         .target(name: "SeededRandom"),
+        // CBOR (RFC 8949) values over libcbor, decoded under limits: the bodies of MCUmgr SMP messages.
+        .target(name: "CBOR", dependencies: ["CCBOR"]),
         // The Bluetooth LE security toolbox (Core v5.4 Vol 3 Part H §2.2) over libcrypto: AES-128, AES-CMAC,
         // P-256 key pairs and DHKeys, c1, s1, f4, f5, f6, g2, h6, h7, ah; values held as bytes, no C handles kept.
         .target(name: "BluetoothCrypto", dependencies: ["CCrypto"]),
@@ -135,6 +143,7 @@ let package = Package(
         .testTarget(name: "SMPTests", dependencies: ["Support", "SMP", "TestSupport", "SeededRandom", "HCIPackets", "EventLoops"]),
         .testTarget(name: "RolesTests", dependencies: ["Support", "Roles", "TestSupport", "DeviceControl", "Simulation", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP"]),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"]),
         .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DeviceControlTests", dependencies: ["Support", "DeviceControl", "StrictJSON", "TestSupport", "EventLoops", "Roles", "PowerMeters"]),

@@ -183,7 +183,12 @@ public struct TestFailure: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// Parses "01 03 0c 00" into bytes.
+/// Parses "01 03 0c 00" (or "01030c00", as a fixture or an RFC prints it) into bytes.
 public func hexBytes(_ text: String) -> [UInt8] {
-    text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { UInt8($0, radix: 16) }
+    text.split(whereSeparator: { $0 == " " || $0 == "\n" }).flatMap { token in
+        stride(from: 0, to: token.count, by: 2).compactMap { start in
+            let from = token.index(token.startIndex, offsetBy: start)
+            return UInt8(token[from..<(token.index(from, offsetBy: 2, limitedBy: token.endIndex) ?? token.endIndex)], radix: 16)
+        }
+    }
 }
