@@ -92,6 +92,9 @@ let package = Package(
         // Throughput runs in Bumble's bench format: its packets and speed service, the central's and the
         // peripheral's halves, and what a run measured.
         .target(name: "Throughput", dependencies: ["HILResults", "HCIPackets", "EventLoops", "GATT", "Roles"]),
+        // MCUmgr SMP (Zephyr's device management protocol, not the Security Manager Protocol): its messages, the
+        // OS and image management requests and responses, their failures.
+        .target(name: "MCUmgr", dependencies: ["CBOR"]),
         // Simulated controllers, air and power: the embedded default bench.
         .target(name: "Simulation", dependencies: ["BluetoothCrypto", "StrictJSON", "SeededRandom", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "Throughput"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
@@ -144,6 +147,8 @@ let package = Package(
         .testTarget(name: "RolesTests", dependencies: ["Support", "Roles", "TestSupport", "DeviceControl", "Simulation", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP"]),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"]),
+        .testTarget(name: "MCUmgrTests", dependencies: ["MCUmgr", "CBOR", "BluetoothCrypto", "TestSupport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DeviceControlTests", dependencies: ["Support", "DeviceControl", "StrictJSON", "TestSupport", "EventLoops", "Roles", "PowerMeters"]),
