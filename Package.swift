@@ -92,6 +92,8 @@ let package = Package(
         // Throughput runs in Bumble's bench format: its packets and speed service, the central's and the
         // peripheral's halves, and what a run measured.
         .target(name: "Throughput", dependencies: ["HILResults", "HCIPackets", "EventLoops", "GATT", "Roles"]),
+        // MCUboot images as imgtool makes them: header, version, TLV areas, the SHA-256 checked (no Bluetooth).
+        .target(name: "MCUbootImage", dependencies: ["BluetoothCrypto"]),
         // MCUmgr SMP (Zephyr's device management protocol, not the Security Manager Protocol): its messages, the
         // OS and image management requests and responses, their failures.
         .target(name: "MCUmgr", dependencies: ["CBOR"]),
@@ -147,6 +149,7 @@ let package = Package(
         .testTarget(name: "RolesTests", dependencies: ["Support", "Roles", "TestSupport", "DeviceControl", "Simulation", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP"]),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"]),
+        .testTarget(name: "MCUbootImageTests", dependencies: ["MCUbootImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MCUmgrTests", dependencies: ["MCUmgr", "CBOR", "BluetoothCrypto", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
