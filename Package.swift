@@ -95,8 +95,9 @@ let package = Package(
         // MCUboot images as imgtool makes them: header, version, TLV areas, the SHA-256 checked (no Bluetooth).
         .target(name: "MCUbootImage", dependencies: ["BluetoothCrypto"]),
         // MCUmgr SMP (Zephyr's device management protocol, not the Security Manager Protocol): its messages, the
-        // OS and image management requests and responses, their failures.
-        .target(name: "MCUmgr", dependencies: ["CBOR"]),
+        // OS and image management requests and responses, their failures; the client and server over GATT, and
+        // the simulated MCUboot slots the server manages.
+        .target(name: "MCUmgr", dependencies: ["CBOR", "MCUbootImage", "BluetoothCrypto", "HCIPackets", "EventLoops", "GATT", "Roles"]),
         // Simulated controllers, air and power: the embedded default bench.
         .target(name: "Simulation", dependencies: ["BluetoothCrypto", "StrictJSON", "SeededRandom", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "Throughput"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
@@ -150,7 +151,7 @@ let package = Package(
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"]),
         .testTarget(name: "MCUbootImageTests", dependencies: ["MCUbootImage"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "MCUmgrTests", dependencies: ["MCUmgr", "CBOR", "BluetoothCrypto", "TestSupport"],
+        .testTarget(name: "MCUmgrTests", dependencies: ["MCUmgr", "CBOR", "MCUbootImage", "BluetoothCrypto", "Simulation", "Throughput", "TestSupport", "HCIPackets", "EventLoops", "HostCore", "GATT", "Roles"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], resources: [.copy("Fixtures")]),

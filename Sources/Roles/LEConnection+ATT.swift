@@ -40,7 +40,7 @@ extension LEConnection {
             case .subscriptionChanged(let valueHandle, let configuration):
                 // A CCCD write is a write too (reported against the value handle it configures).
                 device?.valueWritten(connection: self.handle, attribute: valueHandle,
-                                     value: [UInt8(configuration.rawValue & 0xFF), UInt8(configuration.rawValue >> 8)])
+                                     value: [UInt8(configuration.rawValue & 0xFF), UInt8(configuration.rawValue >> 8)], isClientConfiguration: true)
             case .dropped:
                 break
             }

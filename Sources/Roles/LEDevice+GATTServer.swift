@@ -5,6 +5,9 @@ public struct AttributeWrite: Sendable, Hashable {
     public var connection: UInt16
     public var handle: UInt16
     public var value: [UInt8]
+    /// A client characteristic configuration write (reported against the value handle it configures): a server
+    /// whose characteristic is both written and notified (MCUmgr SMP's) tells it from a value written.
+    public var isClientConfiguration = false
 }
 
 extension LEDevice {
@@ -23,8 +26,9 @@ extension LEDevice {
 
     func removeWriteObserver(_ id: UInt64) { writeObservers[id] = nil }
 
-    nonisolated func valueWritten(connection: UInt16, attribute: UInt16, value: [UInt8]) {
-        Task(executorPreference: host.loop) { await self.publishWrite(AttributeWrite(connection: connection, handle: attribute, value: value)) }
+    nonisolated func valueWritten(connection: UInt16, attribute: UInt16, value: [UInt8], isClientConfiguration: Bool = false) {
+        let write = AttributeWrite(connection: connection, handle: attribute, value: value, isClientConfiguration: isClientConfiguration)
+        Task(executorPreference: host.loop) { await self.publishWrite(write) }
     }
 
     func publishWrite(_ write: AttributeWrite) {

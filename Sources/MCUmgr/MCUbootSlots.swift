@@ -1,0 +1,166 @@
+import BluetoothCrypto
+import CBOR
+import EventLoops
+import MCUbootImage
+
+/// The flash of a simulated MCUboot device, as MCUmgr's image management sees it: the primary slot runs an image,
+/// uploads go to the secondary slot (erased by the first chunk, written chunk by chunk, each taking the time
+/// `Timing` gives on the loop's clock), `test` marks it pending, a reset swaps it in (MCUboot's swap: it checks
+/// the image's hash first and erases an image that fails), an image booted for test and not confirmed is
+/// swapped back at the next reset, and a confirmed one stays. The upload's offset survives a reset. Runs on `loop`.
+public actor MCUbootSlots {
+    /// How long flash operations take.
+    public struct Timing: Sendable, Hashable {
+        /// Erasing the secondary slot: on an upload's first chunk, and on an erase request.
+        public var erase: Duration
+        /// Writing 1,024 octets of a chunk.
+        public var writePerKiB: Duration
+        /// The swap at boot (either way).
+        public var swap: Duration
+
+        public init(erase: Duration = .milliseconds(500), writePerKiB: Duration = .milliseconds(2), swap: Duration = .seconds(2)) {
+            self.erase = erase
+            self.writePerKiB = writePerKiB
+            self.swap = swap
+        }
+    }
+
+    /// An upload under way or done: what identifies it and the octets written so far.
+    struct Upload {
+        var length: Int
+        var sha: [UInt8]?
+        var written: [UInt8]
+    }
+
+    public nonisolated let loop: EventLoop
+    public let timing: Timing
+    public let slotSize: Int
+    /// The running image and whether it is confirmed.
+    public private(set) var primary: MCUbootImage
+    public private(set) var primaryConfirmed = true
+    /// A complete image in the secondary slot, read without the hash check (as Zephyr's image manager reads it).
+    public private(set) var secondary: MCUbootImage?
+    public private(set) var pending = false
+    public private(set) var permanent = false
+    /// The running image was booted for test: the next reset reverts it unless it is confirmed first.
+    public private(set) var testing = false
+    /// Resets so far.
+    public private(set) var boots = 0
+    private var upload: Upload?
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    public init(running image: MCUbootImage, slotSize: Int = 0x60000, timing: Timing = Timing(), loop: EventLoop) {
+        primary = image
+        self.slotSize = slotSize
+        self.timing = timing
+        self.loop = loop
+    }
+
+    /// The offset of the upload under way (0 when none).
+    public var uploadOffset: Int { upload.map { $0.written.count } ?? 0 }
+
+    /// The slots as an image state response lists them.
+    public var states: [MCUmgrImageState] {
+        var states = [MCUmgrImageState(slot: 0, version: primary.version.mcumgrString, hash: primary.hash,
+                                       bootable: !primary.header.flags.contains(.nonBootable), confirmed: primaryConfirmed, active: true)]
+        if let secondary {
+            states.append(MCUmgrImageState(slot: 1, version: secondary.version.mcumgrString, hash: secondary.hash,
+                                           bootable: !secondary.header.flags.contains(.nonBootable), pending: pending,
+                                           permanent: permanent))
+        }
+        return states
+    }
+
+    private func sleep(_ duration: Duration) async { try? await Task.sleep(for: duration, clock: loop.clock) }
+
+    private func eraseSecondary() async {
+        await sleep(timing.erase)
+        secondary = nil
+        pending = false
+        permanent = false
+    }
+
+    /// Handles one image upload request: the answer's body, or the image management error.
+    func upload(_ body: CBORValue) async -> Result<CBORValue, MCUmgrGroupError> {
+        guard let offset = body["off"]?.int, offset >= 0 else { return .failure(.image(MCUmgrGroupError.Image.invalidOffset)) }
+        guard let data = body["data"]?.bytes else { return .failure(.image(MCUmgrGroupError.Image.invalidLength)) }
+        if offset == 0 {
+            guard let length = body["len"]?.int, length > 0 else { return .failure(.image(MCUmgrGroupError.Image.invalidLength)) }
+            guard length <= slotSize else { return .failure(.image(MCUmgrGroupError.Image.invalidImageTooLarge)) }
+            let sha = body["sha"]?.bytes
+            if let upload, upload.length == length, sha != nil, upload.sha == sha, !upload.written.isEmpty, upload.written.count < length {
+                // The same upload, under way: go on from where it stopped.
+                return .success(MCUmgrUploadProgress(offset: upload.written.count).cbor)
+            }
+            guard !pending else { return .failure(.image(MCUmgrGroupError.Image.imageAlreadyPending)) }
+            await eraseSecondary()
+            upload = Upload(length: length, sha: sha, written: [])
+        }
+        guard var current = upload else { return .success(MCUmgrUploadProgress(offset: 0).cbor) }
+        guard offset == current.written.count else { return .success(MCUmgrUploadProgress(offset: current.written.count).cbor) }
+        guard offset + data.count <= current.length else { return .failure(.image(MCUmgrGroupError.Image.dataOverrun)) }
+        await sleep(timing.writePerKiB * Double(data.count) / 1024)
+        current.written += data
+        upload = current
+        guard current.written.count == current.length else { return .success(MCUmgrUploadProgress(offset: current.written.count).cbor) }
+        secondary = try? MCUbootImage(current.written, checkingHash: false)
+        let match = current.sha.map { (try? SHA256.digest(current.written)) == $0 }
+        return .success(MCUmgrUploadProgress(offset: current.length, match: match).cbor)
+    }
+
+    /// Handles an image state write: test (pending) or confirm.
+    func setState(_ body: CBORValue) -> Result<CBORValue, MCUmgrGroupError> {
+        let hash = body["hash"]?.bytes
+        let confirm = body["confirm"]?.bool ?? false
+        if confirm && (hash == nil || hash == primary.hash) {
+            primaryConfirmed = true
+            testing = false
+        } else if let hash, let secondary, hash == secondary.hash {
+            pending = true
+            permanent = confirm
+        } else if hash == primary.hash {
+            return .failure(.image(MCUmgrGroupError.Image.settingTestToActiveDenied))
+        } else {
+            return .failure(.image(MCUmgrGroupError.Image.hashNotFound))
+        }
+        return .success(.map(["images": .array(states.map(\.cbor))]))
+    }
+
+    /// Handles an image erase of the secondary slot.
+    func erase(_ body: CBORValue) async -> Result<CBORValue, MCUmgrGroupError> {
+        guard (body["slot"]?.int ?? 1) == 1 else { return .failure(.image(MCUmgrGroupError.Image.invalidSlot)) }
+        guard !pending else { return .failure(.image(MCUmgrGroupError.Image.imageAlreadyPending)) }
+        await eraseSecondary()
+        upload = nil
+        return .success(.map([]))
+    }
+
+    /// What MCUboot does at a reset: reverts an unconfirmed test image, or swaps a pending image in after checking
+    /// its hash (a bad one is erased and the running image stays); each swap takes `timing.swap`.
+    public func boot() async {
+        boots += 1
+        if testing, let previous = secondary {
+            await sleep(timing.swap)
+            secondary = primary
+            primary = previous
+            primaryConfirmed = true
+            testing = false
+            return
+        }
+        guard pending, let next = secondary else { return }
+        guard next.hashMatches else {
+            await eraseSecondary()
+            upload = nil
+            return
+        }
+        await sleep(timing.swap)
+        secondary = primary
+        primary = next
+        testing = !permanent
+        primaryConfirmed = permanent
+        pending = false
+        permanent = false
+        upload = nil
+    }
+}
