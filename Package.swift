@@ -99,7 +99,7 @@ let package = Package(
         // the simulated MCUboot slots the server manages.
         .target(name: "MCUmgr", dependencies: ["CBOR", "MCUbootImage", "BluetoothCrypto", "HCIPackets", "EventLoops", "GATT", "Roles"]),
         // Simulated controllers, air and power: the embedded default bench.
-        .target(name: "Simulation", dependencies: ["BluetoothCrypto", "StrictJSON", "SeededRandom", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "Throughput"]),
+        .target(name: "Simulation", dependencies: ["BluetoothCrypto", "StrictJSON", "SeededRandom", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "Throughput", "MCUmgr", "MCUbootImage"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
         .target(name: "Preflight"),
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(name: "DeviceControlTests", dependencies: ["Support", "DeviceControl", "StrictJSON", "TestSupport", "EventLoops", "Roles", "PowerMeters"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILResultsTests", dependencies: ["HILResults", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "RigsTests", dependencies: ["Rigs", "StrictJSON", "DeviceControl", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles", "Throughput"]),
+        .testTarget(name: "RigsTests", dependencies: ["Rigs", "StrictJSON", "DeviceControl", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles", "Throughput", "MCUmgr", "MCUbootImage"]),
         .testTarget(name: "BenchOperationsTests", dependencies: ["Support", "BenchOperations", "Rigs", "HILResults", "DeviceControl", "ControllerFirmware", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
         .testTarget(name: "SocketServingTests", dependencies: ["SocketServing", "AirServer"]),
         .testTarget(name: "ControllerServerTests", dependencies: ["Support", "SocketServing", "ControllerServer", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "AirServer"]),

@@ -4,6 +4,7 @@ import SMP
 import Roles
 import SeededRandom
 import HCIPackets
+import MCUmgr
 import Throughput
 
 /// The firmware of a simulated accessory: on every power-on it boots (after its boot delay), opens its
@@ -23,6 +24,8 @@ public actor SimulatedAccessory {
     package nonisolated let bonds = InMemoryBondStore()
     /// Its IRK: what it distributes with its identity address.
     nonisolated let identityResolvingKey: [UInt8]
+    /// Its MCUboot slots (with `dfu`), made at the first boot and kept across power cycles as flash keeps them.
+    package private(set) var slots: MCUbootSlots?
 
     package init(description: SimulatedAccessoryDescription, controller: SimulatedController) {
         self.description = description
@@ -34,7 +37,8 @@ public actor SimulatedAccessory {
 
     /// The GATT database it serves (built anew at each boot, as firmware would).
     package nonisolated func makeDatabase() throws(GATTDatabaseError) -> GATTDatabase {
-        let bench = description.bench ? [SpeedService.definition(written: { _ in })] : []
+        let bench = (description.bench ? [SpeedService.definition(written: { _ in })] : [])
+            + (description.dfu != nil ? [MCUmgrService.definition()] : [])
         guard let security = description.security else {
             return try GATTDatabase(services: [.gap(name: description.name), .gatt()] + description.services.map(\.service) + bench)
         }
@@ -82,6 +86,14 @@ public actor SimulatedAccessory {
         bootCount += 1
         try await Task.sleep(for: .milliseconds(Int64(description.bootDelayMilliseconds)), clock: controller.air.clock)
         guard myGeneration == generation else { return }
+        if let dfu = description.dfu {
+            let slots = try self.slots ?? MCUbootSlots(running: dfu.factoryImage(), slotSize: dfu.slotSizeKiB * 1024, timing: dfu.timing,
+                                                       loop: controller.air.loop)
+            self.slots = slots
+            // MCUboot first: a pending image is swapped in (or an unconfirmed one reverted) before the application runs.
+            await slots.boot()
+            guard myGeneration == generation else { return }
+        }
         let transport = try controller.openTransport()
         let host = try HCIHost(transport: transport)
         let device = LEDevice(host: host, database: try makeDatabase())
@@ -92,6 +104,13 @@ public actor SimulatedAccessory {
         if faults.rejectsPHY2M {
             // LE 1M and LE Coded (bits 0 and 2), each way.
             _ = try await host.send(LESetDefaultPHY(transmitPHYs: 0x05, receivePHYs: 0x05))
+        }
+        if let slots {
+            try await device.suggestDefaultDataLength(octets: 251)
+            let server = try await MCUmgrServer(device: device, slots: slots)
+            tasks.append(Task(executorPreference: controller.air.loop) { [weak self] in
+                await server.run { [weak self] in await self?.scheduleReset() }
+            })
         }
         if description.bench {
             // Streaming firmware asks for long PDUs on every link (as Zephyr's automatic data length update does);
@@ -150,6 +169,16 @@ public actor SimulatedAccessory {
         Task(executorPreference: controller.air.loop) { [weak self] in
             await self?.powerOff()
             try? await self?.powerOn()
+        }
+    }
+
+    /// MCUmgr's reset: the answer is sent, and the reboot comes 250 ms later (Zephyr's default
+    /// CONFIG_MCUMGR_GRP_OS_RESET_MS), so that the answer leaves the controller first.
+    func scheduleReset() {
+        let clock = controller.air.clock
+        Task(executorPreference: controller.air.loop) { [weak self] in
+            try? await Task.sleep(for: .milliseconds(250), clock: clock)
+            await self?.scheduleReboot()
         }
     }
 

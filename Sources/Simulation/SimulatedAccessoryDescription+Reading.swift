@@ -1,10 +1,11 @@
 import GATT
+import MCUbootImage
 import StrictJSON
 
 extension SimulatedAccessoryDescription {
     /// Reads an accessory's `simulated` block: `controller` and `name` required; `services` (standard
     /// profile names), `advertisingIntervalMilliseconds` (20…10240, Core v5.4 Vol 6 Part B §4.4.2.2),
-    /// `bootDelayMilliseconds` (0…60000), `faults`, `bench` (false) and `requestsIntervalMilliseconds` optional. Its security is the rig accessory's.
+    /// `bootDelayMilliseconds` (0…60000), `faults`, `bench` (false), `requestsIntervalMilliseconds` and `dfu` optional. Its security is the rig accessory's.
     package init(reading value: InputValue) throws(InputError) {
         self = try value.object(SimulationFormat.Accessory.shape) {
             fields throws(InputError) -> Self in
@@ -30,7 +31,27 @@ extension SimulatedAccessoryDescription {
                             try SimulatedAccessoryFaults(reading: value)
                         } ?? SimulatedAccessoryFaults(),
                         bench: try fields.bool(SimulationFormat.Accessory.bench),
-                        requestsIntervalMilliseconds: try fields.optionalNumber(SimulationFormat.Accessory.requestsIntervalMilliseconds))
+                        requestsIntervalMilliseconds: try fields.optionalNumber(SimulationFormat.Accessory.requestsIntervalMilliseconds),
+                        dfu: try fields.value(SimulationFormat.Accessory.dfu).map { (value: InputValue) throws(InputError) -> SimulatedDFU in
+                            try SimulatedDFU(reading: value)
+                        })
+        }
+    }
+}
+
+extension SimulatedDFU {
+    private typealias Table = SimulationFormat.DFU
+
+    /// Reads `dfu`: every key optional, a misspelt one an error.
+    package init(reading value: InputValue) throws(InputError) {
+        self = try value.object(Table.shape) { fields throws(InputError) -> Self in
+            let text = try fields.string(Table.version)
+            guard let version = MCUbootVersion(parsing: text) else {
+                throw (fields.value(Table.version) ?? value).problem("version '\(JSONValue.excerpt(text))' is not major.minor.revision[+build] "
+                                                                    + "(major and minor up to 255, revision up to 65535)")
+            }
+            return Self(version: version, slotSizeKiB: try fields.integer(Table.slotSizeKiB), eraseMilliseconds: try fields.number(Table.eraseMilliseconds),
+                        writeMillisecondsPerKiB: try fields.number(Table.writeMillisecondsPerKiB), swapMilliseconds: try fields.number(Table.swapMilliseconds))
         }
     }
 }

@@ -20,11 +20,14 @@ public struct SimulatedAccessoryDescription: Sendable, Hashable {
     package var bench: Bool
     /// The connection interval it asks a central for right after connecting, in milliseconds (nil: none).
     package var requestsIntervalMilliseconds: Double?
+    /// MCUboot slots managed over MCUmgr SMP (nil: it serves no firmware update).
+    package var dfu: SimulatedDFU?
 
     package init(controller: String, name: String, services: [StandardProfile], advertisingIntervalMilliseconds: Double = 40,
                 bootDelayMilliseconds: Double = 20, faults: SimulatedAccessoryFaults = SimulatedAccessoryFaults(),
-                security: AccessorySecurity? = nil, bench: Bool = false, requestsIntervalMilliseconds: Double? = nil) {
+                security: AccessorySecurity? = nil, bench: Bool = false, requestsIntervalMilliseconds: Double? = nil, dfu: SimulatedDFU? = nil) {
         self.bench = bench
+        self.dfu = dfu
         self.requestsIntervalMilliseconds = requestsIntervalMilliseconds
         self.controller = controller
         self.name = name

@@ -81,8 +81,20 @@ package enum SimulationFormat {
         package static let faults = JSONField("faults", Faults.definition.reference("Faults injected into its firmware, so the harness can prove each transition catches them. Default: none."))
         package static let bench = JSONField.boolean("bench", default: false, description: "It serves the speed service of Bumble's bench app (50DB505C-8AC4-4738-8448-3B1D9CC09CC5): it streams SEQUENCE packets of ATT_MTU − 3 octets on RX as fast as the link takes them while a central is subscribed, and acknowledges the last packet a central writes to TX; `hil bench` and the link-layer suites measure it. Default false.")
         package static let requestsIntervalMilliseconds = JSONField.number("requestsIntervalMilliseconds", 7.5...4000, expected: "a number of milliseconds from 7.5 to 4000 (Core v5.4 Vol 6 Part B §4.5.1)", description: "Right after a central connects, it asks for this connection interval with an L2CAP Connection Parameter Update Request (Core v5.4 Vol 3 Part A §4.20), in milliseconds (7.5 to 4000), keeping the link's latency and a supervision timeout of at least the central's. Default: it asks for nothing.")
-        package static let shape = JSONShape("simulatedAccessory", [controller, name, services, advertisingIntervalMilliseconds, bootDelayMilliseconds, faults, bench, requestsIntervalMilliseconds],
+        package static let dfu = JSONField("dfu", DFU.definition.reference("It updates its firmware over MCUmgr SMP (the SMP service 8D53DC1D-1DB7-4CD3-868B-8A527460AA84) into MCUboot-like slots: uploads go to the secondary slot, test marks it pending, a reset swaps it in after checking its hash, an unconfirmed image reverts at the next reset; `hil dfu` updates it. Default: none."))
+        package static let shape = JSONShape("simulatedAccessory", [controller, name, services, advertisingIntervalMilliseconds, bootDelayMilliseconds, faults, bench, requestsIntervalMilliseconds, dfu],
                                            notes: [ReaderNote("The reader also checks that controller names one of simulation.controllers (the rig needs a simulation block) that neither another accessory nor the adapter runs on.", refusals: ["needs the rig's simulation block", "no simulated controller named", "is already used by"])])
+        package static let definition = JSONDefinition(shape)
+    }
+
+    /// `simulatedDFU`.
+    package enum DFU {
+        package static let version = JSONField("version", JSONRule.string(pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(\\+[0-9]+)?$", description: "The version of its factory image, as imgtool's --version takes it: major.minor.revision with an optional +build (major and minor up to 255, revision up to 65535). Default 1.0.0.", default: "1.0.0"), expected: "a version like 1.0.0 or 1.2.3+4")
+        package static let slotSizeKiB = JSONField.integer("slotSizeKiB", 4...8192, default: 384, description: "The size of each slot in KiB (4 to 8192): an upload longer than this is refused (INVALID_IMAGE_TOO_LARGE). Default 384.")
+        package static let eraseMilliseconds = JSONField.number("eraseMilliseconds", 0...600000, default: 500, expected: "a number of milliseconds from 0 to 600000", description: "Erasing the secondary slot, on an upload's first chunk or an erase request, in milliseconds (0 to 600000). Default 500.")
+        package static let writeMillisecondsPerKiB = JSONField.number("writeMillisecondsPerKiB", 0...60000, default: 2, expected: "a number of milliseconds from 0 to 60000", description: "Writing 1 KiB of an upload chunk to flash, in milliseconds (0 to 60000). Default 2.")
+        package static let swapMilliseconds = JSONField.number("swapMilliseconds", 0...600000, default: 2000, expected: "a number of milliseconds from 0 to 600000", description: "MCUboot's swap at boot (either way), in milliseconds (0 to 600000), before it advertises again. Default 2000.")
+        package static let shape = JSONShape("simulatedDFU", [version, slotSizeKiB, eraseMilliseconds, writeMillisecondsPerKiB, swapMilliseconds])
         package static let definition = JSONDefinition(shape)
     }
 

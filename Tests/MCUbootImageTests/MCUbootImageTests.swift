@@ -77,3 +77,24 @@ import Testing
         #expect(throws: MCUbootImageError.tlvOverrun(area: "the TLV area", offset: bodyEnd + 12 + 4)) { try MCUbootImage(overrun) }
     }
 }
+
+/// The factory images a simulated device runs, and versions as imgtool takes them.
+@Suite struct MCUbootImageMakingTests {
+    @Test("A made image is laid out as imgtool's unsigned one of the same body and version: the same octets")
+    func asImgtoolMakesIt() throws {
+        let body = try ImgtoolDumpinfo.bytes("body")
+        let made = try MCUbootImage.make(version: MCUbootVersion(major: 1, minor: 2, revision: 3, build: 4), body: body)
+        let imgtool = try ImgtoolDumpinfo.bytes("unsigned")
+        let firstDifference = zip(made.bytes, imgtool).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(made.bytes.count == imgtool.count && firstDifference == nil, "\(made.bytes.count) octets against imgtool's \(imgtool.count); first difference at \(firstDifference.map(String.init) ?? "none")")
+    }
+
+    @Test("Versions read as imgtool's --version takes them; anything else is nil")
+    func versions() {
+        #expect(MCUbootVersion(parsing: "1.2.3") == MCUbootVersion(major: 1, minor: 2, revision: 3, build: 0))
+        #expect(MCUbootVersion(parsing: "2.0.1+77") == MCUbootVersion(major: 2, minor: 0, revision: 1, build: 77))
+        for bad in ["1.2", "1.2.3.4", "256.0.0", "1.2.3+", "+1", "1..3", "a.b.c", "1.2.3+x", "1.2.-3"] {
+            #expect(MCUbootVersion(parsing: bad) == nil, "\(bad)")
+        }
+    }
+}
