@@ -126,7 +126,7 @@ let package = Package(
         // The bench as a scriptable accessory for a phone app (`hil accessory`): profiles, fault plans, the report.
         .target(name: "AccessoryPlay", dependencies: ["Support", "StrictJSON", "HILResults", "HCIPackets", "EventLoops", "HostCore", "GATT", "SMP", "Roles"]),
         // The command-line tool: arguments, presenters of its answers, exit codes.
-        .executableTarget(name: "hil", dependencies: ["ControllerServer", "ControllerFirmware", "PowerMeters", "BluetoothCrypto", "SocketServing", "Support", "HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "StrictJSON", "AccessoryPlay", "Throughput", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
+        .executableTarget(name: "hil", dependencies: ["ControllerServer", "ControllerFirmware", "PowerMeters", "BluetoothCrypto", "SocketServing", "Support", "HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "StrictJSON", "AccessoryPlay", "Throughput", "MCUmgr", "MCUbootImage", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // Benchmarks run by scripts/bench/*: each measures ours beside a baseline in the same run.
         .executableTarget(name: "hil-benchmark", dependencies: ["BenchOperations", "Simulation", "HCIPackets", "HostCore", "GATT", "Roles"]),
         // Fuzz target for the H4 framer and packet decoders: `scripts/fuzz/fuzz` builds it with

@@ -24,6 +24,8 @@ commands:
                     play an accessory for a phone app with a fault plan; report what the app did
   bench MONIKER --name N --mode notify|write [--phy P] [--mtu N] [--data-length N] [--interval-ms MS] [--seconds S] [--json]
                     throughput in Bumble's bench format against a peer (or as --peripheral): what the link settled on, what moved
+  dfu MONIKER --name N (--image FILE [--test|--confirm] | --list | --reset) [--json]
+                    firmware update over MCUmgr SMP into MCUboot's slots: upload resumed from the accessory's offset, slots, reset
   pair MONIKER --name N [--method M] [--passkey NNNNNN] [--confirm yes|no] [--legacy]
                     pair with an accessory and store the bond (connect uses it to encrypt)
   bonds list | bonds forget ADDRESS | bonds export --adapter MONIKER | bonds import FILE
@@ -73,7 +75,7 @@ let commands: [String: @Sendable (Arguments) async -> ExitStatus] = [
     "pair": PairCommand.run, "bonds": BondsCommand.run, "preflight": PreflightCommand.run, "usb": USBCommand.run,
     "power": PowerCommand.run, "run": RunCommand.run, "report": ReportCommand.run, "adapters": AdaptersCommand.run,
     "doctor": DoctorCommand.run, "recover": RecoverCommand.run, "sim": SimCommand.run, "rig": RigCommand.run,
-    "serve": ServeCommand.run, "lab": LabCommand.run, "accessory": AccessoryCommand.run, "bench": BenchCommand.run,
+    "serve": ServeCommand.run, "lab": LabCommand.run, "accessory": AccessoryCommand.run, "bench": BenchCommand.run, "dfu": DFUCommand.run,
     "firmware": FirmwareCommand.run, "meter": MeterCommand.run,
 ]
 
