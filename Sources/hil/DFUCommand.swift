@@ -14,7 +14,8 @@ enum DFUCommand {
                                [--mtu N] [--timeout S] [--scan-timeout S] [--rig RIG.json] [--capture FILE]
         Updates an accessory's firmware over MCUmgr SMP (Zephyr's device management protocol, on the SMP GATT
         service 8D53DC1D-1DB7-4CD3-868B-8A527460AA84), as MCUboot takes it. Connects to the accessory advertising
-        NAME (or --address, --service, --manufacturer) and exchanges the MTU (--mtu, default 247).
+        NAME (or --address, --service, --manufacturer), exchanges the MTU (--mtu, default 247) and asks for a data
+        length of 251 octets.
           --image FILE   reads the MCUboot image (imgtool's) and checks its hash first, then uploads it to the
                          secondary slot in chunks that fill the MTU, each from the offset the accessory answered
                          (an upload it already holds part of resumes there); --test marks it to be swapped in at
@@ -118,6 +119,8 @@ enum DFUCommand {
         defer { Task { _ = try? await link.disconnect() } }
         do {
             _ = try await link.exchangeMTU(offering: mtu)
+            // Long PDUs carry a chunk in one or two; a controller without Data Length Extension keeps 27 octets.
+            _ = try? await link.setDataLength(octets: 251)
             let client = try await MCUmgrClient.connect(on: link, timeout: timeout)
             switch action {
             case .list:
