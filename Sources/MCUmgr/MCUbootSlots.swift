@@ -7,8 +7,26 @@ import MCUbootImage
 /// uploads go to the secondary slot (erased by the first chunk, written chunk by chunk, each taking the time
 /// `Timing` gives on the loop's clock), `test` marks it pending, a reset swaps it in (MCUboot's swap: it checks
 /// the image's hash first and erases an image that fails), an image booted for test and not confirmed is
-/// swapped back at the next reset, and a confirmed one stays. The upload's offset survives a reset. Runs on `loop`.
+/// swapped back at the next reset, and a confirmed one stays. The upload's offset survives a reset. A power cut
+/// during a swap leaves it in progress, and the next boot finishes it, as MCUboot's swap status lets it. Runs on
+/// `loop`.
 public actor MCUbootSlots {
+    /// Faults of a device's update path, for a campaign to catch.
+    public struct Faults: Sendable, Hashable {
+        /// The upload's offset is lost at a reset (kept in RAM): the next upload starts over from 0.
+        public var losesUploadOffsetAtReset: Bool
+        /// The application confirms whatever image it booted, at once: a test image never reverts.
+        public var confirmsItself: Bool
+        /// A power cut during a swap leaves the device unbootable (no swap status kept): it never runs again.
+        public var bricksOnInterruptedSwap: Bool
+
+        public init(losesUploadOffsetAtReset: Bool = false, confirmsItself: Bool = false, bricksOnInterruptedSwap: Bool = false) {
+            self.losesUploadOffsetAtReset = losesUploadOffsetAtReset
+            self.confirmsItself = confirmsItself
+            self.bricksOnInterruptedSwap = bricksOnInterruptedSwap
+        }
+    }
+
     /// How long flash operations take.
     public struct Timing: Sendable, Hashable {
         /// Erasing the secondary slot: on an upload's first chunk, and on an erase request.
@@ -34,6 +52,7 @@ public actor MCUbootSlots {
 
     public nonisolated let loop: EventLoop
     public let timing: Timing
+    public let faults: Faults
     public let slotSize: Int
     /// The running image and whether it is confirmed.
     public private(set) var primary: MCUbootImage
@@ -46,14 +65,25 @@ public actor MCUbootSlots {
     public private(set) var testing = false
     /// Resets so far.
     public private(set) var boots = 0
+    /// The swap under way, or the one a power cut interrupted: the next boot finishes it (or, with
+    /// `bricksOnInterruptedSwap`, never boots again).
+    private var swapping: Swap?
+    /// A swap was under way when the power went.
+    public var swapInterrupted: Bool { swapping != nil }
+    /// It will never run an application again.
+    public private(set) var bricked = false
     private var upload: Upload?
+    /// Counts power cuts, so that a swap the power interrupted does not complete.
+    private var powerCuts = 0
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
-    public init(running image: MCUbootImage, slotSize: Int = 0x60000, timing: Timing = Timing(), loop: EventLoop) {
+    public init(running image: MCUbootImage, slotSize: Int = 0x60000, timing: Timing = Timing(), faults: Faults = Faults(),
+                loop: EventLoop) {
         primary = image
         self.slotSize = slotSize
         self.timing = timing
+        self.faults = faults
         self.loop = loop
     }
 
@@ -136,31 +166,73 @@ public actor MCUbootSlots {
         return .success(.map([]))
     }
 
-    /// What MCUboot does at a reset: reverts an unconfirmed test image, or swaps a pending image in after checking
-    /// its hash (a bad one is erased and the running image stays); each swap takes `timing.swap`.
-    public func boot() async {
+    /// The power goes: a swap under way stops where it is.
+    public func powerCut() { powerCuts += 1 }
+
+    /// A swap MCUboot does: a pending image in (`stays` when it was confirmed), or a test image back out.
+    private enum Swap {
+        case upgrade(stays: Bool)
+        case revert
+    }
+
+    /// What MCUboot does at a reset, before the application runs: finishes a swap a power cut interrupted, reverts
+    /// an unconfirmed test image, or swaps a pending image in after checking its hash (a bad one is erased and the
+    /// running image stays); each swap takes `timing.swap`. False when no application runs: the power went during
+    /// the swap (the next boot goes on with it), or the device is bricked.
+    @discardableResult
+    public func boot() async -> Bool {
         boots += 1
-        if testing, let previous = secondary {
-            await sleep(timing.swap)
-            secondary = primary
-            primary = previous
+        guard !bricked else { return false }
+        if faults.losesUploadOffsetAtReset { upload = nil }
+        var next = swapping
+        if next != nil && faults.bricksOnInterruptedSwap {
+            bricked = true
+            return false
+        }
+        if next == nil {
+            if testing && secondary != nil {
+                next = .revert
+            } else if pending, let image = secondary {
+                guard image.hashMatches else {
+                    await eraseSecondary()
+                    upload = nil
+                    return true
+                }
+                next = .upgrade(stays: permanent)
+            }
+        }
+        if let next {
+            guard await swap(next) else { return false }
+            switch next {
+            case .revert:
+                primaryConfirmed = true
+                testing = false
+            case .upgrade(let stays):
+                testing = !stays
+                primaryConfirmed = stays
+                pending = false
+                permanent = false
+                upload = nil
+            }
+        }
+        if faults.confirmsItself && testing {
             primaryConfirmed = true
             testing = false
-            return
         }
-        guard pending, let next = secondary else { return }
-        guard next.hashMatches else {
-            await eraseSecondary()
-            upload = nil
-            return
-        }
+        return true
+    }
+
+    /// Exchanges the slots, taking `timing.swap`; false (the swap left in progress) when the power went meanwhile.
+    private func swap(_ kind: Swap) async -> Bool {
+        let cuts = powerCuts
+        swapping = kind
         await sleep(timing.swap)
-        secondary = primary
-        primary = next
-        testing = !permanent
-        primaryConfirmed = permanent
-        pending = false
-        permanent = false
-        upload = nil
+        guard cuts == powerCuts else { return false }
+        swapping = nil
+        if let next = secondary {
+            secondary = primary
+            primary = next
+        }
+        return true
     }
 }

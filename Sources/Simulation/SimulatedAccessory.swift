@@ -70,6 +70,7 @@ public actor SimulatedAccessory {
     /// Cuts power: the controller leaves the air (its peers time out) and the firmware stops.
     package func powerOff() async {
         generation += 1
+        await slots?.powerCut()
         for task in tasks { task.cancel() }
         tasks.removeAll()
         await controller.powerOff()
@@ -88,11 +89,11 @@ public actor SimulatedAccessory {
         guard myGeneration == generation else { return }
         if let dfu = description.dfu {
             let slots = try self.slots ?? MCUbootSlots(running: dfu.factoryImage(), slotSize: dfu.slotSizeKiB * 1024, timing: dfu.timing,
-                                                       loop: controller.air.loop)
+                                                       faults: description.faults.dfu, loop: controller.air.loop)
             self.slots = slots
-            // MCUboot first: a pending image is swapped in (or an unconfirmed one reverted) before the application runs.
-            await slots.boot()
-            guard myGeneration == generation else { return }
+            // MCUboot first: a pending image is swapped in (or an unconfirmed one reverted) before the application
+            // runs; when the power goes during the swap, or the device is bricked, no application runs.
+            guard await slots.boot(), myGeneration == generation else { return }
         }
         let transport = try controller.openTransport()
         let host = try HCIHost(transport: transport)

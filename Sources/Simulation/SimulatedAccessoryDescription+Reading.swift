@@ -1,5 +1,6 @@
 import GATT
 import MCUbootImage
+import MCUmgr
 import StrictJSON
 
 extension SimulatedAccessoryDescription {
@@ -84,7 +85,10 @@ extension SimulatedAccessoryFaults {
                 },
                 rejectsPHY2M: try fields.bool(Table.rejectsPHY2M),
                 stopsNotifyingWhenMTUGrows: try fields.bool(Table.stopsNotifyingWhenMTUGrows),
-                halvesNotificationRate: try fields.bool(Table.halvesNotificationRate))
+                halvesNotificationRate: try fields.bool(Table.halvesNotificationRate),
+                dfu: MCUbootSlots.Faults(losesUploadOffsetAtReset: try fields.bool(Table.dfuLosesUploadOffsetAtReset),
+                                         confirmsItself: try fields.bool(Table.dfuConfirmsItself),
+                                         bricksOnInterruptedSwap: try fields.bool(Table.dfuBricksOnInterruptedSwap)))
         }
     }
 }

@@ -1,4 +1,5 @@
 import GATT
+import MCUmgr
 import SMP
 
 /// A simulated accessory: our peripheral role running on one simulated controller, as a rig declares it.
@@ -67,12 +68,16 @@ package struct SimulatedAccessoryFaults: Sendable, Hashable {
     package var stopsNotifyingWhenMTUGrows: Bool
     /// With `bench`, it streams at half the rate the link offers.
     package var halvesNotificationRate: Bool
+    /// With `dfu`: the update path's faults (an upload offset lost at a reset, a test image confirmed at once, a
+    /// device bricked by a power cut during the swap).
+    package var dfu: MCUbootSlots.Faults
 
     package init(stopsAdvertisingAfterPowerCycles: Int? = nil, dropsLinkAfterMilliseconds: Double? = nil,
                 slowATTMilliseconds: Double? = nil, rebootsOnWrite: Bool = false, refusesConnections: Bool = false,
                 forgetsBondsOnPowerCycle: Bool = false, servesProtectedUnencrypted: Bool = false, rejectsPairing: Bool = false,
                 answersWithWrongLTK: Bool = false, maliciousATT: SimulatedMaliciousATT? = nil, rejectsPHY2M: Bool = false,
-                stopsNotifyingWhenMTUGrows: Bool = false, halvesNotificationRate: Bool = false) {
+                stopsNotifyingWhenMTUGrows: Bool = false, halvesNotificationRate: Bool = false, dfu: MCUbootSlots.Faults = MCUbootSlots.Faults()) {
+        self.dfu = dfu
         self.rejectsPHY2M = rejectsPHY2M
         self.stopsNotifyingWhenMTUGrows = stopsNotifyingWhenMTUGrows
         self.halvesNotificationRate = halvesNotificationRate
