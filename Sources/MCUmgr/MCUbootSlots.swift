@@ -1,5 +1,3 @@
-import BluetoothCrypto
-import CBOR
 import EventLoops
 import MCUbootImage
 
@@ -56,13 +54,13 @@ public actor MCUbootSlots {
     public let slotSize: Int
     /// The running image and whether it is confirmed.
     public private(set) var primary: MCUbootImage
-    public private(set) var primaryConfirmed = true
+    public internal(set) var primaryConfirmed = true
     /// A complete image in the secondary slot, read without the hash check (as Zephyr's image manager reads it).
-    public private(set) var secondary: MCUbootImage?
-    public private(set) var pending = false
-    public private(set) var permanent = false
+    public internal(set) var secondary: MCUbootImage?
+    public internal(set) var pending = false
+    public internal(set) var permanent = false
     /// The running image was booted for test: the next reset reverts it unless it is confirmed first.
-    public private(set) var testing = false
+    public internal(set) var testing = false
     /// Resets so far.
     public private(set) var boots = 0
     /// The swap under way, or the one a power cut interrupted: the next boot finishes it (or, with
@@ -72,7 +70,8 @@ public actor MCUbootSlots {
     public var swapInterrupted: Bool { swapping != nil }
     /// It will never run an application again.
     public private(set) var bricked = false
-    private var upload: Upload?
+    /// The upload under way or done (nil: none since the last erase, swap or lost offset).
+    var upload: Upload?
     /// Counts power cuts, so that a swap the power interrupted does not complete.
     private var powerCuts = 0
 
@@ -102,68 +101,13 @@ public actor MCUbootSlots {
         return states
     }
 
-    private func sleep(_ duration: Duration) async { try? await Task.sleep(for: duration, clock: loop.clock) }
+    func sleep(_ duration: Duration) async { try? await Task.sleep(for: duration, clock: loop.clock) }
 
-    private func eraseSecondary() async {
+    func eraseSecondary() async {
         await sleep(timing.erase)
         secondary = nil
         pending = false
         permanent = false
-    }
-
-    /// Handles one image upload request: the answer's body, or the image management error.
-    func upload(_ body: CBORValue) async -> Result<CBORValue, MCUmgrGroupError> {
-        guard let offset = body["off"]?.int, offset >= 0 else { return .failure(.image(MCUmgrGroupError.Image.invalidOffset)) }
-        guard let data = body["data"]?.bytes else { return .failure(.image(MCUmgrGroupError.Image.invalidLength)) }
-        if offset == 0 {
-            guard let length = body["len"]?.int, length > 0 else { return .failure(.image(MCUmgrGroupError.Image.invalidLength)) }
-            guard length <= slotSize else { return .failure(.image(MCUmgrGroupError.Image.invalidImageTooLarge)) }
-            let sha = body["sha"]?.bytes
-            if let upload, upload.length == length, sha != nil, upload.sha == sha, !upload.written.isEmpty, upload.written.count < length {
-                // The same upload, under way: go on from where it stopped.
-                return .success(MCUmgrUploadProgress(offset: upload.written.count).cbor)
-            }
-            guard !pending else { return .failure(.image(MCUmgrGroupError.Image.imageAlreadyPending)) }
-            await eraseSecondary()
-            upload = Upload(length: length, sha: sha, written: [])
-        }
-        guard var current = upload else { return .success(MCUmgrUploadProgress(offset: 0).cbor) }
-        guard offset == current.written.count else { return .success(MCUmgrUploadProgress(offset: current.written.count).cbor) }
-        guard offset + data.count <= current.length else { return .failure(.image(MCUmgrGroupError.Image.dataOverrun)) }
-        await sleep(timing.writePerKiB * Double(data.count) / 1024)
-        current.written += data
-        upload = current
-        guard current.written.count == current.length else { return .success(MCUmgrUploadProgress(offset: current.written.count).cbor) }
-        secondary = try? MCUbootImage(current.written, checkingHash: false)
-        let match = current.sha.map { (try? SHA256.digest(current.written)) == $0 }
-        return .success(MCUmgrUploadProgress(offset: current.length, match: match).cbor)
-    }
-
-    /// Handles an image state write: test (pending) or confirm.
-    func setState(_ body: CBORValue) -> Result<CBORValue, MCUmgrGroupError> {
-        let hash = body["hash"]?.bytes
-        let confirm = body["confirm"]?.bool ?? false
-        if confirm && (hash == nil || hash == primary.hash) {
-            primaryConfirmed = true
-            testing = false
-        } else if let hash, let secondary, hash == secondary.hash {
-            pending = true
-            permanent = confirm
-        } else if hash == primary.hash {
-            return .failure(.image(MCUmgrGroupError.Image.settingTestToActiveDenied))
-        } else {
-            return .failure(.image(MCUmgrGroupError.Image.hashNotFound))
-        }
-        return .success(.map(["images": .array(states.map(\.cbor))]))
-    }
-
-    /// Handles an image erase of the secondary slot.
-    func erase(_ body: CBORValue) async -> Result<CBORValue, MCUmgrGroupError> {
-        guard (body["slot"]?.int ?? 1) == 1 else { return .failure(.image(MCUmgrGroupError.Image.invalidSlot)) }
-        guard !pending else { return .failure(.image(MCUmgrGroupError.Image.imageAlreadyPending)) }
-        await eraseSecondary()
-        upload = nil
-        return .success(.map([]))
     }
 
     /// The power goes: a swap under way stops where it is.
