@@ -43,7 +43,7 @@ final class LibUSBSession: @unchecked Sendable {
                 vendor: descriptor.idVendor, product: descriptor.idProduct, deviceClass: descriptor.bDeviceClass,
                 deviceSubclass: descriptor.bDeviceSubClass, deviceProtocol: descriptor.bDeviceProtocol, interfaces: configuration?.interfaces ?? [])
             let candidate = USBCandidate(bus: bus, ports: ports, vendor: descriptor.idVendor, product: descriptor.idProduct,
-                                         serial: serial, isBluetooth: evidence?.declaresClass ?? false)
+                                         serial: serial, isBluetooth: evidence?.declaresClass ?? false, bcdDevice: descriptor.bcdDevice)
             return (device, candidate, configuration)
         }
     }

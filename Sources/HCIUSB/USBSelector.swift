@@ -147,14 +147,17 @@ package struct USBCandidate: Hashable, Sendable {
     package var serial: String?
     /// Device class E0/01/01, or an interface of that class.
     package var isBluetooth: Bool
+    /// The device release number, the device descriptor's `bcdDevice` (USB 2.0 §9.6.1), when read.
+    package var bcdDevice: UInt16?
 
-    package init(bus: Int, ports: [Int], vendor: UInt16, product: UInt16, serial: String? = nil, isBluetooth: Bool) {
+    package init(bus: Int, ports: [Int], vendor: UInt16, product: UInt16, serial: String? = nil, isBluetooth: Bool, bcdDevice: UInt16? = nil) {
         self.bus = bus
         self.ports = ports
         self.vendor = vendor
         self.product = product
         self.serial = serial
         self.isBluetooth = isBluetooth
+        self.bcdDevice = bcdDevice
     }
 
     /// `1-1.4`.

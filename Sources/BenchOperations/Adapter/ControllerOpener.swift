@@ -44,7 +44,7 @@ package enum ControllerOpener {
             return (try makeHost(transport: transport, moniker: text, capture: capture, commandTimeout: commandTimeout), device, transport)
         }
         let stage = ControllerQuirkStage(vendor: device.vendor, product: device.product, serial: device.serial, location: device.location,
-                                         commandTimeout: commandTimeout)
+                                         bcdDevice: device.bcdDevice, commandTimeout: commandTimeout)
         do {
             var state = ControllerFirmwareState.notNeeded
             if RealtekUSBIDs.contains(vendor: device.vendor, product: device.product) {

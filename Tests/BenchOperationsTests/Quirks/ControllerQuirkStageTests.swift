@@ -10,14 +10,17 @@ import TestSupport
 @Suite struct ControllerQuirkStageTests {
     static let sharedCloneAddress = BDAddress(0x00_1A_7D_DA_71_13)
 
-    /// A controller behind `ScriptedController` whose Read BD_ADDR reports `address` and whose Read Local Version is
-    /// a Barrot CSR clone's (manufacturer 10, HCI 4.0, HCI revision 0x0810, LMP subversion 0x1012); every other
-    /// command completes.
-    static func controller(address: BDAddress) throws -> ScriptedController {
+    /// Read Local Version's return parameters after the status: a Barrot CSR clone's (manufacturer 10, HCI 4.0, HCI
+    /// revision 0x0810, LMP subversion 0x1012).
+    static let barrotVersion: [UInt8] = [0x06, 0x10, 0x08, 0x06, 0x0A, 0x00, 0x12, 0x10]
+
+    /// A controller behind `ScriptedController` whose Read BD_ADDR reports `address` and whose Read Local Version
+    /// reports `version` (the Barrot clone's unless given); every other command completes.
+    static func controller(address: BDAddress, version: [UInt8] = barrotVersion) throws -> ScriptedController {
         try ScriptedController { command, _ in
             switch command.opcode {
             case .readLocalVersionInformation:
-                return ScriptedController.commandComplete(command.opcode, [0x06, 0x10, 0x08, 0x06, 0x0A, 0x00, 0x12, 0x10])
+                return ScriptedController.commandComplete(command.opcode, version)
             case .readBDADDR:
                 return ScriptedController.commandComplete(command.opcode, address.littleEndianBytes)
             default:
@@ -26,13 +29,15 @@ import TestSupport
         }
     }
 
-    /// Runs the stage for a CSR-ID dongle at `location` whose controller reports `address`.
-    static func run(address: BDAddress, location: String, serial: String? = nil,
+    /// Runs the stage for a CSR-ID dongle at `location` (device release `bcdDevice`) whose controller reports
+    /// `address` and `version`.
+    static func run(address: BDAddress, location: String, serial: String? = nil, bcdDevice: UInt16? = nil, version: [UInt8] = barrotVersion,
                     then body: (HCIHost, ScriptedController) async throws -> Void = { _, _ in }) async throws -> ControllerQuirks {
         try await withSteppedTime { time in
-            let controller = try controller(address: address)
+            let controller = try controller(address: address, version: version)
             let host = try controller.makeHost(clock: time.clock)
-            let quirks = try await ControllerQuirkStage(vendor: 0x0A12, product: 0x0001, serial: serial, location: location).run(on: host)
+            let quirks = try await ControllerQuirkStage(vendor: 0x0A12, product: 0x0001, serial: serial, location: location,
+                                                        bcdDevice: bcdDevice).run(on: host)
             try await body(host, controller)
             await host.close()
             return quirks
@@ -54,6 +59,18 @@ import TestSupport
         #expect(first.clone?.contains("0x0810") == true)
         #expect(first.btusb.map(\.flag) == ["BTUSB_CSR"])
         #expect(first.lines.contains { $0.contains("using random static address \(address)") })
+    }
+
+    /// Read Local Version of a CSR Bluetooth 2.0 build as btusb's table of legit builds lists it: manufacturer 10,
+    /// HCI and LMP version 3 (2.0), build 0x0C5C in both HCI revision and LMP subversion.
+    static let csr20Version: [UInt8] = [0x03, 0x5C, 0x0C, 0x03, 0x0A, 0x00, 0x5C, 0x0C]
+
+    @Test("The device's bcdDevice reaches btusb's last clone rule: 0x0134 with a CSR 2.0 build is a clone, other releases not",
+          arguments: [(UInt16?.none, false), (0x0134, true), (0x0100, false), (0x8891, false)])
+    func bcdDeviceRule(bcdDevice: UInt16?, clone: Bool) async throws {
+        let quirks = try await Self.run(address: BDAddress(0x00_1B_DC_07_32_EF), location: "1-1.4", bcdDevice: bcdDevice, version: Self.csr20Version)
+        #expect((quirks.clone != nil) == clone)
+        if clone { #expect(quirks.clone?.contains("bcdDevice 0x0134") == true) }
     }
 
     @Test("A serial number, when the dongle has one, is what the address follows")
