@@ -8,7 +8,8 @@ import PowerMeters
 enum MeterCommand {
     static let usage = """
         usage: hil meter ppk2:PORT [--seconds S] [--window S] [--mode ampere|source] [--voltage-mv MV] [--json]
-        Reads a Nordic Power Profiler Kit II on its serial port (ppk2:/dev/ttyACM0, or a /dev/serial/by-id/ path):
+        Reads a Nordic Power Profiler Kit II on its serial port: PORT is a path (/dev/ttyACM0, a /dev/serial/by-id/
+        path) or the PPK2's USB ID and serial, usb:1915:c00a/SERIAL (the serial optional with one PPK2 plugged in):
         its metadata and calibration, then --seconds (default 1, at most 600) of samples, 100,000 a second,
         counted on the meter's own clock. --mode ampere (default) measures a supply of the device's own, in
         series; --mode source supplies the device from the PPK2 at --voltage-mv (800–5000, default 3000) and
@@ -44,7 +45,7 @@ enum MeterCommand {
         let samples = max(1, Int((seconds * Double(PPK2Sample.perSecond)).rounded()))
         let windowSamples = window.map { max(1, Int(($0 * Double(PPK2Sample.perSecond)).rounded())) } ?? samples
         do {
-            let channel = try SerialMeterChannel(path: port)
+            let channel = try SerialMeterChannel(path: try MeterPort.resolve(port))
             defer { channel.close() }
             let meter = PPK2Meter(channel: channel, clock: ContinuousClock())
             let metadata = try await meter.metadata()
