@@ -169,7 +169,7 @@ let package = Package(
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "CBlueZ", "Roles"]),
         .testTarget(name: "hilCommandTests", dependencies: ["SocketServing", "Support", "hil", "BenchOperations", "DeviceControl", "AirServer", "TestSupport", "HCIPackets", "HCITransports", "HostCore", "SMP"]),
         // The standard transition suites, run against the rig HIL_RIG names (default rigs/simulated.json).
-        .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCIPackets", "HostCore", "GATT", "Roles", "Rigs", "Throughput"]),
+        .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCIPackets", "HostCore", "GATT", "Roles", "Rigs", "Throughput", "MCUmgr", "MCUbootImage"]),
         // HILTesting's own parts, apart from a bench.
         .testTarget(name: "ThroughputTests", dependencies: ["Throughput", "EventLoops"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILTestingTests", dependencies: ["HILTesting", "HCITransports", "SMP"]),
