@@ -32,9 +32,10 @@ public struct MCUmgrUploadReport: Sendable, Hashable {
         return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    /// Image octets the device took (each answer's advance) per second, in bits.
+    /// Image octets the device took per second, in bits: the data of each chunk it answered with the chunk's end
+    /// (a resumed upload's first chunk, answered with the offset the device already held, moved nothing).
     public var bitsPerSecond: Double {
-        let moved = chunks.reduce(0) { $0 + max(0, $1.answered - $1.offset) }
+        let moved = chunks.reduce(0) { $0 + ($1.answered == $1.offset + $1.length ? $1.length : 0) }
         return seconds > 0 ? Double(moved) * 8 / seconds : 0
     }
 }

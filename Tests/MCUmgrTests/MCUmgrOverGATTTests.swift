@@ -98,6 +98,8 @@ import Throughput
             #expect(report.chunks.dropFirst().first?.offset == held, "the second chunk starts there")
             let sent = report.chunks.dropFirst().reduce(0) { $0 + $1.length }
             #expect(sent == bytes.count - held, "nothing before the held offset went again")
+            #expect(report.bitsPerSecond == Double(bytes.count - held) * 8 / report.seconds,
+                    "the throughput counts what this upload moved, not the offset the device already held")
             #expect(await bench.slots.secondary?.hash == image.hash)
         }
     }
