@@ -240,7 +240,7 @@ public enum HTMLReport {
     figure{margin:8px 0}figcaption{font-size:13px;color:#444}svg{max-width:100%;height:auto}.histograms{display:flex;flex-wrap:wrap;gap:4px 28px}
     svg text{font:11px system-ui,sans-serif;fill:#333}svg .tick{fill:#666}svg .grid{stroke:#e6e6e6}svg .end{stroke:#999;stroke-dasharray:3 3}
     svg .band{fill:#f7f7f9}svg .event{fill:#1565c0}svg .lane-power .event{fill:#6a1b9a}svg .lane-advertising .event{fill:#00838f}svg .lane-connection .event{fill:#1565c0}
-    svg .lane-discovery .event{fill:#2e7d32}svg .lane-adapter .event{fill:#5d4037}svg .lane-recovery .event{fill:#ef6c00}svg .lane-note .event{fill:#757575}
+    svg .lane-discovery .event{fill:#2e7d32}svg .lane-adapter .event{fill:#5d4037}svg .lane-recovery .event{fill:#ef6c00}svg .lane-update .event{fill:#00838f}svg .lane-note .event{fill:#757575}
     svg .event.failure,svg .lane-power .event.failure,svg .lane-connection .event.failure{fill:#d32f2f}svg .label.on-bar{fill:#fff}svg .failure-label{fill:#d32f2f;font-weight:600}
     svg .bar{fill:#5c6bc0}svg .bar.over{fill:#e57373}svg .axis{stroke:#999}svg .percentile{stroke:#333;stroke-dasharray:2 2}svg .budget{stroke:#d32f2f;stroke-width:2;stroke-dasharray:6 3}svg .pname{fill:#333}svg .bname{fill:#d32f2f}
     table.measurements tr.over td{color:#c62828}table.events{width:100%}table.events tr.failure td{color:#d32f2f;font-weight:600}

@@ -72,9 +72,10 @@ public struct TestRecord: Codable, Sendable, Hashable {
 
 /// One thing that happened during a test, on one lane of the timeline.
 public struct TimelineEvent: Codable, Sendable, Hashable {
-    /// The lanes of the report's SVG timeline.
+    /// The lanes of the report's SVG timeline; `update` holds a firmware update's steps (the upload's chunks
+    /// summarised, its cut and resume, the image the device runs).
     public enum Lane: String, Codable, Sendable, Hashable, CaseIterable {
-        case power, advertising, connection, security, discovery, adapter, recovery, note
+        case power, advertising, connection, security, discovery, adapter, recovery, update, note
     }
 
     /// Seconds from the start of the test case.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The SVG timeline of one test case: a row per lane (power, advertising, connection, discovery, adapter,
-/// recovery, note — those with events), every event on one time axis in seconds from the case's start;
+/// recovery, update, note — those with events), every event on one time axis in seconds from the case's start;
 /// spans as bars, instants as ticks, failures in red. Each mark has a `<title>` (the browser's tooltip).
 enum TimelineSVG {
     static let width = 880.0

@@ -147,6 +147,20 @@ import TestSupport
         #expect(html.components(separatedBy: "class=\"bar").count - 1 >= 5)
     }
 
+    /// A firmware update's steps get their own row, between recovery and note, coloured apart from the rest.
+    @Test func aFirmwareUpdateHasItsOwnLane() {
+        let record = SampleRecords.record("cut", timeline: [
+            TimelineEvent(offset: 0, duration: 0.4, lane: .update, label: "upload of 57 chunks to offset 12776", isFailure: false),
+            TimelineEvent(offset: 0.4, lane: .power, label: "power off", isFailure: false),
+            TimelineEvent(offset: 0.5, lane: .note, label: "a note", isFailure: false),
+        ])
+        let html = Self.html([record])
+        let rows = html.components(separatedBy: "data-lane=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(rows == ["power", "update", "note"])
+        #expect(html.contains(".lane-update .event{fill:"))
+        #expect(html.contains("upload of 57 chunks to offset 12776"))
+    }
+
     @Test func everyStringIsEscapedAndNothingIsLoadedOrRun() {
         let evil = "<script>alert(1)</script>"
         var record = SampleRecords.record(evil, accessory: evil, verdict: .failed, message: evil,

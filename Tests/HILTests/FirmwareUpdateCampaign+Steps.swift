@@ -71,19 +71,20 @@ struct FirmwareUpdateSteps {
     func upload(_ image: MCUbootImage, with client: MCUmgrClient, cuttingAt fraction: Double?,
                 cut: @escaping @Sendable () async throws -> Void) async throws -> (report: MCUmgrUploadReport?, acknowledged: Int) {
         let threshold = fraction.map { Int(Double(image.bytes.count) * $0) }
-        let state = Mutex<(acknowledged: Int, cut: Bool, cutError: (any Error)?)>((0, false, nil))
+        let state = Mutex<(acknowledged: Int, chunks: Int, cut: Bool, cutError: (any Error)?)>((0, 0, false, nil))
         let bench = self.bench
         let start = bench.clock.now
         do {
             let report = try await client.upload(image.bytes, firstTimeout: firstChunkTimeout, chunkTimeout: requestTimeout) { chunk in
                 let cutNow = state.withLock { state -> Bool in
                     state.acknowledged = chunk.answered
+                    state.chunks += 1
                     guard let threshold, !state.cut, chunk.answered >= threshold else { return false }
                     state.cut = true
                     return true
                 }
                 guard cutNow else { return }
-                bench.mark(.note, "upload cut at offset \(chunk.answered) of \(image.bytes.count) (\(Int((fraction ?? 0) * 100))%)")
+                bench.mark(.update, "upload cut at offset \(chunk.answered) of \(image.bytes.count) (\(Int((fraction ?? 0) * 100))%)")
                 do {
                     try await cut()
                 } catch {
@@ -95,9 +96,10 @@ struct FirmwareUpdateSteps {
             return (report, state.withLock { $0.acknowledged })
         } catch let error as MCUmgrError {
             if let cutError = state.withLock({ $0.cutError }) { throw cutError }
-            let acknowledged = state.withLock { $0.acknowledged }
+            let (acknowledged, chunks) = state.withLock { ($0.acknowledged, $0.chunks) }
             guard threshold != nil else { throw error }
-            bench.mark(.note, "upload ended by the cut at offset \(acknowledged): \(error)", duration: start.duration(to: bench.clock.now))
+            bench.mark(.update, "upload of \(chunks) chunks to offset \(acknowledged) of \(image.bytes.count), ended by the cut: \(error)",
+                       duration: start.duration(to: bench.clock.now))
             return (nil, acknowledged)
         }
     }
@@ -106,7 +108,7 @@ struct FirmwareUpdateSteps {
     func record(_ report: MCUmgrUploadReport, from start: ContinuousClock.Instant) {
         let first = report.chunks.first.map { "from offset \($0.offset), device answered \($0.answered)" } ?? "no chunks"
         let sizes = Set(report.chunks.map(\.length)).sorted()
-        bench.mark(.note, "upload of \(report.imageLength) octets in \(report.chunks.count) chunks of \(sizes.map(String.init).joined(separator: "/")) octets, \(first)",
+        bench.mark(.update, "upload of \(report.imageLength) octets in \(report.chunks.count) chunks of \(sizes.map(String.init).joined(separator: "/")) octets, \(first)",
                    duration: start.duration(to: bench.clock.now))
         bench.measure("upload throughput", value: (report.bitsPerSecond / 1000 * 10).rounded() / 10, unit: "kbit/s")
     }
@@ -114,7 +116,7 @@ struct FirmwareUpdateSteps {
     /// Asks the device to reset over MCUmgr and waits for it to advertise again; returns the new link and client.
     func reset(_ client: MCUmgrClient) async throws -> (LEConnection, MCUmgrClient) {
         try await client.reset()
-        bench.mark(.note, "MCUmgr reset answered")
+        bench.mark(.update, "MCUmgr reset answered")
         _ = try? await client.link.waitForDisconnection(timeout: bench.rig.budgets.reconnect)
         return try await open(within: comeBack)
     }
@@ -135,7 +137,7 @@ extension FirmwareUpdateSteps {
         for _ in 0..<2 {
             let states = try await running(client).states
             guard states.contains(where: { $0.pending || ($0.active && !$0.confirmed) }) else { break }
-            bench.mark(.note, "settling the slots left by an earlier case: \(states.map { "slot \($0.slot) \($0.version)\($0.pending ? " pending" : "")\($0.confirmed ? " confirmed" : "")" }.joined(separator: ", "))")
+            bench.mark(.update, "settling the slots left by an earlier case: \(states.map { "slot \($0.slot) \($0.version)\($0.pending ? " pending" : "")\($0.confirmed ? " confirmed" : "")" }.joined(separator: ", "))")
             (link, client) = try await reset(client)
         }
         return (link, client)
@@ -156,7 +158,7 @@ extension FirmwareUpdateSteps {
         let report = try await client.upload(image.bytes, firstTimeout: firstChunkTimeout, chunkTimeout: requestTimeout)
         record(report, from: start)
         guard let first = report.firstAnswer else { throw FirmwareUpdateFailure("the resumed upload sent no chunk") }
-        bench.mark(.note, "resume: the device answered offset \(first) to the upload's first request; it had acknowledged \(acknowledged) before the cut")
+        bench.mark(.update, "resume: the device answered offset \(first) to the upload's first request; it had acknowledged \(acknowledged) before the cut")
         if acknowledged > 0 && first != acknowledged {
             let what = first < acknowledged ? "behind what it had acknowledged (\(first == report.chunks.first?.length ? "it started over" : "it lost part"))" : "past what it had acknowledged"
             throw FirmwareUpdateFailure("after the cut the device answered offset \(first) to the upload's first request, \(what): it had acknowledged \(acknowledged) of \(image.bytes.count) octets")
@@ -174,7 +176,7 @@ extension FirmwareUpdateSteps {
             let listed = states.map { "slot \($0.slot) \($0.version)\($0.active ? " active" : "")\($0.confirmed ? " confirmed" : "")\($0.pending ? " pending" : "")" }
             throw FirmwareUpdateFailure("\(context): expected the \(confirmed ? "confirmed" : "unconfirmed") image \(hex(hash)) active, the device lists \(listed.joined(separator: ", "))")
         }
-        bench.mark(.note, "running \(active.version) (\(confirmed ? "confirmed" : "on test"))")
+        bench.mark(.update, "running \(active.version) (\(confirmed ? "confirmed" : "on test"))")
     }
 
     /// Tests the uploaded image, resets (it runs unconfirmed), confirms it and resets again (it stays); returns the last link.

@@ -53,7 +53,7 @@ extension StandardSuites {
                 let uploading = client, firstTimeout = steps.firstChunkTimeout
                 let upload = Task { try await uploading.upload(image.bytes, firstTimeout: firstTimeout) }
                 try await Task.sleep(for: steps.erase / 2, clock: bench.clock)
-                bench.mark(.note, "power cut during the erase of the secondary slot (\(steps.erase / 2) into it)")
+                bench.mark(.update, "power cut during the erase of the secondary slot (\(steps.erase / 2) into it)")
                 try await bench.power(false)
                 #expect(await upload.result.isFailure, "the upload completed through a power cut during the erase")
                 (link, client) = try await steps.powerCycle()
@@ -63,10 +63,10 @@ extension StandardSuites {
             } else {
                 try await steps.uploadWhole(image, with: client)
                 _ = try await client.test(hash: image.hash)
-                bench.mark(.note, "image marked for test")
+                bench.mark(.update, "image marked for test")
                 switch cut {
                 case .afterTestBeforeReset:
-                    bench.mark(.note, "power cut after test, before the reset")
+                    bench.mark(.update, "power cut after test, before the reset")
                     (link, client) = try await steps.powerCycle()
                     try await steps.expectRunning(image.hash, confirmed: false, on: client, "after a power cut with the image pending")
                     (link, client) = try await steps.reset(client)
@@ -74,7 +74,7 @@ extension StandardSuites {
                 case .duringSwap:
                     try await client.reset()
                     try await Task.sleep(for: .milliseconds(250) + steps.bootDelay + steps.swap / 2, clock: bench.clock)
-                    bench.mark(.note, "power cut during MCUboot's swap (\(steps.swap / 2) into it)")
+                    bench.mark(.update, "power cut during MCUboot's swap (\(steps.swap / 2) into it)")
                     (link, client) = try await steps.powerCycle()
                     try await steps.expectRunning(image.hash, confirmed: false, on: client, "after the swap a power cut interrupted")
                     _ = try await client.confirm(hash: image.hash)
@@ -83,7 +83,7 @@ extension StandardSuites {
                 default:
                     (link, client) = try await steps.reset(client)
                     try await steps.expectRunning(image.hash, confirmed: false, on: client, "after the reset that swapped the test image in")
-                    bench.mark(.note, "power cut before the confirm")
+                    bench.mark(.update, "power cut before the confirm")
                     (link, client) = try await steps.powerCycle()
                     try await steps.expectRunning(previous, confirmed: true, on: client, "the unconfirmed test image did not revert at the next boot")
                 }
@@ -104,10 +104,10 @@ extension StandardSuites {
             do {
                 try await steps.uploadWhole(image, with: client)
                 _ = try await client.test(hash: image.hash)
-                bench.mark(.note, "the device took the bad image for test; MCUboot must drop it at the reset")
+                bench.mark(.update, "the device took the bad image for test; MCUboot must drop it at the reset")
                 (link, client) = try await steps.reset(client)
             } catch MCUmgrError.refused(let failure, let request) {
-                bench.mark(.note, "the device refused \(request): \(failure)")
+                bench.mark(.update, "the device refused \(request): \(failure)")
             }
             try await steps.expectRunning(previous, confirmed: true, on: client, "a bad-hash image was run")
             let states = try await steps.running(client).states
