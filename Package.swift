@@ -99,7 +99,7 @@ let package = Package(
         // the simulated MCUboot slots the server manages.
         .target(name: "MCUmgr", dependencies: ["CBOR", "MCUbootImage", "BluetoothCrypto", "HCIPackets", "EventLoops", "GATT", "Roles"]),
         // Simulated controllers, air and power: the embedded default bench.
-        .target(name: "Simulation", dependencies: ["BluetoothCrypto", "StrictJSON", "SeededRandom", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "Throughput", "MCUmgr", "MCUbootImage"]),
+        .target(name: "Simulation", dependencies: ["BluetoothCrypto", "StrictJSON", "SeededRandom", "PowerMeters", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "Throughput", "MCUmgr", "MCUbootImage"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
         .target(name: "Preflight"),
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
@@ -174,6 +174,6 @@ let package = Package(
         .testTarget(name: "ThroughputTests", dependencies: ["Throughput", "EventLoops"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILTestingTests", dependencies: ["HILTesting", "HCITransports", "SMP"]),
         .testTarget(name: "AccessoryPlayTests", dependencies: ["AccessoryPlay", "StrictJSON", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HostCore", "SMP", "Roles"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "StrictJSON", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "StrictJSON", "PowerMeters", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
     ]
 )

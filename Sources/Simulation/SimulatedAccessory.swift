@@ -26,10 +26,13 @@ public actor SimulatedAccessory {
     nonisolated let identityResolvingKey: [UInt8]
     /// Its MCUboot slots (with `dfu`), made at the first boot and kept across power cycles as flash keeps them.
     package private(set) var slots: MCUbootSlots?
+    /// The charge it draws, with a current model (`description.current`): what a simulated meter measures.
+    package nonisolated let chargeTrace: SimulatedChargeTrace?
 
     package init(description: SimulatedAccessoryDescription, controller: SimulatedController) {
         self.description = description
         self.controller = controller
+        chargeTrace = description.current.map { controller.air.traceCharge(of: controller.name, model: $0, powered: controller.isPoweredOn) }
         // Drawn from its address, so a world replays byte for byte (a simulation's key protects nothing).
         var generator = SplitMix64(seed: controller.configuration.address.value ^ 0x4952_4B00)
         identityResolvingKey = (0..<16).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
@@ -85,6 +88,7 @@ public actor SimulatedAccessory {
         generation += 1
         let myGeneration = generation
         bootCount += 1
+        if let chargeTrace { chargeTrace.add(chargeTrace.model.bootMicrocoulombs, at: controller.air.loop.now) }
         try await Task.sleep(for: .milliseconds(Int64(description.bootDelayMilliseconds)), clock: controller.air.clock)
         guard myGeneration == generation else { return }
         if let dfu = description.dfu {

@@ -6,7 +6,7 @@ import StrictJSON
 extension SimulatedAccessoryDescription {
     /// Reads an accessory's `simulated` block: `controller` and `name` required; `services` (standard
     /// profile names), `advertisingIntervalMilliseconds` (20…10240, Core v5.4 Vol 6 Part B §4.4.2.2),
-    /// `bootDelayMilliseconds` (0…60000), `faults`, `bench` (false), `requestsIntervalMilliseconds` and `dfu` optional. Its security is the rig accessory's.
+    /// `bootDelayMilliseconds` (0…60000), `faults`, `bench` (false), `requestsIntervalMilliseconds`, `dfu` and `current` optional. Its security is the rig accessory's.
     package init(reading value: InputValue) throws(InputError) {
         self = try value.object(SimulationFormat.Accessory.shape) {
             fields throws(InputError) -> Self in
@@ -35,7 +35,28 @@ extension SimulatedAccessoryDescription {
                         requestsIntervalMilliseconds: try fields.optionalNumber(SimulationFormat.Accessory.requestsIntervalMilliseconds),
                         dfu: try fields.value(SimulationFormat.Accessory.dfu).map { (value: InputValue) throws(InputError) -> SimulatedDFU in
                             try SimulatedDFU(reading: value)
+                        },
+                        current: try fields.value(SimulationFormat.Accessory.current).map { (value: InputValue) throws(InputError) -> SimulatedCurrentModel in
+                            try SimulatedCurrentModel(reading: value)
                         })
+        }
+    }
+}
+
+extension SimulatedCurrentModel {
+    private typealias Table = SimulationFormat.Current
+
+    /// Reads `current`: every key optional (its default), a misspelt one an error.
+    package init(reading value: InputValue) throws(InputError) {
+        self = try value.object(Table.shape) { fields throws(InputError) -> Self in
+            var model = Self()
+            model.sleepMicroamperes = try fields.number(Table.sleep)
+            model.advertisingChannelMicrocoulombs = try fields.number(Table.advertisingChannel)
+            model.connectionEventMicrocoulombs = try fields.number(Table.connectionEvent)
+            model.transmitMicrocoulombsPerMicrosecond = try fields.number(Table.transmit)
+            model.receiveMicrocoulombsPerMicrosecond = try fields.number(Table.receive)
+            model.bootMicrocoulombs = try fields.number(Table.boot)
+            return model
         }
     }
 }

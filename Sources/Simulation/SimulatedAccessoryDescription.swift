@@ -23,11 +23,15 @@ public struct SimulatedAccessoryDescription: Sendable, Hashable {
     package var requestsIntervalMilliseconds: Double?
     /// MCUboot slots managed over MCUmgr SMP (nil: it serves no firmware update).
     package var dfu: SimulatedDFU?
+    /// What it draws from its supply (nil: no current model; no meter can measure it).
+    package var current: SimulatedCurrentModel?
 
     package init(controller: String, name: String, services: [StandardProfile], advertisingIntervalMilliseconds: Double = 40,
                 bootDelayMilliseconds: Double = 20, faults: SimulatedAccessoryFaults = SimulatedAccessoryFaults(),
-                security: AccessorySecurity? = nil, bench: Bool = false, requestsIntervalMilliseconds: Double? = nil, dfu: SimulatedDFU? = nil) {
+                security: AccessorySecurity? = nil, bench: Bool = false, requestsIntervalMilliseconds: Double? = nil, dfu: SimulatedDFU? = nil,
+                current: SimulatedCurrentModel? = nil) {
         self.bench = bench
+        self.current = current
         self.dfu = dfu
         self.requestsIntervalMilliseconds = requestsIntervalMilliseconds
         self.controller = controller

@@ -92,6 +92,7 @@ extension SimulatedAir {
                                          peerAddressType: parameters.peerAddressType, link: nil, for: model), to: model)
             return
         }
+        chargeAdvertisingEvent(model)
         for scanner in modelsInOrder where scanner !== model && scanner.scanning.enabled {
             hear(model, own: own, by: scanner)
         }

@@ -165,6 +165,7 @@ extension SimulatedAir {
         link.supervisionTimeout = timing.scaled(.supervisionUnits(parameters.supervisionTimeout))
         link.anchor = eventTime
         link.anchorCounter = counter
+        chargeConnectionEvents(link)
         for role in [LEConnectionComplete.Role.central, .peripheral] where role == update.initiator || changed {
             let end = link[role]
             guard !end.ended, let model = models[end.controller] else { continue }

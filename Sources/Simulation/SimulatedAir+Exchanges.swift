@@ -26,10 +26,13 @@ extension SimulatedAir {
                        first: Bool) {
         guard hasData(link, .central) || hasData(link, .peripheral) else { return endEvent(link) }
         let payloads = (central: nextPayload(link, .central), peripheral: nextPayload(link, .peripheral))
-        let centralAir = airDuration(link.airTime(payload: payloads.central, from: .central))
-        let peripheralAir = airDuration(link.airTime(payload: payloads.peripheral, from: .peripheral))
+        let centralMicroseconds = link.airTime(payload: payloads.central, from: .central)
+        let peripheralMicroseconds = link.airTime(payload: payloads.peripheral, from: .peripheral)
+        let centralAir = airDuration(centralMicroseconds)
+        let peripheralAir = airDuration(peripheralMicroseconds)
         let length = centralAir + interFrameSpace + peripheralAir + interFrameSpace
         guard first || start.advanced(by: length) <= nextAnchor else { return endEvent(link) }
+        chargeExchange(link, central: centralMicroseconds, peripheral: peripheralMicroseconds)
         let exchange = SimulatedLink.Exchange(event: event, nextAnchor: nextAnchor, start: start,
                                               central: takeFragment(link, .central, payloads.central),
                                               peripheral: takeFragment(link, .peripheral, payloads.peripheral),

@@ -104,6 +104,7 @@ extension SimulatedAir {
                                           addressType: peripheralAddress.type),
             parameters: initiation.command.connection, timing: timing, anchor: now.advanced(by: timing.scaled(.microseconds(1250))))
         links[id] = link
+        chargeConnectionEvents(link)
         central.links[centralHandle] = id
         peripheral.links[peripheralHandle] = id
         emit(connectionCompleteEvent(status: .success, handle: centralHandle, role: .central, peerAddress: peripheralAddress.address,

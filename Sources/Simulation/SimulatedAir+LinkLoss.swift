@@ -8,6 +8,7 @@ extension SimulatedAir {
     func endSide(_ link: SimulatedLink, _ role: LEConnectionComplete.Role, reason: HCIStatus) {
         let end = link[role]
         guard !end.ended else { return }
+        chargeLinkEnded(link, role)
         link[role].ended = true
         link[role].queue.removeAll()
         guard let model = models[end.controller], model.links[end.handle] == link.id else { return }
@@ -29,6 +30,7 @@ extension SimulatedAir {
     }
 
     func sideLost(_ link: SimulatedLink, _ role: LEConnectionComplete.Role) {
+        chargeLinkEnded(link, role)
         link[role].ended = true
         link[role].queue.removeAll()
         let survivor = role.other
@@ -64,6 +66,7 @@ extension SimulatedAir {
 
     /// Removes a link from the air: its timers are cancelled and any side not yet ended forgets it silently.
     func destroy(_ link: SimulatedLink) {
+        chargeLinkEnded(link)
         if let timer = link.eventTimer { loop.cancelTimer(timer) }
         if let timer = link.supervisionTimer { loop.cancelTimer(timer) }
         link.eventTimer = nil

@@ -52,6 +52,9 @@ package actor SimulatedAir {
     var nextLinkID: UInt64 = 1
     var random: SplitMix64
     private nonisolated let stopped = Mutex(false)
+    /// The charge traces of controllers whose accessory has a current model, by controller name
+    /// (`SimulatedAir+Charge`).
+    nonisolated let chargeTraces = Mutex<[String: SimulatedChargeTrace]>([:])
 
     /// Creates an air on a new event loop thread, on real time or a new virtual time as `timing.clock` says.
     /// On virtual time the loop is the whole world's (hosts on its controllers share it) and drives run on it.
@@ -118,12 +121,14 @@ package actor SimulatedAir {
     func add(_ controller: SimulatedController) {
         guard models[controller.name] == nil else { return }
         models[controller.name] = ControllerModel(controller: controller)
+        trace(of: controller.name)?.powerOn(at: loop.now)
     }
 
     /// A controller loses power: it leaves the air. Its peers hear nothing more from it and time out
     /// after each link's supervision timeout; its pending work is dropped.
     func remove(_ name: String) {
         guard let model = models.removeValue(forKey: name) else { return }
+        trace(of: name)?.powerOff(at: loop.now)
         stopAdvertising(model)
         model.scanning = ControllerModel.Scanning()
         model.initiation = nil

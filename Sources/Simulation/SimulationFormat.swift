@@ -82,8 +82,22 @@ package enum SimulationFormat {
         package static let bench = JSONField.boolean("bench", default: false, description: "It serves the speed service of Bumble's bench app (50DB505C-8AC4-4738-8448-3B1D9CC09CC5): it streams SEQUENCE packets of ATT_MTU − 3 octets on RX as fast as the link takes them while a central is subscribed, and acknowledges the last packet a central writes to TX; `hil bench` and the link-layer suites measure it. Default false.")
         package static let requestsIntervalMilliseconds = JSONField.number("requestsIntervalMilliseconds", 7.5...4000, expected: "a number of milliseconds from 7.5 to 4000 (Core v5.4 Vol 6 Part B §4.5.1)", description: "Right after a central connects, it asks for this connection interval with an L2CAP Connection Parameter Update Request (Core v5.4 Vol 3 Part A §4.20), in milliseconds (7.5 to 4000), keeping the link's latency and a supervision timeout of at least the central's. Default: it asks for nothing.")
         package static let dfu = JSONField("dfu", DFU.definition.reference("It updates its firmware over MCUmgr SMP (the SMP service 8D53DC1D-1DB7-4CD3-868B-8A527460AA84) into MCUboot-like slots: uploads go to the secondary slot, test marks it pending, a reset swaps it in after checking its hash, an unconfirmed image reverts at the next reset; `hil dfu` updates it. Default: none."))
-        package static let shape = JSONShape("simulatedAccessory", [controller, name, services, advertisingIntervalMilliseconds, bootDelayMilliseconds, faults, bench, requestsIntervalMilliseconds, dfu],
+        package static let current = JSONField("current", Current.definition.reference("What it draws from its supply, for a simulated meter to measure: a sleep current and a charge per radio event. Every field has a default (of the order of an nRF52832 at 0 dBm). Default: none (it has no current model, and no meter can measure it)."))
+        package static let shape = JSONShape("simulatedAccessory", [controller, name, services, advertisingIntervalMilliseconds, bootDelayMilliseconds, faults, bench, requestsIntervalMilliseconds, dfu, current],
                                            notes: [ReaderNote("The reader also checks that controller names one of simulation.controllers (the rig needs a simulation block) that neither another accessory nor the adapter runs on.", refusals: ["needs the rig's simulation block", "no simulated controller named", "is already used by"])])
+        package static let definition = JSONDefinition(shape)
+    }
+
+    /// `currentModel`.
+    package enum Current {
+        private static let m = SimulatedCurrentModel()
+        package static let sleep = JSONField.number("sleep_uA", 0...1_000_000, default: m.sleepMicroamperes, expected: "a current in µA from 0 to 1000000", description: "The current between radio events while powered, in µA (0 to 1000000). Default 2.")
+        package static let advertisingChannel = JSONField.number("advertisingChannel_uC", 0...1_000_000, default: m.advertisingChannelMicrocoulombs, expected: "a charge in µC from 0 to 1000000", description: "The charge of an advertising event per primary channel it sends on (Core v5.4 Vol 6 Part B §4.4.2.1), in µC (0 to 1000000). Default 4.")
+        package static let connectionEvent = JSONField.number("connectionEvent_uC", 0...1_000_000, default: m.connectionEventMicrocoulombs, expected: "a charge in µC from 0 to 1000000", description: "The charge of each connection event (§4.5.1) besides its data PDUs, in µC (0 to 1000000); every event at the interval counts. Default 3.")
+        package static let transmit = JSONField.number("transmit_uC_per_us", 0...1000, default: m.transmitMicrocoulombsPerMicrosecond, expected: "a charge in µC per µs from 0 to 1000", description: "The charge per µs of air time of a data PDU it sends (its TX current in A), in µC/µs (0 to 1000). Default 0.0053 (5.3 mA).")
+        package static let receive = JSONField.number("receive_uC_per_us", 0...1000, default: m.receiveMicrocoulombsPerMicrosecond, expected: "a charge in µC per µs from 0 to 1000", description: "The charge per µs of air time of a data PDU it receives (its RX current in A), in µC/µs (0 to 1000). Default 0.0054 (5.4 mA).")
+        package static let boot = JSONField.number("boot_uC", 0...1_000_000, default: m.bootMicrocoulombs, expected: "a charge in µC from 0 to 1000000", description: "The charge of each boot, at power-on, in µC (0 to 1000000). Default 50.")
+        package static let shape = JSONShape("currentModel", [sleep, advertisingChannel, connectionEvent, transmit, receive, boot])
         package static let definition = JSONDefinition(shape)
     }
 
