@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(name: "DeviceControlTests", dependencies: ["Support", "DeviceControl", "StrictJSON", "TestSupport", "EventLoops", "Roles", "PowerMeters"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILResultsTests", dependencies: ["HILResults", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "RigsTests", dependencies: ["Rigs", "StrictJSON", "DeviceControl", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles", "Throughput", "MCUmgr", "MCUbootImage"]),
+        .testTarget(name: "RigsTests", dependencies: ["Rigs", "StrictJSON", "DeviceControl", "Simulation", "PowerMeters", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles", "Throughput", "MCUmgr", "MCUbootImage"]),
         .testTarget(name: "BenchOperationsTests", dependencies: ["Support", "BenchOperations", "Rigs", "HILResults", "DeviceControl", "ControllerFirmware", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
         .testTarget(name: "SocketServingTests", dependencies: ["SocketServing", "AirServer"]),
         .testTarget(name: "ControllerServerTests", dependencies: ["Support", "SocketServing", "ControllerServer", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "AirServer"]),

@@ -41,6 +41,7 @@ extension Rig {
                           reportsLinkLoss: reportsLinkLoss,
                           peerSeesAdapterReset: try fields.bool("peerSeesAdapterReset", default: reportsLinkLoss),
                           simulation: simulation, powerSwitches: switches, path: nil)
+            rig.meters = try Self.meters(fields)
             rig.labgrid = try fields.value("labgrid").map(Self.labgridPlace)
             // A labgrid switch without a coordinator of its own uses the rig's place's.
             if let coordinator = rig.labgrid?.coordinator {
@@ -109,8 +110,23 @@ extension Rig {
             simulated?.security = security
             return Accessory(name: name, match: filter, power: try fields.value("power").map(Self.powerReference), expectedServices: expected,
                              simulated: simulated, security: security, malicious: try fields.bool(RigFormatTable.Accessory.malicious),
-                             link: try fields.value(RigFormatTable.Accessory.link).map(AccessoryLink.init(reading:)))
+                             link: try fields.value(RigFormatTable.Accessory.link).map(AccessoryLink.init(reading:)),
+                             meter: try fields.optionalString(RigFormatTable.Accessory.meter))
         }
+    }
+
+    /// `meters`: each entry read, names unique.
+    static func meters(_ fields: InputObject) throws(InputError) -> [RigMeter] {
+        guard let list = fields.value(RigFormatTable.Root.meters) else { return [] }
+        var meters: [RigMeter] = []
+        for item in try list.array("an array of meters") {
+            let meter = try RigMeter(reading: item)
+            if let first = meters.firstIndex(where: { $0.name == meter.name }) {
+                throw InputError(at: "\(item.path).name", "'\(meter.name)' is used twice (first by meters[\(first)])")
+            }
+            meters.append(meter)
+        }
+        return meters
     }
 
     /// `["0x08", "0x15"]`: HCI status codes (Core v5.4 Vol 1 Part F).

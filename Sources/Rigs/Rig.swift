@@ -31,6 +31,8 @@ public struct Rig: Sendable, Equatable {
     public var simulation: SimulatedWorldDescription?
     /// The hardware (or process) power switches of `powerSwitches`, checked when the rig was read.
     public var powerSwitches: [PowerSwitchDescription]
+    /// The power meters of `meters`.
+    public var meters: [RigMeter] = []
     /// Where the file was read from.
     public var path: String?
     /// The labgrid place this bench is (`"labgrid": {"coordinator": …, "place": …}`): `hil run` acquires it for
@@ -63,6 +65,8 @@ public struct Rig: Sendable, Equatable {
         public var malicious: Bool = false
         /// What its link layer must reach (the link-layer suites skip it where it declares nothing).
         public var link: AccessoryLink? = nil
+        /// The name of the meter (of the rig's `meters`) that measures its supply current.
+        public var meter: String? = nil
     }
 
     /// Timing budgets, in seconds, and loop settings.

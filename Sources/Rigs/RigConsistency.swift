@@ -68,6 +68,7 @@ struct RigConsistency {
         try checkPower(rig.adapter.power, at: "adapter.power", user: "the adapter (adapter.power)", runsOn: adapterController)
 
         var names: [String: Int] = [:]
+        var meterUsers: [String: String] = [:]
         var controllerUsers: [String: String] = [:]
         if let adapterController { controllerUsers[adapterController] = "the adapter (adapter.moniker \(rig.adapter.moniker))" }
         for (index, accessory) in rig.accessories.enumerated() {
@@ -89,6 +90,23 @@ struct RigConsistency {
                 controllerUsers[simulated.controller] = "\(path) (\(accessory.name))"
             }
             try checkPower(accessory.power, at: "\(path).power", user: "\(path) (\(accessory.name))", runsOn: accessory.simulated?.controller)
+            try checkMeter(of: accessory, at: path, users: &meterUsers)
+        }
+    }
+}
+
+extension RigConsistency {
+    /// An accessory's `meter` names a meter of the rig that measures nothing else; a simulated meter measures a
+    /// simulated accessory's current model.
+    func checkMeter(of accessory: Rig.Accessory, at path: String, users: inout [String: String]) throws(InputError) {
+        guard let name = accessory.meter else { return }
+        guard let meter = rig.meters.first(where: { $0.name == name }) else {
+            throw InputError(at: "\(path).meter", "no meter named '\(name)' (the rig has: \(rig.meters.map(\.name).joined(separator: ", ").ifEmpty("none")))")
+        }
+        if let first = users[name] { throw InputError(at: "\(path).meter", "meter '\(name)' already measures \(first)") }
+        users[name] = "\(path) (\(accessory.name))"
+        if meter.kind == .simulated, accessory.simulated?.current == nil {
+            throw InputError(at: "\(path).meter", "'\(name)' is a simulated meter, which measures a simulated accessory's current model; give this accessory a simulated block with a current block")
         }
     }
 }

@@ -17,6 +17,7 @@ package enum RigFormatTable {
         static let description = JSONField("description", JSONRule.string(allowEmpty: true, description: "What this bench is, for people; may be empty. Default: none."))
         static let adapter = JSONField("adapter", Adapter.definition.reference("The central adapter: the controller the suites drive. Required."), required: true)
         static let powerSwitches = JSONField("powerSwitches", JSONRule.array(of: JSONRule(.definition(PowerSwitchFormat.Switch.definition)), description: "The hardware or process power switches of the bench, each verified against the USB tree unless its verify says \"none\" (docs/power-switches.md). Default: none.", notes: [ReaderNote("The reader also checks that no two switches share a name, and that none is named as simulation.powerSwitch is.", refusals: ["is used twice", "is also the name of"])]))
+        static let meters = JSONField("meters", JSONRule.array(of: JSONRule(.definition(Meter.definition)), description: "The power meters of the bench, each measuring the supply current of the accessory that names it (docs/power-meters.md). Default: none.", notes: [ReaderNote("The reader also checks that no two meters share a name.", refusals: ["is used twice"])]))
         static let simulation = JSONField("simulation", SimulationFormat.Simulation.definition.reference("The simulated bench: controllers on one simulated air, its power switch and its timing. Needed when the adapter is sim:NAME or an accessory is simulated. Default: none (a real bench)."))
         static let accessories = JSONField("accessories", JSONRule.array(of: JSONRule(.definition(Accessory.definition)), description: "The accessories under test: how to recognise each, what powers it, the services discovery must find. Required (may be empty).", notes: [ReaderNote("The reader also checks that accessory names are unique.", refusals: ["is used twice"])]), required: true)
         static let budgets = JSONField("budgets", Budgets.definition.reference("Timing budgets the standard suites hold the accessories to, and loop settings. Every field optional; a missing one keeps its default."))
@@ -25,7 +26,7 @@ package enum RigFormatTable {
         static let reportsLinkLoss = JSONField.boolean("reportsLinkLoss", default: true, description: "Whether the central's controller reports a lost peer at all. false (btvirt) skips the suites that need a link loss, with that reason. Default true.")
         static let peerSeesAdapterReset = JSONField.boolean("peerSeesAdapterReset", description: "Whether an accessory learns that the central's controller was reset (its link times out). false (Rootcanal 1.10) skips the adapter-reset suite, with that reason. Default: the value of reportsLinkLoss.")
         static let labgrid = JSONField("labgrid", JSONRule(.object(Labgrid.shape), description: "The labgrid place this bench is. hil run acquires it from the coordinator before the first test (with --wait, waits for it) and releases it on every exit, instead of this host's rig lock; results name the place and its holder. A switch of kind labgrid without a coordinator of its own uses this one."))
-        package static let shape = JSONShape("rig", description: "A bench for hil: the adapter (central controller), the power switches, the accessories and how to recognise them, the timing budgets the standard suites hold them to, and for a simulated bench its controllers and accessory firmware.", [schema, name, description, adapter, powerSwitches, simulation, accessories, budgets, remoteLossReasons, localDisconnectReasons, reportsLinkLoss, peerSeesAdapterReset, labgrid])
+        package static let shape = JSONShape("rig", description: "A bench for hil: the adapter (central controller), the power switches, the accessories and how to recognise them, the timing budgets the standard suites hold them to, and for a simulated bench its controllers and accessory firmware.", [schema, name, description, adapter, powerSwitches, meters, simulation, accessories, budgets, remoteLossReasons, localDisconnectReasons, reportsLinkLoss, peerSeesAdapterReset, labgrid])
         package static let definition = JSONDefinition(shape)
     }
 
@@ -34,6 +35,20 @@ package enum RigFormatTable {
         static let place = JSONField("place", JSONRule.string(description: "The place's name (labgrid-client -p PLACE). Required."), required: true, expected: "the name of the labgrid place this bench is")
         static let coordinator = JSONField("coordinator", PowerSwitchFormat.coordinatorRule(description: "HOST:PORT of the labgrid coordinator. Default: LG_COORDINATOR as labgrid's own tools read it, else labgrid's 127.0.0.1:20408."))
         package static let shape = JSONShape("labgrid", [place, coordinator])
+    }
+
+    /// `meter`: a power meter of the bench.
+    package enum Meter {
+        static let name = JSONField("name", JSONRule.nonEmptyString(pattern: "^\\S+$", description: "The meter's name, without spaces: what an accessory's meter names. Required."), required: true, expected: "a meter name")
+        static let kind = JSONField("kind", JSONRule.string(choices: RigMeter.Kind.allCases.map(\.rawValue), description: "simulated: it measures a simulated accessory's current model (its simulated.current) on the world's clock, integrating each window exactly; ppk2: a Nordic Power Profiler Kit II on a serial port. Required."), required: true, expected: #""simulated" or "ppk2""#)
+        static let port = JSONField("port", JSONRule.string(description: "A ppk2's serial port: a tty (/dev/ttyACM0, /dev/serial/by-id/…) or usb:1915:c00a[/SERIAL], found through sysfs. Required for ppk2; a simulated meter has none.", examples: ["usb:1915:c00a/C4F1D3A2B1E0", "/dev/ttyACM0"]), expected: "a serial port like /dev/ttyACM0 or usb:1915:c00a/SERIAL")
+        static let mode = JSONField("mode", JSONRule.string(choices: RigMeter.Mode.allCases.map(\.rawValue), description: "How a ppk2 is wired: source (it supplies the accessory at voltage_mV) or ampere (in series with the accessory's own supply). Default ampere.", default: RigMeter.Mode.ampere.rawValue), expected: #""source" or "ampere""#)
+        static let voltage = JSONField.integer("voltage_mV", 800...5000, default: 3000, expected: "a number of millivolts from 800 to 5000", description: "The supply voltage in mV (800 to 5000, a PPK2's range): what a ppk2 in source mode supplies, and what charge becomes energy at. Default 3000.")
+        package static let shape = JSONShape("meter", [name, kind, port, mode, voltage], conditions: [
+            JSONShape.Condition(when: "kind", is: RigMeter.Kind.ppk2.rawValue, requires: ["port"]),
+            JSONShape.Condition(when: "kind", is: RigMeter.Kind.simulated.rawValue, onlyKeys: ["name", "kind", "voltage_mV"]),
+        ])
+        package static let definition = JSONDefinition(shape)
     }
 
     /// `adapter`.
@@ -78,7 +93,9 @@ package enum RigFormatTable {
         static let simulated = JSONField("simulated", SimulationFormat.Accessory.definition.reference("Its firmware, when it is a simulated accessory running on a controller of this rig's simulation. Default: none (a real accessory)."))
         static let security = JSONField("security", Security.definition.reference("How it pairs and what it protects; the security suites run on accessories with a security block and are skipped elsewhere. A simulated accessory pairs as it says. Default: none."))
         static let link = JSONField("link", Link.definition.reference("What its link layer must reach: ATT MTU, data length, PHY, connection-parameter changes and sustained throughput; each link-layer suite runs on the accessories that declare its part and is skipped elsewhere. Default: none."))
-        package static let shape = JSONShape("accessory", [name, match, power, malicious, expectedServices, simulated, security, link])
+        static let meter = JSONField("meter", JSONRule.string(description: "The name of the meter (a meters entry) that measures its supply current. A simulated meter measures a simulated accessory with a current block. Default: none (its energy is not measured)."), expected: "the name of a meter of this rig")
+        package static let shape = JSONShape("accessory", [name, match, power, meter, malicious, expectedServices, simulated, security, link],
+                                             notes: [ReaderNote("The reader also checks that meter names a meter of the rig that measures no other accessory, and that a simulated meter's accessory is simulated with a current block.", refusals: ["no meter named", "already measures", "current block"])])
         package static let definition = JSONDefinition(shape)
     }
 

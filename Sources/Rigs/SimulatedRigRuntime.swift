@@ -44,6 +44,14 @@ public final class SimulatedRigRuntime: Sendable {
         }
     }
 
+    /// The simulated meter that measures a rig accessory (its `meter`, of kind simulated), reading its current
+    /// model on the world's clock; nil when it has none.
+    package func meter(for accessoryName: String) -> SimulatedMeter? {
+        guard let name = rig.accessory(named: accessoryName)?.meter, let meter = rig.meters.first(where: { $0.name == name }),
+              meter.kind == .simulated, let trace = accessories[accessoryName]?.chargeTrace else { return nil }
+        return SimulatedMeter(name: name, supplyVolts: meter.supplyVolts, trace: trace)
+    }
+
     /// Opens a transport to `sim:NAME`.
     public func openTransport(named name: String) throws(HCITransportError) -> any HCITransport {
         try world.openTransport(named: name)

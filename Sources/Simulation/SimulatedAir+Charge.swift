@@ -7,10 +7,9 @@ extension SimulatedAir {
     /// Starts tracing the charge of controller `name` with `model`, powered or not as it is now; returns the
     /// trace (the one already there if it is traced).
     package nonisolated func traceCharge(of name: String, model: SimulatedCurrentModel, powered: Bool) -> SimulatedChargeTrace {
-        let origin = loop.now
-        return chargeTraces.withLock { traces in
+        chargeTraces.withLock { traces in
             if let trace = traces[name] { return trace }
-            let trace = SimulatedChargeTrace(model: model, origin: origin, powered: powered)
+            let trace = SimulatedChargeTrace(model: model, clock: clock, powered: powered)
             traces[name] = trace
             return trace
         }

@@ -1,3 +1,4 @@
+import EventLoops
 import PowerMeters
 import Synchronization
 
@@ -32,12 +33,16 @@ package final class SimulatedChargeTrace: Sendable {
     }
 
     package let model: SimulatedCurrentModel
+    /// The world's clock, the one it is written and read on.
+    package let clock: LoopClock
     private let origin: ContinuousClock.Instant
     private let state: Mutex<State>
 
-    package init(model: SimulatedCurrentModel, origin: ContinuousClock.Instant, powered: Bool) {
+    /// A trace from now on `clock`, powered or not.
+    package init(model: SimulatedCurrentModel, clock: LoopClock, powered: Bool) {
         self.model = model
-        self.origin = origin
+        self.clock = clock
+        origin = clock.now
         state = Mutex(State(poweredSince: powered ? 0 : nil))
     }
 

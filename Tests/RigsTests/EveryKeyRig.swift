@@ -8,6 +8,8 @@ enum EveryKeyRig {
           "name": "every-key",
           "description": "",
           "adapter": {"moniker": "sim:central", "power": {"switch": "sim-switch", "port": 3}},
+          "meters": [{"name": "lock-meter", "kind": "simulated", "voltage_mV": 3300},
+                     {"name": "bench-ppk2", "kind": "ppk2", "port": "usb:1915:c00a/C4F1D3A2B1E0", "mode": "source", "voltage_mV": 1800}],
           "powerSwitches": [
             {"name": "pdu-outlet", "kind": "command", "on": ["pdu", "on", "3"], "off": ["pdu", "off", ""], "status": ["pdu", "status"],
              "statePattern": {"on": "outlet(On|1)", "off": "outletOff"}, "deadlineSeconds": 10, "verify": "none"},
@@ -34,7 +36,7 @@ enum EveryKeyRig {
           },
           "accessories": [
             {"name": "lock", "match": {"name": "HIL-Lock", "address": "C0:48:49:4C:00:21", "service": "180F", "manufacturer": 89},
-             "power": {"switch": "sim-switch", "port": 1}, "expectedServices": ["180F", "5a5e0001-6b1c-4d9e-9a5f-000000000001"],
+             "power": {"switch": "sim-switch", "port": 1}, "meter": "lock-meter", "expectedServices": ["180F", "5a5e0001-6b1c-4d9e-9a5f-000000000001"],
              "simulated": {"controller": "lock", "name": "HIL-Lock", "services": ["battery", "hrs"], "advertisingIntervalMilliseconds": 40,
                            "bootDelayMilliseconds": 30, "bench": true, "requestsIntervalMilliseconds": 45,
                            "faults": {"stopsAdvertisingAfterPowerCycles": 3, "dropsLinkAfterMilliseconds": 150, "slowATTMilliseconds": 250,
@@ -51,7 +53,7 @@ enum EveryKeyRig {
                       "notify": {"characteristic": "016A2CC7-E14B-4819-935F-1F56EAE4098D", "seconds": 2, "floorBitsPerSecond": 100000,
                                  "latencyP95Milliseconds": 50},
                       "write": {"seconds": 1.5, "floorBitsPerSecond": 50000}}},
-            {"name": "thermometer", "match": {"name": "Thermo-42"}, "power": {"switch": "hub-port", "port": 2}, "malicious": true},
+            {"name": "thermometer", "match": {"name": "Thermo-42"}, "power": {"switch": "hub-port", "port": 2}, "malicious": true, "meter": "bench-ppk2"},
             {"name": "strap", "match": {"service": "180D"}, "power": {"switch": "strap-ykush", "port": 1}},
             {"name": "relayed", "match": {"address": "C0-48-49-4C-00-31"}, "power": {"switch": "relay-board", "port": 4}},
             {"name": "emulated", "match": {"name": "HIL-Emulated"}, "power": {"switch": "emulator", "port": 1},

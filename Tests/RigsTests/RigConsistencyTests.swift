@@ -22,6 +22,12 @@ import Testing
         object["accessories"] = accessories
     }
 
+    static func setAccessoryKey(_ object: inout [String: Any], _ index: Int, _ key: String, _ value: Any) {
+        var accessories = object["accessories"] as? [[String: Any]] ?? []
+        accessories[index][key] = value
+        object["accessories"] = accessories
+    }
+
     @Test(arguments: [4, 7, 255])
     func aPortTheSimulatedSwitchDoesNotHaveIsRefused(port: Int) throws {
         #expect(try Self.simulated { Self.setAccessory(&$0, 0, "power", "port", port) }

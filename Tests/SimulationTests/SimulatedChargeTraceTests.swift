@@ -1,3 +1,4 @@
+import EventLoops
 import HCIPackets
 import HostCore
 import PowerMeters
@@ -19,11 +20,12 @@ import Testing
     }()
 
     @Test func integratesSleepTrainsAndImpulsesExactly() async throws {
-        try await withSteppedTime { time in Self.integrate(from: time.clock.now) }
+        try await withSteppedTime { time in Self.integrate(on: time.clock) }
     }
 
-    static func integrate(from origin: ContinuousClock.Instant) {
-        let trace = SimulatedChargeTrace(model: model, origin: origin, powered: true)
+    static func integrate(on clock: LoopClock) {
+        let origin = clock.now
+        let trace = SimulatedChargeTrace(model: model, clock: clock, powered: true)
         // Connection events every 30 ms from 1.25 ms: in [0, 1 s) those at 1.25 + 30k ms for k = 0…33.
         trace.connectionEvents(of: 1, from: origin.advanced(by: .microseconds(1250)), every: .milliseconds(30))
         trace.add(50, at: origin.advanced(by: .milliseconds(500)))

@@ -1,0 +1,81 @@
+import Foundation
+import PowerMeters
+@testable import Rigs
+import Testing
+
+/// A rig's `meters` and an accessory's `meter`: each entry read with its defaults, each misuse refused in one
+/// line naming the field, and a simulated meter measuring its accessory's current model on the bench's clock.
+@Suite struct RigMeterTests {
+    /// rigs/simulated.json with `meters` (JSON) and one change.
+    static func withMeters(_ meters: String = #"[{"name": "m", "kind": "simulated"}]"#, _ change: @escaping (inout [String: Any]) -> Void) throws -> String {
+        let list = try JSONSerialization.jsonObject(with: Data(meters.utf8))
+        return try RigConsistencyTests.simulated { object in
+            object["meters"] = list
+            change(&object)
+        }
+    }
+
+    @Test func aMeterEntryIsReadWithItsDefaults() throws {
+        var text = try String(contentsOf: RigTests.root.appendingPathComponent("rigs/simulated.json"), encoding: .utf8)
+        text = text.replacingOccurrences(of: #""accessories": ["#, with: #""meters": [{"name": "p", "kind": "ppk2", "port": "/dev/ttyACM0"}], "accessories": ["#)
+        let rig = try Rig.parse(Data(text.utf8))
+        #expect(rig.meters == [RigMeter(name: "p", kind: .ppk2, port: "/dev/ttyACM0", mode: .ampere, supplyMillivolts: 3000)])
+    }
+
+    @Test func anUnknownMeterIsRefused() throws {
+        #expect(try Self.withMeters { RigConsistencyTests.setAccessoryKey(&$0, 0, "meter", "n") }
+                == "accessories[0].meter: no meter named 'n' (the rig has: m)")
+    }
+
+    @Test func aSimulatedMeterNeedsACurrentModel() throws {
+        #expect(try Self.withMeters { RigConsistencyTests.setAccessoryKey(&$0, 0, "meter", "m") }
+                == "accessories[0].meter: 'm' is a simulated meter, which measures a simulated accessory's current model; give this accessory a simulated block with a current block")
+    }
+
+    @Test func twoAccessoriesOnOneMeterAreRefused() throws {
+        #expect(try Self.withMeters {
+            for index in 0...1 {
+                RigConsistencyTests.setAccessory(&$0, index, "simulated", "current", [String: Any]())
+                RigConsistencyTests.setAccessoryKey(&$0, index, "meter", "m")
+            }
+        } == "accessories[1].meter: meter 'm' already measures accessories[0] (thermometer)")
+    }
+
+    @Test(arguments: [
+        (#"[{"name": "p", "kind": "ppk2"}]"#, "meters[0].port: missing; a ppk2 meter needs its serial port (/dev/ttyACM0 or usb:1915:c00a/SERIAL)"),
+        (#"[{"name": "m", "kind": "simulated", "port": "/dev/ttyACM0"}]"#, #"meters[0].port: unknown key for kind "simulated" (known: kind, name, voltage_mV)"#),
+        (#"[{"name": "m", "kind": "simulated"}, {"name": "m", "kind": "simulated"}]"#, "meters[1].name: 'm' is used twice (first by meters[0])"),
+        (#"[{"name": "m", "kind": "joulescope"}]"#, #"meters[0].kind: expected "simulated" or "ppk2", found "joulescope""#),
+        (#"[{"name": "m", "kind": "simulated", "voltage_mV": 500}]"#, "meters[0].voltage_mV: expected a number of millivolts from 800 to 5000, found 500"),
+    ])
+    func badMetersNameTheField(meters: String, expected: String) throws {
+        #expect(try Self.withMeters(meters) { _ in } == expected)
+    }
+
+    /// The thermometer with the default current model (rigs/simulated.json: a 30 ms boot delay), measured by a
+    /// 3 V simulated meter: its boot's 50 µC at power-on, then 2 µA asleep until it advertises after the boot
+    /// delay; over its first second it advertises and draws far more.
+    @Test func aSimulatedMeterMeasuresItsAccessory() async throws {
+        var rig = try Rig.load(path: RigTests.root.appendingPathComponent("rigs/simulated.json").path)
+        let index = try #require(rig.accessories.firstIndex { $0.name == "thermometer" })
+        rig.meters = [RigMeter(name: "m", kind: .simulated, port: nil, mode: .ampere, supplyMillivolts: 3000)]
+        rig.accessories[index].meter = "m"
+        rig.accessories[index].simulated?.current = .init()
+        let runtime = try SimulatedRigRuntime(rig: rig)
+        let meter = try #require(runtime.meter(for: "thermometer"))
+        #expect(runtime.meter(for: "heart-rate") == nil)
+        #expect(meter.supplyVolts == 3)
+        let figures = try await runtime.world.air.clock.drive { () async throws -> [CurrentFigures] in
+            let start = meter.clock.now
+            try await runtime.powerOnAll()
+            try await Task.sleep(for: .seconds(1), clock: meter.clock)
+            return [meter.figures(from: start, to: start.advanced(by: .milliseconds(30))),
+                    meter.figures(from: start.advanced(by: .milliseconds(1)), to: start.advanced(by: .milliseconds(11))),
+                    meter.figures(from: start, to: start.advanced(by: .seconds(1)))]
+        }
+        await runtime.shutdown()
+        #expect(abs(figures[0].chargeMicrocoulombs - (50 + 2 * 0.030)) < 1e-9)
+        #expect(abs(figures[1].averageMicroamperes - 2) < 1e-9 && figures[1].samples == 1000)
+        #expect(figures[2].chargeMicrocoulombs > 50 + 2 + 12 * 20, "at least 20 advertising events of 3 × 4 µC in its first second")
+    }
+}
