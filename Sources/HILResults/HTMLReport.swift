@@ -112,6 +112,7 @@ public enum HTMLReport {
             }
             html += "</table></details>\n"
         }
+        if let energy = record.energy, !energy.isEmpty { html += Self.energyTable(energy) }
         if !record.measurements.isEmpty {
             html += "<table class=\"measurements\">\n<tr><th>measurement</th><th>value</th><th>budget</th><th>samples</th><th>p50</th><th>p95</th><th>p99</th></tr>\n"
             for measurement in record.measurements {

@@ -36,11 +36,14 @@ public struct TestRecord: Codable, Sendable, Hashable {
     /// Which repetition of the case this is (1-based), when one test case writes a record per repetition
     /// (`HIL_REPEAT`); nil when the case ran once or keeps its repetitions as measurement samples.
     public var repetition: Int?
+    /// The energy of each transition the case marked, when a meter is on the accessory's supply (nil: none).
+    public var energy: [TransitionEnergy]?
 
     public init(testID: String, name: String, suite: String, accessory: String? = nil, arguments: [String] = [],
                 started: Date, duration: Double, verdict: Verdict, message: String? = nil, sourceLocation: String? = nil,
                 timeline: [TimelineEvent] = [], measurements: [Measurement] = [], capturePath: String? = nil,
-                properties: [String: String] = [:], repetition: Int? = nil) {
+                properties: [String: String] = [:], repetition: Int? = nil, energy: [TransitionEnergy]? = nil) {
+        self.energy = energy
         self.testID = testID
         self.name = name
         self.suite = suite

@@ -6,6 +6,7 @@ import HCITransports
 import HostCore
 import SMP
 import Rigs
+import Simulation
 
 /// The bench the suites run on: the rig named by `HIL_RIG` (default `rigs/simulated.json`), its
 /// simulated runtime when it has one, its power switches, and whether it has broken during this run.
@@ -89,6 +90,9 @@ public actor Bench {
 
     /// The switch port that powers an accessory, if the rig has one.
     public func powerPort(for accessory: String) -> RigPowerPort? { ports.accessories[accessory] }
+
+    /// The simulated meter on a simulated accessory's supply, when the rig gives it one.
+    func meter(for accessory: String) -> SimulatedMeter? { runtime?.meter(for: accessory) }
 
     /// The switch port that powers the adapter itself, when the rig has one.
     public var adapterPowerPort: RigPowerPort? { ports.adapter }

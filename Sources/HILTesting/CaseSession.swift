@@ -6,6 +6,7 @@ import HostCore
 import Roles
 import HILResults
 import Rigs
+import Simulation
 import Testing
 
 /// One test case on the leased bench, from its opening to its record: `begin` brings the bench to a known
@@ -84,7 +85,8 @@ final class CaseSession: Sendable {
                 }
                 info = try await central.start()
             }
-            let context = HILCase(rig: rig, accessory: accessory, central: central, clock: clock, capture: capture)
+            let meter = if let name { await bench.meter(for: name) } else { nil as SimulatedMeter? }
+            let context = HILCase(rig: rig, accessory: accessory, central: central, clock: clock, capture: capture, meter: meter)
             for step in recoverySteps {
                 context.mark(.recovery, step.description, duration: step.duration, failure: step.result != .recovered)
             }
@@ -129,6 +131,8 @@ final class CaseSession: Sendable {
         let snapshot = context.state.withLock { $0 }
         record.timeline = snapshot.timeline
         record.measurements = snapshot.measurements
+        let energy = context.energy.withLock { $0 }
+        if context.meter != nil { record.energy = energy }
         record.properties.merge(snapshot.properties) { _, new in new }
         record.duration = context.elapsed
         if let first = violations.first {

@@ -7,6 +7,7 @@ import GATT
 import SMP
 import Roles
 import HILResults
+import Simulation
 import Rigs
 import Synchronization
 import Testing
@@ -32,13 +33,18 @@ public final class HILCase: Sendable {
     /// timeline mark as a system note), when one is taken.
     public let capture: CaseCapture?
     let state = Mutex<(timeline: [TimelineEvent], measurements: [HILResults.Measurement], properties: [String: String])>(([], [], [:]))
+    /// The meter on the accessory's supply, when the rig gives it one: each span marked gets its energy.
+    let meter: SimulatedMeter?
+    /// The energy of each span marked (`mark(_:_:duration:)`), with a meter.
+    let energy = Mutex<[TransitionEnergy]>([])
     /// Where the steps that threw were called from (`located`).
     let throwSites = ThrowSites()
     /// The links this case connected (`connect(to:)`): their GATT clients' protocol violations are read
     /// directly when the case ends, not only as reported to the host.
     let links = Mutex<[LEConnection]>([])
 
-    init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice, clock: LoopClock, capture: CaseCapture?) {
+    init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice, clock: LoopClock, capture: CaseCapture?, meter: SimulatedMeter? = nil) {
+        self.meter = meter
         self.clock = clock
         self.capture = capture
         self.started = clock.now
@@ -124,7 +130,20 @@ public final class HILCase: Sendable {
         let now = elapsed
         let length = duration.map { $0 / .seconds(1) }
         state.withLock { $0.timeline.append(TimelineEvent(offset: now - (length ?? 0), duration: length, lane: lane, label: label, isFailure: failure)) }
+        if let duration { measureEnergy(lane, label, lasting: duration, endingAt: now) }
         capture?.note("\(lane.rawValue)\(failure ? " FAILED" : ""): \(label)")
+    }
+
+    /// With a meter: the average current, charge and energy of the span of `duration` that ends now.
+    func measureEnergy(_ lane: TimelineEvent.Lane, _ label: String, lasting duration: Duration, endingAt offset: Double) {
+        guard let meter else { return }
+        let end = clock.now
+        let figures = meter.figures(from: end.advanced(by: .zero - duration), to: end)
+        energy.withLock {
+            $0.append(TransitionEnergy(lane: lane, label: label, offset: offset - duration / .seconds(1), duration: duration / .seconds(1),
+                                       averageMicroamperes: figures.averageMicroamperes, chargeMicrocoulombs: figures.chargeMicrocoulombs,
+                                       energyMicrojoules: figures.energyMicrojoules))
+        }
     }
 
     /// Records a measurement (seconds are stored as milliseconds).

@@ -115,6 +115,7 @@ package final class SimulatedChargeTrace: Sendable {
             for impulse in state.impulses where impulse.at >= a && impulse.at < b { charge += impulse.charge }
             for train in state.trains {
                 let stop = min(b, train.end ?? b)
+                guard stop > a else { continue } // a train that ended before the window
                 charge += train.charge * Double(Self.events(train, before: stop) - Self.events(train, before: a))
             }
             return charge

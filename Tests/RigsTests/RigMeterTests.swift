@@ -1,25 +1,44 @@
 import Foundation
 import PowerMeters
+import Simulation
+import StrictJSON
 @testable import Rigs
 import Testing
 
 /// A rig's `meters` and an accessory's `meter`: each entry read with its defaults, each misuse refused in one
 /// line naming the field, and a simulated meter measuring its accessory's current model on the bench's clock.
 @Suite struct RigMeterTests {
-    /// rigs/simulated.json with `meters` (JSON) and one change.
+    /// rigs/simulated.json without its meters (nor its accessories' meters and current blocks), with `meters`
+    /// (JSON) and one change.
     static func withMeters(_ meters: String = #"[{"name": "m", "kind": "simulated"}]"#, _ change: @escaping (inout [String: Any]) -> Void) throws -> String {
         let list = try JSONSerialization.jsonObject(with: Data(meters.utf8))
         return try RigConsistencyTests.simulated { object in
+            var accessories = object["accessories"] as? [[String: Any]] ?? []
+            for index in accessories.indices {
+                accessories[index]["meter"] = nil
+                var simulated = accessories[index]["simulated"] as? [String: Any] ?? [:]
+                simulated["current"] = nil
+                accessories[index]["simulated"] = simulated
+            }
+            object["accessories"] = accessories
             object["meters"] = list
             change(&object)
         }
     }
 
-    @Test func aMeterEntryIsReadWithItsDefaults() throws {
-        var text = try String(contentsOf: RigTests.root.appendingPathComponent("rigs/simulated.json"), encoding: .utf8)
-        text = text.replacingOccurrences(of: #""accessories": ["#, with: #""meters": [{"name": "p", "kind": "ppk2", "port": "/dev/ttyACM0"}], "accessories": ["#)
-        let rig = try Rig.parse(Data(text.utf8))
-        #expect(rig.meters == [RigMeter(name: "p", kind: .ppk2, port: "/dev/ttyACM0", mode: .ampere, supplyMillivolts: 3000)])
+    @Test func theSimulatedBenchsMetersAreRead() throws {
+        let rig = try Rig.load(path: RigTests.root.appendingPathComponent("rigs/simulated.json").path)
+        #expect(rig.meters.map(\.name) == ["thermometer-meter", "heart-rate-meter"])
+        #expect(rig.meters.allSatisfy { $0.kind == .simulated && $0.port == nil && $0.supplyMillivolts == 3000 })
+        #expect(rig.accessories.map(\.meter) == ["thermometer-meter", "heart-rate-meter"])
+        #expect(rig.accessories.allSatisfy { $0.simulated?.current == SimulatedCurrentModel() })
+    }
+
+    @Test func aPPK2EntryIsReadWithItsDefaults() throws {
+        let text = #"[{"name": "p", "kind": "ppk2", "port": "/dev/ttyACM0"}]"#
+        #expect(try Self.withMeters(text) { _ in } == "no error")
+        let meter = try RigMeter(reading: try #require(try InputDocument.parse(Array(text.utf8)).array().first))
+        #expect(meter == RigMeter(name: "p", kind: .ppk2, port: "/dev/ttyACM0", mode: .ampere, supplyMillivolts: 3000))
     }
 
     @Test func anUnknownMeterIsRefused() throws {
@@ -52,15 +71,13 @@ import Testing
         #expect(try Self.withMeters(meters) { _ in } == expected)
     }
 
-    /// The thermometer with the default current model (rigs/simulated.json: a 30 ms boot delay), measured by a
-    /// 3 V simulated meter: its boot's 50 µC at power-on, then 2 µA asleep until it advertises after the boot
+    /// rigs/simulated.json's thermometer (a 30 ms boot delay, the default current model) and its 3 V simulated
+    /// meter: its boot's 50 µC at power-on, then 2 µA asleep until it advertises after the boot
     /// delay; over its first second it advertises and draws far more.
     @Test func aSimulatedMeterMeasuresItsAccessory() async throws {
         var rig = try Rig.load(path: RigTests.root.appendingPathComponent("rigs/simulated.json").path)
-        let index = try #require(rig.accessories.firstIndex { $0.name == "thermometer" })
-        rig.meters = [RigMeter(name: "m", kind: .simulated, port: nil, mode: .ampere, supplyMillivolts: 3000)]
-        rig.accessories[index].meter = "m"
-        rig.accessories[index].simulated?.current = .init()
+        let index = try #require(rig.accessories.firstIndex { $0.name == "heart-rate" })
+        rig.accessories[index].meter = nil
         let runtime = try SimulatedRigRuntime(rig: rig)
         let meter = try #require(runtime.meter(for: "thermometer"))
         #expect(runtime.meter(for: "heart-rate") == nil)

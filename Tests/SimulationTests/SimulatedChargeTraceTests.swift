@@ -39,6 +39,7 @@ import Testing
         trace.linkEnded(1, at: second)
         trace.powerOff(at: origin.advanced(by: .seconds(2)))
         #expect(trace.charge(from: second, to: origin.advanced(by: .seconds(3))) == 2)
+        #expect(trace.charge(from: origin.advanced(by: .seconds(2)), to: origin.advanced(by: .seconds(3))) == 0, "an ended train adds nothing")
         // A window's edges: an event at its start counts, one at its end does not.
         let event = origin.advanced(by: .microseconds(1250 + 30_000))
         #expect(trace.charge(from: event, to: event.advanced(by: .milliseconds(30))) == 3 + 2 * 0.03)

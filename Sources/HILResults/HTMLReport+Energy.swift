@@ -1,0 +1,14 @@
+extension HTMLReport {
+    /// A case's energy per transition: a line each with its span, average current, charge and energy.
+    static func energyTable(_ energy: [TransitionEnergy]) -> String {
+        var html = "<table class=\"energy\">\n<tr><th>transition</th><th>lasted</th><th>average</th><th>charge</th><th>energy</th></tr>\n"
+        for transition in energy.sorted(by: { $0.offset < $1.offset }) {
+            html += "<tr><td>\(Markup.escape("\(transition.lane.rawValue): \(transition.label)"))</td>"
+            html += "<td class=\"num\">\(TimelineSVG.seconds(transition.duration))</td>"
+            html += "<td class=\"num\">\(Markup.number(transition.averageMicroamperes)) µA</td>"
+            html += "<td class=\"num\">\(Markup.number(transition.chargeMicrocoulombs)) µC</td>"
+            html += "<td class=\"num\">\(Markup.number(transition.energyMicrojoules)) µJ</td></tr>\n"
+        }
+        return html + "</table>\n"
+    }
+}
