@@ -122,7 +122,7 @@ let package = Package(
         // The runner: `swift test` supervision, the event stream followed live, progress, results written.
         .target(name: "HILRunner", dependencies: ["Support", "HILResults", "Rigs", "BenchOperations", "DeviceControl"]),
         // Swift Testing traits that lease a bench.
-        .target(name: "HILTesting", dependencies: ["Support", "Rigs", "Simulation", "BenchOperations", "HILResults", "DeviceControl", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
+        .target(name: "HILTesting", dependencies: ["Support", "Rigs", "Simulation", "PowerMeters", "BenchOperations", "HILResults", "DeviceControl", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
         // The bench as a scriptable accessory for a phone app (`hil accessory`): profiles, fault plans, the report.
         .target(name: "AccessoryPlay", dependencies: ["Support", "StrictJSON", "HILResults", "HCIPackets", "EventLoops", "HostCore", "GATT", "SMP", "Roles"]),
         // The command-line tool: arguments, presenters of its answers, exit codes.

@@ -24,6 +24,16 @@ public enum BenchAccessories {
 
     /// The accessories that declare security (a rig accessory's `security`), for the security suites;
     /// none on a rig without them (the suites are then skipped with that reason).
+    /// The accessories with a meter and energy budgets (`meter` and `energy`).
+    public static let meteredNames: [String] = {
+        guard let path = Bench.rigPath else { return ["(no rig: set HIL_RIG)"] }
+        do {
+            return try Rig.load(path: path).accessories.filter { $0.meter != nil && $0.energy != nil }.map(\.name)
+        } catch {
+            return ["(rig error: \(error))"]
+        }
+    }()
+
     public static let securedNames: [String] = {
         guard let path = Bench.rigPath else { return ["(no rig: set HIL_RIG)"] }
         do {

@@ -99,6 +99,15 @@ extension Trait where Self == ConditionTrait {
         }
     }
 
+    /// Runs only when an accessory of the rig has a meter (`meter`) and the energy budget `declares` looks for;
+    /// `what` names it in the skip's reason.
+    public static func requiresEnergyBudget(_ what: String, _ declares: @escaping @Sendable (AccessoryEnergy) -> Bool) -> ConditionTrait {
+        .enabled("no accessory of the rig has a meter and an energy.\(what) budget (a rig accessory's \"meter\" and \"energy\")") {
+            guard let rig = try? await Bench.shared.lease() else { return true }
+            return rig.accessories.contains { $0.meter != nil && ($0.energy.map(declares) ?? false) }
+        }
+    }
+
     /// Runs only when an accessory of the rig declares the part of `link` that `declares` looks for;
     /// `what` names it in the skip's reason.
     public static func requiresLink(_ what: String, _ declares: @escaping @Sendable (AccessoryLink) -> Bool) -> ConditionTrait {

@@ -7,6 +7,7 @@ import GATT
 import SMP
 import Roles
 import HILResults
+import PowerMeters
 import Simulation
 import Rigs
 import Synchronization
@@ -144,6 +145,19 @@ public final class HILCase: Sendable {
                                        averageMicroamperes: figures.averageMicroamperes, chargeMicrocoulombs: figures.chargeMicrocoulombs,
                                        energyMicrojoules: figures.energyMicrojoules))
         }
+    }
+
+    /// The figures of [`start`, `end`) on the bench's clock from the meter on the accessory's supply; a bench
+    /// error when the rig gives it none.
+    package func energy(from start: LoopClock.Instant, to end: LoopClock.Instant) throws -> CurrentFigures {
+        guard let meter else { throw BenchError("the rig gives \(accessory?.name ?? "this test") no meter (a rig accessory's \"meter\")") }
+        return meter.figures(from: start, to: end)
+    }
+
+    /// The accessory's energy budgets; a bench error when the rig declares none.
+    public func energyBudgets() throws -> AccessoryEnergy {
+        guard let energy = accessory?.energy else { throw BenchError("the rig declares no energy budgets for \(accessory?.name ?? "this test")") }
+        return energy
     }
 
     /// Records a measurement (seconds are stored as milliseconds).

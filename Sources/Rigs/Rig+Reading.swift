@@ -111,7 +111,8 @@ extension Rig {
             return Accessory(name: name, match: filter, power: try fields.value("power").map(Self.powerReference), expectedServices: expected,
                              simulated: simulated, security: security, malicious: try fields.bool(RigFormatTable.Accessory.malicious),
                              link: try fields.value(RigFormatTable.Accessory.link).map(AccessoryLink.init(reading:)),
-                             meter: try fields.optionalString(RigFormatTable.Accessory.meter))
+                             meter: try fields.optionalString(RigFormatTable.Accessory.meter),
+                             energy: try fields.value(RigFormatTable.Accessory.energy).map(AccessoryEnergy.init(reading:)))
         }
     }
 

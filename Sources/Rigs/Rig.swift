@@ -67,6 +67,8 @@ public struct Rig: Sendable, Equatable {
         public var link: AccessoryLink? = nil
         /// The name of the meter (of the rig's `meters`) that measures its supply current.
         public var meter: String? = nil
+        /// The energy budgets its meter holds it to.
+        public var energy: AccessoryEnergy? = nil
     }
 
     /// Timing budgets, in seconds, and loop settings.

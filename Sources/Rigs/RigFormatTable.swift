@@ -37,6 +37,29 @@ package enum RigFormatTable {
         package static let shape = JSONShape("labgrid", [place, coordinator])
     }
 
+    /// `energy`: an accessory's energy budgets.
+    package enum Energy {
+        static let idleAfterDisconnect = JSONField("idleAfterDisconnect", JSONRule(.object(Idle.shape), description: "After a disconnect it must settle: from after_ms past the disconnect, over window_ms, its average current at most avg_uA_max (SleepsAfterDisconnect). Default: not checked."))
+        static let advertisingEvent = JSONField("advertisingEvent", JSONRule(.object(Advertising.shape), description: "The charge of an advertising event, measured over window_ms centred on an advertising report the central hears, at most charge_uC_max (AdvertisingEventCharge). Default: not checked."))
+        package static let shape = JSONShape("energy", [idleAfterDisconnect, advertisingEvent])
+        package static let definition = JSONDefinition(shape)
+
+        /// `idleAfterDisconnect`.
+        package enum Idle {
+            static let maximum = JSONField("avg_uA_max", JSONRule(.number(minimum: 0, exclusive: true, maximum: 1_000_000), description: "The highest average current allowed, in µA (above 0, at most 1000000). Required."), required: true, expected: "a current in µA above 0 and at most 1000000")
+            static let after = JSONField.number("after_ms", 0...600_000, default: 500, expected: "a number of milliseconds from 0 to 600000", description: "How long after the disconnect the window starts, in milliseconds (0 to 600000). Default 500.")
+            static let window = JSONField.number("window_ms", above: 0, atMost: 600_000, default: 1000, expected: "a number of milliseconds above 0 and at most 600000", description: "How long the average is taken over, in milliseconds. Default 1000.")
+            package static let shape = JSONShape("idleAfterDisconnect", [maximum, after, window])
+        }
+
+        /// `advertisingEvent`.
+        package enum Advertising {
+            static let maximum = JSONField("charge_uC_max", JSONRule(.number(minimum: 0, exclusive: true, maximum: 1_000_000), description: "The highest charge allowed for one advertising event, in µC (above 0, at most 1000000). Required."), required: true, expected: "a charge in µC above 0 and at most 1000000")
+            static let window = JSONField.number("window_ms", above: 0, atMost: 1000, default: 10, expected: "a number of milliseconds above 0 and at most 1000", description: "The window centred on an advertising report, in milliseconds: long enough for one event, shorter than the advertising interval. Default 10.")
+            package static let shape = JSONShape("advertisingEventBudget", [maximum, window])
+        }
+    }
+
     /// `meter`: a power meter of the bench.
     package enum Meter {
         static let name = JSONField("name", JSONRule.nonEmptyString(pattern: "^\\S+$", description: "The meter's name, without spaces: what an accessory's meter names. Required."), required: true, expected: "a meter name")
@@ -93,8 +116,9 @@ package enum RigFormatTable {
         static let simulated = JSONField("simulated", SimulationFormat.Accessory.definition.reference("Its firmware, when it is a simulated accessory running on a controller of this rig's simulation. Default: none (a real accessory)."))
         static let security = JSONField("security", Security.definition.reference("How it pairs and what it protects; the security suites run on accessories with a security block and are skipped elsewhere. A simulated accessory pairs as it says. Default: none."))
         static let link = JSONField("link", Link.definition.reference("What its link layer must reach: ATT MTU, data length, PHY, connection-parameter changes and sustained throughput; each link-layer suite runs on the accessories that declare its part and is skipped elsewhere. Default: none."))
+        static let energy = JSONField("energy", Energy.definition.reference("Energy budgets its meter holds it to, each run by its energy suite (skipped where no accessory has a meter and the budget). Default: none."))
         static let meter = JSONField("meter", JSONRule.string(description: "The name of the meter (a meters entry) that measures its supply current. A simulated meter measures a simulated accessory with a current block. Default: none (its energy is not measured)."), expected: "the name of a meter of this rig")
-        package static let shape = JSONShape("accessory", [name, match, power, meter, malicious, expectedServices, simulated, security, link],
+        package static let shape = JSONShape("accessory", [name, match, power, meter, energy, malicious, expectedServices, simulated, security, link],
                                              notes: [ReaderNote("The reader also checks that meter names a meter of the rig that measures no other accessory, and that a simulated meter's accessory is simulated with a current block.", refusals: ["no meter named", "already measures", "current block"])])
         package static let definition = JSONDefinition(shape)
     }

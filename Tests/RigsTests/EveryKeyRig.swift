@@ -36,7 +36,9 @@ enum EveryKeyRig {
           },
           "accessories": [
             {"name": "lock", "match": {"name": "HIL-Lock", "address": "C0:48:49:4C:00:21", "service": "180F", "manufacturer": 89},
-             "power": {"switch": "sim-switch", "port": 1}, "meter": "lock-meter", "expectedServices": ["180F", "5a5e0001-6b1c-4d9e-9a5f-000000000001"],
+             "power": {"switch": "sim-switch", "port": 1}, "meter": "lock-meter",
+             "energy": {"idleAfterDisconnect": {"avg_uA_max": 10, "after_ms": 500, "window_ms": 1000}, "advertisingEvent": {"charge_uC_max": 20, "window_ms": 10}},
+             "expectedServices": ["180F", "5a5e0001-6b1c-4d9e-9a5f-000000000001"],
              "simulated": {"controller": "lock", "name": "HIL-Lock", "services": ["battery", "hrs"], "advertisingIntervalMilliseconds": 40,
                            "bootDelayMilliseconds": 30, "bench": true, "requestsIntervalMilliseconds": 45,
                            "faults": {"stopsAdvertisingAfterPowerCycles": 3, "dropsLinkAfterMilliseconds": 150, "slowATTMilliseconds": 250,

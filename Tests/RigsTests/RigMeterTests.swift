@@ -41,6 +41,23 @@ import Testing
         #expect(meter == RigMeter(name: "p", kind: .ppk2, port: "/dev/ttyACM0", mode: .ampere, supplyMillivolts: 3000))
     }
 
+    @Test func theSimulatedBenchsEnergyBudgetsAreRead() throws {
+        let rig = try Rig.load(path: RigTests.root.appendingPathComponent("rigs/simulated.json").path)
+        let energy = try #require(rig.accessory(named: "thermometer")?.energy)
+        #expect(energy.idleAfterDisconnect == .init(maximumMicroamperes: 400, after: .milliseconds(500), window: .seconds(1)))
+        #expect(energy.advertisingEvent == .init(maximumMicrocoulombs: 15, window: .milliseconds(10)))
+    }
+
+    @Test(arguments: [
+        (#"{"idleAfterDisconnect": {"after_ms": 500}}"#, "accessories[0].energy.idleAfterDisconnect.avg_uA_max: missing; expected a current in µA above 0 and at most 1000000"),
+        (#"{"idleAfterDisconect": {"avg_uA_max": 10}}"#, "accessories[0].energy.idleAfterDisconect: unknown key; did you mean idleAfterDisconnect?"),
+        (#"{"advertisingEvent": {"charge_uC_max": 0}}"#, "accessories[0].energy.advertisingEvent.charge_uC_max: expected a charge in µC above 0 and at most 1000000, found 0"),
+    ])
+    func badBudgetsNameTheField(json: String, expected: String) throws {
+        let budgets = try JSONSerialization.jsonObject(with: Data(json.utf8))
+        #expect(try RigConsistencyTests.simulated { RigConsistencyTests.setAccessoryKey(&$0, 0, "energy", budgets) } == expected)
+    }
+
     @Test func anUnknownMeterIsRefused() throws {
         #expect(try Self.withMeters { RigConsistencyTests.setAccessoryKey(&$0, 0, "meter", "n") }
                 == "accessories[0].meter: no meter named 'n' (the rig has: m)")

@@ -36,16 +36,18 @@ import Testing
         return (variants.count, wrong)
     }
 
-    /// Values a field's documented range holds: 1.5 for a duration (ms or s) with no minimum above it and for
-    /// a stream's floor (bit/s), -1 dBm for an RSSI.
+    /// Values a field's documented range holds: 1.5 for a duration (ms or s) with no minimum above it, for a
+    /// stream's floor (bit/s) and for a current model's or energy budget's amounts (µA, µC, ms), -1 dBm for an RSSI.
     static func isInRange(_ value: String, key: String) -> Bool {
         switch value {
         case "1.5":
             let fractionalDurations = ["Milliseconds", "Seconds"].contains { key.hasSuffix($0) } || key == "seconds"
             let minimumAbove = ["supervisionTimeoutMilliseconds", "connectionIntervalMilliseconds", "advertisingIntervalMilliseconds",
                                 "requestsIntervalMilliseconds", "requestedIntervalMilliseconds", "centralIntervalMilliseconds"]
-            // A stream's floor is any rate above 0 bit/s.
-            return (fractionalDurations && !minimumAbove.contains(key)) || key == "floorBitsPerSecond"
+            // A stream's floor is any rate above 0 bit/s; currents, charges and energy windows are any amount in range.
+            let fractionalQuantities = ["avg_uA_max", "charge_uC_max", "after_ms", "window_ms", "sleep_uA", "advertisingChannel_uC",
+                                        "connectionEvent_uC", "transmit_uC_per_us", "receive_uC_per_us", "boot_uC"]
+            return (fractionalDurations && !minimumAbove.contains(key)) || key == "floorBitsPerSecond" || fractionalQuantities.contains(key)
         case "-1": return key == "rssi"
         default: return false
         }
