@@ -37,8 +37,10 @@ import TestSupport
         return records
     }
 
-    /// Power on, find the thermometer, connect, discover, disconnect — captured on the central's side.
-    static func run(seed: UInt64) async throws -> [Record] {
+    /// Power on, find the thermometer, connect, discover, disconnect — captured on the central's side, with the
+    /// thermometer's meter's figures (average current, charge, energy) up to the connection, while connected,
+    /// and for 500 ms after the disconnect.
+    static func run(seed: UInt64) async throws -> (records: [Record], energy: [[Double]]) {
         var rig = try Rig.load(path: repositoryRoot.appendingPathComponent("rigs/simulated.json").path)
         rig.simulation?.timing.seed = seed
         let runtime = try SimulatedRigRuntime(rig: rig)
@@ -47,25 +49,35 @@ import TestSupport
         defer { TemporaryDirectory.remove(directory) }
         let path = directory.appendingPathComponent("central.btsnoop").path
         let thermometer = try #require(rig.accessory(named: "thermometer"))
-        try await runtime.world.air.clock.drive { () async throws -> Void in
+        let meter = try #require(runtime.meter(for: "thermometer"))
+        let energy = try await runtime.world.air.clock.drive { () async throws -> [[Double]] in
+            let start = meter.clock.now
             try await runtime.powerOnAll()
             let writer = try BtsnoopWriter(path: path)
             let transport = CapturingTransport(try runtime.openTransport(named: "central"), writer: writer)
             let central = LEDevice(host: try HCIHost(transport: transport))
             try await central.start()
             let link = try await central.connect(matching: thermometer.match, scanTimeout: .seconds(2), parameters: rig.connectionParameters)
+            let connected = meter.clock.now
             _ = try await link.gatt.discoverAll()
             _ = try await link.disconnect()
+            let disconnected = meter.clock.now
+            try await Task.sleep(for: .milliseconds(500), clock: meter.clock)
             await central.close()
             writer.close()
+            return [meter.figures(from: start, to: connected), meter.figures(from: connected, to: disconnected),
+                    meter.figures(from: disconnected, to: disconnected.advanced(by: .milliseconds(500)))]
+                .map { [$0.averageMicroamperes, $0.chargeMicrocoulombs, $0.energyMicrojoules] }
         }
         await runtime.shutdown()
-        return try records(path)
+        return (try records(path), energy)
     }
 
     @Test func theSameRigAndSeedGiveTheSameCaptureTwice() async throws {
-        let first = try await Self.run(seed: 42)
-        let second = try await Self.run(seed: 42)
+        let (first, firstEnergy) = try await Self.run(seed: 42)
+        let (second, secondEnergy) = try await Self.run(seed: 42)
+        #expect(firstEnergy == secondEnergy, "the meter's figures differ: \(firstEnergy) vs \(secondEnergy)")
+        #expect(firstEnergy.allSatisfy { $0[1] > 0 }, "each part draws charge: \(firstEnergy)")
         #expect(first.count > 40, "a connect and a discovery take more than \(first.count) packets")
         #expect(first.count == second.count)
         // Offsets are whole microseconds of virtual time from the first record: exactly equal (the wall clock
