@@ -31,7 +31,7 @@ import TestSupport
         #expect(mixed.status == 3)
         #expect(mixed.stdout.split(separator: "\n").count == 1, "\(mixed.stdout)")
         #expect(mixed.stderr.split(separator: "\n") == [
-            "hil rig check: rig file \(expected): comment: unknown key (known: $schema, accessories, adapter, budgets, description, labgrid, localDisconnectReasons, name, peerSeesAdapterReset, powerSwitches, remoteLossReasons, reportsLinkLoss, simulation)",
+            "hil rig check: rig file \(expected): comment: unknown key (known: $schema, accessories, adapter, budgets, description, labgrid, localDisconnectReasons, meters, name, peerSeesAdapterReset, powerSwitches, remoteLossReasons, reportsLinkLoss, simulation)",
             "hil rig check: rig file \(missing): cannot read it (no such file)",
         ], "\(mixed.stderr)")
     }
