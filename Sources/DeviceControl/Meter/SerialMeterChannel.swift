@@ -42,13 +42,28 @@ package final class SerialMeterChannel: MeterChannel {
                 return (written, errno)
             }
             if written > 0 { offset += written; continue }
-            if written < 0 && (code == EAGAIN || code == EINTR) {
-                try? await Task.sleep(for: .milliseconds(1))
+            if written < 0 && code == EINTR { continue }
+            if written < 0 && code == EAGAIN {
+                // The port's queue is full: wait until it takes octets again, off the pool, for at most 2 s.
                 if Task.isCancelled { throw PowerMeterError(.io, "\(name): the write of \(octets.count) octets was cancelled") }
+                guard await writable(within: 2000) else {
+                    throw PowerMeterError(.timeout, "\(name): the port took no octets for 2 s (\(offset) of \(octets.count) written)")
+                }
                 continue
             }
             throw PowerMeterError(.io, "\(name): write failed: \(String(cString: strerror(code)))")
         }
+    }
+
+    /// Whether the port can take octets within `milliseconds` (poll's POLLOUT, on its own thread).
+    private func writable(within milliseconds: Int32) async -> Bool {
+        let ready = try? await offPool { [self] () throws -> Bool in
+            let fd = descriptor.withLock { $0 }
+            guard fd >= 0 else { return false }
+            var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            return poll(&poller, 1, milliseconds) != 0  // ready, or interrupted: the write says which
+        }
+        return ready ?? false
     }
 
     package func receive() async throws -> [UInt8] {
