@@ -92,7 +92,7 @@ public actor Bench {
     public func powerPort(for accessory: String) -> RigPowerPort? { ports.accessories[accessory] }
 
     /// The simulated meter on a simulated accessory's supply, when the rig gives it one.
-    func meter(for accessory: String) -> SimulatedMeter? { runtime?.meter(for: accessory) }
+    func meter(for accessory: String) -> (any AccessoryMeter)? { runtime?.meter(for: accessory) }
 
     /// The switch port that powers the adapter itself, when the rig has one.
     public var adapterPowerPort: RigPowerPort? { ports.adapter }

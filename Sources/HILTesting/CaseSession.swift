@@ -85,7 +85,7 @@ final class CaseSession: Sendable {
                 }
                 info = try await central.start()
             }
-            let meter = if let name { await bench.meter(for: name) } else { nil as SimulatedMeter? }
+            let meter = if let name { await bench.meter(for: name) } else { nil as (any AccessoryMeter)? }
             let context = HILCase(rig: rig, accessory: accessory, central: central, clock: clock, capture: capture, meter: meter)
             for step in recoverySteps {
                 context.mark(.recovery, step.description, duration: step.duration, failure: step.result != .recovered)
@@ -119,6 +119,7 @@ final class CaseSession: Sendable {
     /// Ends the case after its body returned, or threw `thrown`: closes the central, classifies the error,
     /// writes and attaches the record, removes a temporary capture.
     func finish(thrown: (any Error)?) async {
+        var thrown = thrown
         // What the host was told, and what the case's GATT clients saw themselves (their reports reach the host
         // in a task of their own, which may not have run yet when a real-time case ends).
         var violations = await context.central.host.protocolViolations
@@ -131,8 +132,10 @@ final class CaseSession: Sendable {
         let snapshot = context.state.withLock { $0 }
         record.timeline = snapshot.timeline
         record.measurements = snapshot.measurements
-        let energy = context.energy.withLock { $0 }
-        if context.meter != nil { record.energy = energy }
+        if context.meter != nil {
+            // A meter that cannot measure the case's spans is the bench's trouble, unless the case failed first.
+            do { record.energy = try await context.measuredEnergy() } catch { thrown = thrown ?? error }
+        }
         record.properties.merge(snapshot.properties) { _, new in new }
         record.duration = context.elapsed
         if let first = violations.first {

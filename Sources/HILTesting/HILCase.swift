@@ -35,16 +35,16 @@ public final class HILCase: Sendable {
     public let capture: CaseCapture?
     let state = Mutex<(timeline: [TimelineEvent], measurements: [HILResults.Measurement], properties: [String: String])>(([], [], [:]))
     /// The meter on the accessory's supply, when the rig gives it one: each span marked gets its energy.
-    let meter: SimulatedMeter?
-    /// The energy of each span marked (`mark(_:_:duration:)`), with a meter.
-    let energy = Mutex<[TransitionEnergy]>([])
+    let meter: (any AccessoryMeter)?
+    /// The spans marked with a duration (`mark(_:_:duration:)`), measured by the meter when the case ends.
+    let meteredSpans = Mutex<[MeteredSpan]>([])
     /// Where the steps that threw were called from (`located`).
     let throwSites = ThrowSites()
     /// The links this case connected (`connect(to:)`): their GATT clients' protocol violations are read
     /// directly when the case ends, not only as reported to the host.
     let links = Mutex<[LEConnection]>([])
 
-    init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice, clock: LoopClock, capture: CaseCapture?, meter: SimulatedMeter? = nil) {
+    init(rig: Rig, accessory: Rig.Accessory?, central: LEDevice, clock: LoopClock, capture: CaseCapture?, meter: (any AccessoryMeter)? = nil) {
         self.meter = meter
         self.clock = clock
         self.capture = capture
@@ -135,23 +135,34 @@ public final class HILCase: Sendable {
         capture?.note("\(lane.rawValue)\(failure ? " FAILED" : ""): \(label)")
     }
 
-    /// With a meter: the average current, charge and energy of the span of `duration` that ends now.
+    /// With a meter: keeps the span of `duration` that ends now, to be measured when the case ends (a real
+    /// meter's samples of it may still be on their way).
     func measureEnergy(_ lane: TimelineEvent.Lane, _ label: String, lasting duration: Duration, endingAt offset: Double) {
-        guard let meter else { return }
+        guard meter != nil else { return }
         let end = clock.now
-        let figures = meter.figures(from: end.advanced(by: .zero - duration), to: end)
-        energy.withLock {
-            $0.append(TransitionEnergy(lane: lane, label: label, offset: offset - duration / .seconds(1), duration: duration / .seconds(1),
-                                       averageMicroamperes: figures.averageMicroamperes, chargeMicrocoulombs: figures.chargeMicrocoulombs,
-                                       energyMicrojoules: figures.energyMicrojoules))
+        meteredSpans.withLock {
+            $0.append(MeteredSpan(lane: lane, label: label, offset: offset - duration / .seconds(1), start: end.advanced(by: .zero - duration), end: end))
         }
+    }
+
+    /// The energy of every span marked, in the order marked; an error of the meter ends the list with it.
+    func measuredEnergy() async throws -> [TransitionEnergy] {
+        guard let meter else { return [] }
+        var measured: [TransitionEnergy] = []
+        for span in meteredSpans.withLock({ $0 }) {
+            let figures = try await meter.figures(from: span.start, to: span.end)
+            measured.append(TransitionEnergy(lane: span.lane, label: span.label, offset: span.offset, duration: span.seconds,
+                                             averageMicroamperes: figures.averageMicroamperes, chargeMicrocoulombs: figures.chargeMicrocoulombs,
+                                             energyMicrojoules: figures.energyMicrojoules))
+        }
+        return measured
     }
 
     /// The figures of [`start`, `end`) on the bench's clock from the meter on the accessory's supply; a bench
     /// error when the rig gives it none.
-    package func energy(from start: LoopClock.Instant, to end: LoopClock.Instant) throws -> CurrentFigures {
+    package func energy(from start: LoopClock.Instant, to end: LoopClock.Instant) async throws -> CurrentFigures {
         guard let meter else { throw BenchError("the rig gives \(accessory?.name ?? "this test") no meter (a rig accessory's \"meter\")") }
-        return meter.figures(from: start, to: end)
+        return try await meter.figures(from: start, to: end)
     }
 
     /// The accessory's energy budgets; a bench error when the rig declares none.

@@ -13,7 +13,7 @@ extension StandardSuites {
                 _ = try await bench.findAccessory(timeout: bench.rig.budgets.advertisingAfterPowerOn)
                 let heard = bench.clock.now
                 try await Task.sleep(for: budget.window / 2, clock: bench.clock)
-                let figures = try bench.energy(from: heard.advanced(by: .zero - budget.window / 2), to: heard.advanced(by: budget.window / 2))
+                let figures = try await bench.energy(from: heard.advanced(by: .zero - budget.window / 2), to: heard.advanced(by: budget.window / 2))
                 bench.mark(.advertising, "advertising event", duration: budget.window)
                 bench.measure("advertising event charge", value: figures.chargeMicrocoulombs, unit: "µC", budget: budget.maximumMicrocoulombs)
                 #expect(figures.chargeMicrocoulombs <= budget.maximumMicrocoulombs,

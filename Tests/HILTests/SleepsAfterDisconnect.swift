@@ -16,7 +16,7 @@ extension StandardSuites {
                 bench.mark(.connection, "Disconnection Complete \(reason)")
                 try await Task.sleep(for: budget.after + budget.window, clock: bench.clock)
                 let start = disconnected.advanced(by: budget.after)
-                let figures = try bench.energy(from: start, to: start.advanced(by: budget.window))
+                let figures = try await bench.energy(from: start, to: start.advanced(by: budget.window))
                 bench.mark(.power, "idle after disconnect", duration: budget.window)
                 bench.measure("average current idle after disconnect", value: figures.averageMicroamperes, unit: "µA", budget: budget.maximumMicroamperes)
                 #expect(figures.averageMicroamperes <= budget.maximumMicroamperes,
