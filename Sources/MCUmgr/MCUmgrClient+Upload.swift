@@ -14,6 +14,18 @@ public struct MCUmgrUploadReport: Sendable, Hashable {
         /// The loop's clock when the request went and when the answer came.
         public var sent: ContinuousClock.Instant
         public var received: ContinuousClock.Instant
+        /// The end of the image data sent when the answer came: with requests still in flight behind it, the
+        /// device may hold up to this much (a device cut off then may resume from anywhere from `answered` to here).
+        public var sentEnd: Int
+
+        public init(offset: Int, length: Int, answered: Int, sent: ContinuousClock.Instant, received: ContinuousClock.Instant, sentEnd: Int) {
+            self.offset = offset
+            self.length = length
+            self.answered = answered
+            self.sent = sent
+            self.received = received
+            self.sentEnd = sentEnd
+        }
     }
 
     public var imageLength: Int
@@ -43,13 +55,17 @@ public struct MCUmgrUploadReport: Sendable, Hashable {
 extension MCUmgrClient {
     /// Uploads `image` (the file's bytes) to the secondary slot of `imageNumber` (`upgrade`: only if its version
     /// is above the running one's; both sent only when given, as smpclient sends them), in chunks as large as one write
-    /// of ATT_MTU − 3 octets carries (as smpclient sizes them). The first request carries offset 0, the length
-    /// and the image's SHA-256, which identifies the upload: a device that holds part of it answers with the
-    /// offset it has, and the upload goes on from there. Every later chunk starts at the offset the device
-    /// answered: never from 0 unless the device says so, and an answer past the image, or one that neither
-    /// advances nor is 0, is a violation. Each answer is awaited `chunkTimeout` (`firstTimeout` for the first,
-    /// which may wait for a slot erase), named with its offset.
-    public func upload(_ image: [UInt8], imageNumber: Int? = nil, upgrade: Bool? = nil, firstTimeout: Duration = .seconds(40), chunkTimeout: Duration? = nil,
+    /// of ATT_MTU − 3 octets carries (as smpclient sizes them), up to `window` requests in flight at once, each
+    /// answer matched to its request by sequence number (`MCUmgrUploadWindow`). The first request carries offset
+    /// 0, the length and the image's SHA-256, which identifies the upload, and goes alone: a device that holds
+    /// part of it answers with the offset it has, and the upload goes on from there. Every later chunk starts at
+    /// the offset the device answered, or right after the chunks in flight behind it: never from 0 unless the
+    /// device says so, never past it; an answer past the image or the data sent, one that goes back or does not
+    /// advance, and one out of order or for an unknown sequence end the upload. Each answer is awaited
+    /// `chunkTimeout` (`firstTimeout` for a request at offset 0, which may wait for a slot erase) from when its
+    /// request went, named with its offset.
+    public func upload(_ image: [UInt8], imageNumber: Int? = nil, upgrade: Bool? = nil, window: Int = 4, firstTimeout: Duration = .seconds(40),
+                       chunkTimeout: Duration? = nil,
                        progress: @Sendable (MCUmgrUploadReport.Chunk) async -> Void = { _ in }) async throws(MCUmgrError) -> MCUmgrUploadReport {
         let sha: [UInt8]
         do {
@@ -59,50 +75,51 @@ extension MCUmgrClient {
         }
         let loop = link.host.loop
         var report = MCUmgrUploadReport(imageLength: image.count, chunks: [], match: nil)
-        var offset = 0
-        var first = true
-        var restarts = 0
-        while first || offset < image.count {
-            // Offset 0 (the start, or a device that answered 0: it starts over) carries what identifies the upload.
-            let fields = offset == 0 ? MCUmgrRequest.Upload(offset: 0, length: image.count, sha: sha, image: imageNumber, upgrade: upgrade)
-                                     : MCUmgrRequest.Upload(offset: offset)
-            let maximum = await link.gatt.mtu - 3
-            guard let probe = MCUmgrRequest.upload(of: image, fields, maximum: maximum, sequence: 0),
-                  let length = probe.body["data"]?.bytes?.count else {
-                throw .mtuTooSmall(mtu: maximum + 3, request: "an upload request at offset \(offset)")
+        var plan = MCUmgrUploadWindow(imageLength: image.count, capacity: window)
+        while !plan.finished {
+            while plan.canSend {
+                let offset = plan.next
+                // Offset 0 (the start, or a device that answered 0: it starts over) carries what identifies the upload.
+                let fields = offset == 0 ? MCUmgrRequest.Upload(offset: 0, length: image.count, sha: sha, image: imageNumber, upgrade: upgrade)
+                                         : MCUmgrRequest.Upload(offset: offset)
+                let maximum = await link.gatt.mtu - 3
+                let sequence = nextSequence()
+                guard let message = MCUmgrRequest.upload(of: image, fields, maximum: maximum, sequence: sequence),
+                      let length = message.body["data"]?.bytes?.count else {
+                    throw .mtuTooSmall(mtu: maximum + 3, request: "an upload request at offset \(offset)")
+                }
+                let sent = loop.now
+                try await send(message)
+                plan.sent(.init(sequence: sequence, offset: offset, length: length, sent: sent,
+                                timeout: offset == 0 ? firstTimeout : chunkTimeout ?? timeout))
             }
-            let awaited = "image upload response to offset \(fields.offset)"
-            let sent = loop.now
-            let response = try await request(awaited, timeout: offset == 0 ? firstTimeout : chunkTimeout) { sequence in
-                var chunk = probe
-                chunk.header.sequence = sequence
-                return chunk
+            guard let oldest = plan.outstanding.first else {
+                throw .violation("the upload stopped at offset \(plan.acknowledged) of \(image.count) with nothing in flight")
             }
+            let awaited = "image upload response to offset \(oldest.offset)"
+            let received = await receive(until: oldest.deadline)
+            guard case .message(let response) = received else { throw await missed(received, awaited: awaited, timeout: oldest.timeout) }
+            guard response.header.group == .image, response.header.command == MCUmgrCommand.upload,
+                  response.header.operation == .writeResponse else {
+                throw .unknownSequence(response.header.sequence, outstanding: plan.outstanding.map(\.sequence),
+                                       awaited: "\(awaited), not a \(response.header.group) command \(response.header.command) response")
+            }
+            try Self.check(response, request: "the upload", awaited: awaited)
             let answer: MCUmgrUploadProgress
             do throws(MCUmgrMessageError) {
                 answer = try MCUmgrUploadProgress(response.body)
             } catch {
                 throw .malformed(error, awaited: awaited)
             }
-            guard answer.offset <= image.count else {
-                throw .violation("the device answered offset \(answer.offset) to the chunk at \(fields.offset), past the image's \(image.count) octets")
-            }
-            guard first || answer.offset > fields.offset || answer.offset == 0 else {
-                throw .violation("the device answered offset \(answer.offset) to the chunk at \(fields.offset) (\(length) octets): no progress")
-            }
-            if !first && answer.offset == 0 {
-                restarts += 1
-                guard restarts <= 3 else { throw .violation("the device answered offset 0 for the \(restarts)th time: the upload never advances") }
-            }
-            let chunk = MCUmgrUploadReport.Chunk(offset: fields.offset, length: length, answered: answer.offset, sent: sent, received: loop.now)
+            let (request, _) = try plan.take(answer.offset, sequence: response.header.sequence)
+            let chunk = MCUmgrUploadReport.Chunk(offset: request.offset, length: request.length, answered: answer.offset,
+                                                 sent: request.sent, received: loop.now, sentEnd: plan.sentEnd)
             report.chunks.append(chunk)
             await progress(chunk)
             if let match = answer.match {
                 report.match = match
                 guard match else { throw .refused(.returnCode(.corrupt, reason: "the device's SHA-256 of the upload did not match"), request: "the upload") }
             }
-            offset = answer.offset
-            first = false
         }
         return report
     }

@@ -15,6 +15,8 @@ public actor MCUmgrClient {
     private let notifications: AsyncStream<GATTNotification>
     private var reassembler = MCUmgrReassembler()
     private var sequence: UInt8 = 0
+    /// Whole messages received and not yet handed out.
+    private var received: [[UInt8]] = []
     private var closedBy: String?
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { link.host.loop.asUnownedSerialExecutor() }
@@ -51,27 +53,26 @@ public actor MCUmgrClient {
         }
     }
 
-    private func nextSequence() -> UInt8 {
+    func nextSequence() -> UInt8 {
         defer { sequence &+= 1 }
         return sequence
     }
 
     private func reassemble(_ fragment: [UInt8]) -> [[UInt8]] { reassembler.append(fragment) }
 
-    private enum Outcome: Sendable {
-        case response(MCUmgrMessage)
+    /// What a wait for the device's next message gave.
+    enum Received: Sendable {
+        case message(MCUmgrMessage)
         case malformed(MCUmgrMessageError)
+        /// The link ended (its notification stream finished).
         case ended
+        /// The deadline passed, or the caller was cancelled.
+        case none
     }
 
-    /// Sends the request `build` makes with the next sequence number and returns the device's response to it (a
-    /// response with another sequence number, left from an earlier request, is passed over). A failure the
-    /// response names is `.refused`; nothing within `timeout` (the client's own when nil) is `.silent`, naming
-    /// `awaited`. After a deadline or a cancellation this client's response stream has ended: open another.
-    public func request(_ awaited: String, timeout: Duration? = nil,
-                        _ build: (UInt8) -> MCUmgrMessage) async throws(MCUmgrError) -> MCUmgrMessage {
+    /// Writes `message` to the SMP characteristic in pieces of ATT_MTU − 3 octets.
+    func send(_ message: MCUmgrMessage) async throws(MCUmgrError) {
         if let closedBy { throw .closed(closedBy) }
-        let message = build(nextSequence())
         do {
             let size = await link.gatt.mtu - 3
             for fragment in MCUmgrService.fragments(message.encoded, size: size) {
@@ -80,42 +81,78 @@ public actor MCUmgrClient {
         } catch {
             throw .att(error)
         }
-        let limit = timeout ?? self.timeout
+    }
+
+    /// The device's next whole message, whatever it answers, awaited until `deadline` on the loop's clock. Messages
+    /// one notification completed beyond the first are kept for the next call.
+    func receive(until deadline: ContinuousClock.Instant) async -> Received {
+        if !received.isEmpty { return Self.decode(received.removeFirst()) }
         let loop = link.host.loop
         let stream = notifications, handle = characteristic.valueHandle
-        let outcome: Outcome? = await untilDeadline(limit, on: loop) { [self] in
+        let messages: [[UInt8]]? = await untilDeadline(loop.now.duration(to: deadline), on: loop) { [self] in
             for await notification in stream where notification.handle == handle {
-                for bytes in await self.reassemble(notification.value) {
-                    do throws(MCUmgrMessageError) {
-                        let response = try MCUmgrMessage(decoding: bytes)
-                        if response.answers(message) { return .response(response) }
-                    } catch {
-                        return .malformed(error)
-                    }
-                }
+                let messages = await self.reassemble(notification.value)
+                if !messages.isEmpty { return messages }
             }
-            return Task.isCancelled ? nil : .ended
+            return Task.isCancelled ? nil : []
         }
-        switch outcome {
-        case .response(let response):
-            let failure: MCUmgrFailure?
-            do throws(MCUmgrMessageError) {
-                failure = try response.failure()
-            } catch {
-                throw .malformed(error, awaited: awaited)
-            }
-            if let failure { throw .refused(failure, request: awaited.replacing(" response", with: "")) }
-            return response
+        guard let messages else { return .none }
+        guard let first = messages.first else { return .ended }
+        received += messages.dropFirst()
+        return Self.decode(first)
+    }
+
+    private static func decode(_ bytes: [UInt8]) -> Received {
+        do throws(MCUmgrMessageError) {
+            return .message(try MCUmgrMessage(decoding: bytes))
+        } catch {
+            return .malformed(error)
+        }
+    }
+
+    /// Why no response came before the deadline: closes the client (its response stream has ended).
+    func missed(_ received: Received, awaited: String, timeout: Duration) async -> MCUmgrError {
+        switch received {
         case .malformed(let error):
-            throw .malformed(error, awaited: awaited)
+            return .malformed(error, awaited: awaited)
         case .ended:
             closedBy = "the link ended while awaiting \(awaited)"
-            throw .silent(awaited: awaited, timeout: limit, instead: "the link ended")
-        case nil:
+            return .silent(awaited: awaited, timeout: timeout, instead: "the link ended")
+        case .message, .none:
             closedBy = "a wait for \(awaited) ended without it"
-            if Task.isCancelled { throw .cancelled(awaited: awaited) }
+            if Task.isCancelled { return .cancelled(awaited: awaited) }
             let instead = await link.isConnected ? "the link stayed up and the device said nothing" : "the link ended"
-            throw .silent(awaited: awaited, timeout: limit, instead: instead)
+            return .silent(awaited: awaited, timeout: timeout, instead: instead)
+        }
+    }
+
+    /// The failure a response names, as `.refused` naming `request`.
+    static func check(_ response: MCUmgrMessage, request: String, awaited: String) throws(MCUmgrError) {
+        let failure: MCUmgrFailure?
+        do throws(MCUmgrMessageError) {
+            failure = try response.failure()
+        } catch {
+            throw .malformed(error, awaited: awaited)
+        }
+        if let failure { throw .refused(failure, request: request) }
+    }
+
+    /// Sends the request `build` makes with the next sequence number and returns the device's response to it (a
+    /// response with another sequence number, left from an earlier request, is passed over). A failure the
+    /// response names is `.refused`; nothing within `timeout` (the client's own when nil) is `.silent`, naming
+    /// `awaited`. After a deadline or a cancellation this client's response stream has ended: open another.
+    public func request(_ awaited: String, timeout: Duration? = nil,
+                        _ build: (UInt8) -> MCUmgrMessage) async throws(MCUmgrError) -> MCUmgrMessage {
+        let message = build(nextSequence())
+        try await send(message)
+        let limit = timeout ?? self.timeout
+        let deadline = link.host.loop.now + limit
+        while true {
+            let received = await receive(until: deadline)
+            guard case .message(let response) = received else { throw await missed(received, awaited: awaited, timeout: limit) }
+            guard response.answers(message) else { continue }
+            try Self.check(response, request: awaited.replacing(" response", with: ""), awaited: awaited)
+            return response
         }
     }
 }

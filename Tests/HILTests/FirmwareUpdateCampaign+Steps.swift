@@ -66,18 +66,19 @@ struct FirmwareUpdateSteps {
     }
 
     /// Uploads `image`, calling `cut` once the device has acknowledged `fraction` of it; returns the upload's report
-    /// when it completed, and the offset the device had acknowledged when the cut came. A cut that ends the
-    /// upload is expected: its error goes on the timeline.
+    /// when it completed, and what the device may hold when the cut came: from the offset it had acknowledged to
+    /// the end of the data sent (requests still in flight behind that answer). A cut that ends the upload is
+    /// expected: its error goes on the timeline.
     func upload(_ image: MCUbootImage, with client: MCUmgrClient, cuttingAt fraction: Double?,
-                cut: @escaping @Sendable () async throws -> Void) async throws -> (report: MCUmgrUploadReport?, acknowledged: Int) {
+                cut: @escaping @Sendable () async throws -> Void) async throws -> (report: MCUmgrUploadReport?, acknowledged: ClosedRange<Int>) {
         let threshold = fraction.map { Int(Double(image.bytes.count) * $0) }
-        let state = Mutex<(acknowledged: Int, chunks: Int, cut: Bool, cutError: (any Error)?)>((0, 0, false, nil))
+        let state = Mutex<(acknowledged: ClosedRange<Int>, chunks: Int, cut: Bool, cutError: (any Error)?)>((0...0, 0, false, nil))
         let bench = self.bench
         let start = bench.clock.now
         do {
             let report = try await client.upload(image.bytes, firstTimeout: firstChunkTimeout, chunkTimeout: requestTimeout) { chunk in
                 let cutNow = state.withLock { state -> Bool in
-                    state.acknowledged = chunk.answered
+                    state.acknowledged = chunk.answered...max(chunk.answered, chunk.sentEnd)
                     state.chunks += 1
                     guard let threshold, !state.cut, chunk.answered >= threshold else { return false }
                     state.cut = true
@@ -98,7 +99,7 @@ struct FirmwareUpdateSteps {
             if let cutError = state.withLock({ $0.cutError }) { throw cutError }
             let (acknowledged, chunks) = state.withLock { ($0.acknowledged, $0.chunks) }
             guard threshold != nil else { throw error }
-            bench.mark(.update, "upload of \(chunks) chunks to offset \(acknowledged) of \(image.bytes.count), ended by the cut: \(error)",
+            bench.mark(.update, "upload of \(chunks) chunks to offset \(acknowledged.lowerBound) (\(acknowledged.upperBound) sent) of \(image.bytes.count), ended by the cut: \(error)",
                        duration: start.duration(to: bench.clock.now))
             return (nil, acknowledged)
         }
@@ -150,18 +151,19 @@ extension FirmwareUpdateSteps {
         record(report, from: start)
     }
 
-    /// Uploads `image` again after a cut: the device's answer to the first request must be the offset it had
-    /// acknowledged before the cut (when it had acknowledged any), and each later chunk starts where the device said.
+    /// Uploads `image` again after a cut: the device's answer to the first request must lie between the offset it had
+    /// acknowledged before the cut (when it had acknowledged any) and the end of the data sent then (requests in
+    /// flight it may have taken), and each later chunk starts where the device said or right after those in flight.
     @discardableResult
-    func resume(_ image: MCUbootImage, with client: MCUmgrClient, acknowledged: Int) async throws -> MCUmgrUploadReport {
+    func resume(_ image: MCUbootImage, with client: MCUmgrClient, acknowledged: ClosedRange<Int>) async throws -> MCUmgrUploadReport {
         let start = bench.clock.now
         let report = try await client.upload(image.bytes, firstTimeout: firstChunkTimeout, chunkTimeout: requestTimeout)
         record(report, from: start)
         guard let first = report.firstAnswer else { throw FirmwareUpdateFailure("the resumed upload sent no chunk") }
-        bench.mark(.update, "resume: the device answered offset \(first) to the upload's first request; it had acknowledged \(acknowledged) before the cut")
-        if acknowledged > 0 && first != acknowledged {
-            let what = first < acknowledged ? "behind what it had acknowledged (\(first == report.chunks.first?.length ? "it started over" : "it lost part"))" : "past what it had acknowledged"
-            throw FirmwareUpdateFailure("after the cut the device answered offset \(first) to the upload's first request, \(what): it had acknowledged \(acknowledged) of \(image.bytes.count) octets")
+        bench.mark(.update, "resume: the device answered offset \(first) to the upload's first request; it had acknowledged \(acknowledged.lowerBound) before the cut, with data to \(acknowledged.upperBound) sent")
+        if acknowledged.lowerBound > 0 && !acknowledged.contains(first) {
+            let what = first < acknowledged.lowerBound ? "behind what it had acknowledged (\(first == report.chunks.first?.length ? "it started over" : "it lost part"))" : "past the data it had been sent"
+            throw FirmwareUpdateFailure("after the cut the device answered offset \(first) to the upload's first request, \(what): it had acknowledged \(acknowledged.lowerBound) of \(image.bytes.count) octets, with data to \(acknowledged.upperBound) sent")
         }
         for (previous, next) in zip(report.chunks, report.chunks.dropFirst()) where next.offset != previous.answered {
             throw FirmwareUpdateFailure("the chunk after the device's answer \(previous.answered) went from offset \(next.offset)")

@@ -58,7 +58,7 @@ extension StandardSuites {
                 #expect(await upload.result.isFailure, "the upload completed through a power cut during the erase")
                 (link, client) = try await steps.powerCycle()
                 #expect(try await steps.running(client).hash == previous, "a power cut during the erase changed the running image")
-                try await steps.resume(image, with: client, acknowledged: 0)
+                try await steps.resume(image, with: client, acknowledged: 0...0)
                 (link, client) = try await steps.testThenConfirm(image, with: client, previous: previous)
             } else {
                 try await steps.uploadWhole(image, with: client)

@@ -176,20 +176,33 @@ import Throughput
         }
     }
 
-    @Test("Upload throughput, flash taking no time, beside a stream of writes on the same link (ATT_MTU 247, LE 1M)")
-    func throughput() async throws {
+    @Test("Upload throughput, flash taking no time, beside a stream of writes on the same link (ATT_MTU 247, LE 1M)",
+          arguments: [1, 2, 4, 8])
+    func throughput(window: Int) async throws {
         try await MCUmgrBench.with(timing: MCUbootSlots.Timing(erase: .zero, writePerKiB: .zero, swap: .zero)) { bench in
             let client = try await bench.connect()
             let image = (0..<65_536).map { UInt8(truncatingIfNeeded: $0 * 31 + 7) }
-            let upload = try await client.upload(image)
+            let upload = try await client.upload(image, window: window)
             let stream = try await BenchClient.find(on: client.link).send(for: .seconds(2))
             let ratio = upload.bitsPerSecond / stream.bitsPerSecond
-            let figures = "MCUmgr upload \(Int(upload.bitsPerSecond)) bit/s in \(upload.chunks.count) chunks; writes \(Int(stream.bitsPerSecond)) bit/s "
-                + "at ATT_MTU \(stream.mtu), data length \(stream.dataLength), \(stream.phy), interval \(stream.intervalMilliseconds) ms"
-            #expect(upload.chunks.last?.answered == image.count)
-            // One request and its answer at a time: 0.68 of the stream on this air (530 of 780 kbit/s), where smpclient
-            // and Zephyr's SMP server also wait for each answer.
-            #expect(ratio > 0.6, "\(figures): ratio \(ratio)")
+            // What the link allows for image data: the stream's rate times the share of each write an upload request
+            // at a typical offset gives to image data (the rest is its SMP header and CBOR framing).
+            let request = try #require(MCUmgrRequest.upload(of: image, MCUmgrRequest.Upload(offset: 32_768), maximum: stream.mtu - 3, sequence: 0))
+            let framing = Double(request.body["data"]?.bytes?.count ?? 0) / Double(request.encoded.count)
+            let figures = "window \(window): MCUmgr upload \(Int(upload.bitsPerSecond)) bit/s in \(upload.chunks.count) chunks; writes \(Int(stream.bitsPerSecond)) bit/s "
+                + "at ATT_MTU \(stream.mtu), data length \(stream.dataLength), \(stream.phy), interval \(stream.intervalMilliseconds) ms; "
+                + "\(request.encoded.count - (request.body["data"]?.bytes?.count ?? 0)) of a request's \(request.encoded.count) octets are framing"
+            #expect(upload.chunks.last?.answered == image.count && upload.match == true)
+            if window == 1 {
+                // One request and its answer at a time, as smpclient uploads: each answer costs a connection event.
+                #expect(ratio / framing < 0.9, "\(figures): ratio \(ratio)")
+            } else if window >= 4 {
+                // Four requests in flight (the client's default window): within 10% of what the link allows for image data.
+                #expect(ratio / framing >= 0.9, "\(figures): ratio \(ratio), of what the link allows for image data \(ratio / framing)")
+            }
+            // scripts/bench/bench-dfu prints these lines.
+            let rounded = { (value: Double) in (value * 1000).rounded() / 1000 }
+            print("MCUmgr upload throughput: \(figures): ratio \(rounded(ratio)), of what the link allows for image data \(rounded(ratio / framing))")
         }
     }
 }
