@@ -5,7 +5,7 @@ import Testing
 @Suite struct MCUbootImageTests {
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
 
-    @Test("Header fields, TLVs and the hash are what imgtool's dumpinfo and verify print", arguments: ["unsigned", "signed-ecdsa-p256"])
+    @Test("Header fields, TLVs and the hash are what imgtool's dumpinfo and verify print", arguments: ["unsigned", "signed-ecdsa-p256", "signed-ed25519"])
     func asImgtoolSeesIt(_ name: String) throws {
         let reference = try ImgtoolDumpinfo(name)
         let bytes = try ImgtoolDumpinfo.bytes(name)

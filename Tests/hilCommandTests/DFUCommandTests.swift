@@ -39,6 +39,7 @@ import TestSupport
         let object = try #require(try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any])
         #expect(object["hash"] as? String == String(digest) && object["match"] as? Bool == true && object["resumedAt"] as? Int == 0)
         #expect(object["bytes"] as? Int == (try Data(contentsOf: URL(fileURLWithPath: image))).count)
+        #expect(object["signatures"] as? [String] == ["ECDSA P-256"], "imgtool signed it with a key of `keygen -t ecdsa-p256`")
         let secondary = try Self.images(ran.stdout).first { $0["slot"] as? Int == 1 }
         #expect(secondary?["version"] as? String == "2.0.1.77" && secondary?["hash"] as? String == String(digest))
         #expect(secondary?["pending"] as? Bool == true && secondary?["confirmed"] as? Bool == false)

@@ -35,6 +35,8 @@ enum DFUPresenter {
         var image: String
         var version: String
         var hash: String
+        /// The kinds of key its signature TLVs were made with ("ECDSA P-256", "Ed25519", …; empty: unsigned).
+        var signatures: [String]
         var bytes: Int
         var chunks: Int
         var seconds: Double
@@ -61,11 +63,14 @@ enum DFUPresenter {
         // A fresh upload's first answer is the end of its first chunk; anything else is where the accessory already was.
         let resumedAt = report.chunks.first.map { $0.answered != $0.length ? $0.answered : 0 } ?? 0
         if json {
-            return print(JSONOutput.text(Upload(image: path, version: image.version.description, hash: hex(image.hash), bytes: report.imageLength,
+            return print(JSONOutput.text(Upload(image: path, version: image.version.description, hash: hex(image.hash),
+                                                signatures: image.signatureKeys.map(\.description), bytes: report.imageLength,
                                                 chunks: report.chunks.count, seconds: report.seconds, bitsPerSecond: report.bitsPerSecond,
                                                 resumedAt: resumedAt, match: report.match, images: states.map { $0.map(Slot.init) })))
         }
         print("image      \(path): \(image.version), hash \(hex(image.hash)), \(report.imageLength) octets")
+        let keys = image.signatureKeys.map(\.description).joined(separator: ", ")
+        print("signed     " + (keys.isEmpty ? "no (no signature TLV)" : "\(keys)" + (image.keyHash.map { ", key hash \(hex($0))" } ?? "")))
         if resumedAt > 0 { print("resumed    at offset \(resumedAt), where the accessory had stopped") }
         print("uploaded   \(report.chunks.count) chunks in \(String(format: "%.3f", report.seconds)) s: \(Int(report.bitsPerSecond)) bit/s"
               + (report.match == true ? "; the accessory's SHA-256 matched" : ""))
