@@ -11,14 +11,15 @@ import Roles
 enum DFUCommand {
     static let usage = """
         usage: hil dfu MONIKER --name NAME (--image FILE [--test | --confirm] | --list | --reset) [--json]
-                               [--mtu N] [--timeout S] [--scan-timeout S] [--rig RIG.json] [--capture FILE]
+                               [--mtu N] [--window N] [--timeout S] [--scan-timeout S] [--rig RIG.json] [--capture FILE]
         Updates an accessory's firmware over MCUmgr SMP (Zephyr's device management protocol, on the SMP GATT
         service 8D53DC1D-1DB7-4CD3-868B-8A527460AA84), as MCUboot takes it. Connects to the accessory advertising
         NAME (or --address, --service, --manufacturer), exchanges the MTU (--mtu, default 247) and asks for a data
         length of 251 octets.
           --image FILE   reads the MCUboot image (imgtool's) and checks its hash first, then uploads it to the
                          secondary slot in chunks that fill the MTU, each from the offset the accessory answered
-                         (an upload it already holds part of resumes there); --test marks it to be swapped in at
+                         (an upload it already holds part of resumes there), --window requests in flight at once
+                         (default 4; 1 awaits each answer, as smpclient does); --test marks it to be swapped in at
                          the next reset (and reverted at the one after unless confirmed), --confirm to stay
           --list         the image slots as the accessory reports them (slot, version, hash, active, pending,
                          confirmed, bootable, permanent)
@@ -42,6 +43,7 @@ enum DFUCommand {
         let action: Action
         let json: Bool
         let mtu: Int
+        let window: Int
         let timeout: Duration
         let scanTimeout: Duration
         let filter: ScanFilter
@@ -55,6 +57,7 @@ enum DFUCommand {
             guard [imagePath != nil, list, reset].filter({ $0 }).count == 1 else { throw UsageError("say one of --image FILE, --list or --reset") }
             guard !(test && confirm), imagePath != nil || !(test || confirm) else { throw UsageError("--test or --confirm goes with --image, one of them") }
             mtu = Int(try arguments.number("mtu", in: 23...517) ?? 247)
+            window = Int(try arguments.number("window", in: 1...64) ?? 4)
             timeout = .milliseconds(Int64((try arguments.number("timeout", in: 0.1...3600) ?? 10) * 1000))
             scanTimeout = .milliseconds(Int64((try arguments.number("scan-timeout", in: 0.1...3600) ?? 10) * 1000))
             capture = try CaptureArguments.parse(&arguments)
@@ -80,7 +83,7 @@ enum DFUCommand {
         let status: ExitStatus
         do {
             try await device.start()
-            status = try await perform(action, device: device, filter: filter, mtu: mtu, timeout: timeout, scanTimeout: scanTimeout, json: json)
+            status = try await perform(action, device: device, filter: filter, mtu: mtu, window: window, timeout: timeout, scanTimeout: scanTimeout, json: json)
         } catch let error as DFUFailure {
             status = Diagnostics.fail("dfu", error.message, error.status)
         } catch {
@@ -107,7 +110,7 @@ enum DFUCommand {
         }
     }
 
-    static func perform(_ action: Action, device: LEDevice, filter: ScanFilter, mtu: Int, timeout: Duration, scanTimeout: Duration,
+    static func perform(_ action: Action, device: LEDevice, filter: ScanFilter, mtu: Int, window: Int, timeout: Duration, scanTimeout: Duration,
                         json: Bool) async throws -> ExitStatus {
         let link: LEConnection
         do {
@@ -129,7 +132,7 @@ enum DFUCommand {
                 try await client.reset()
                 DFUPresenter.presentReset(json: json)
             case .upload(let image, let path, let then):
-                let report = try await client.upload(image.bytes, chunkTimeout: timeout)
+                let report = try await client.upload(image.bytes, window: window, chunkTimeout: timeout)
                 var states: [MCUmgrImageState]?
                 switch then {
                 case .nothing: states = nil

@@ -45,6 +45,22 @@ import TestSupport
         #expect(secondary?["pending"] as? Bool == true && secondary?["confirmed"] as? Bool == false)
     }
 
+    @Test("--window 1 awaits each answer; the default four requests in flight move the same image in less time")
+    func window() async throws {
+        let image = Self.fixtures.appendingPathComponent("signed-ed25519.bin").path
+        var seconds: [Double] = []
+        for window in [["--window", "1"], []] {
+            let ran = try await Self.dfu(["--name", "HIL-DFU", "--image", image, "--json"] + window)
+            #expect(ran.status == 0, "\(ran.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any])
+            #expect(object["match"] as? Bool == true && object["signatures"] as? [String] == ["Ed25519"])
+            seconds.append(try #require(object["seconds"] as? Double))
+        }
+        #expect(seconds[1] < seconds[0], "window 4 took \(seconds[1]) s, window 1 \(seconds[0]) s")
+        let zero = try await Self.dfu(["--name", "HIL-DFU", "--image", image, "--window", "0"])
+        #expect(zero.status == 3 && zero.stderr.contains("--window"), "\(zero.stderr)")
+    }
+
     @Test("A wrong command line or a file that is no MCUboot image exits 3 naming it, before any link")
     func usageErrors() async throws {
         let both = try await Self.dfu(["--name", "HIL-DFU", "--list", "--reset"])
