@@ -4,8 +4,12 @@ import MCUbootImage
 
 /// The image management requests the slots answer, as Zephyr's image manager does: upload, state write, erase.
 extension MCUbootSlots {
-    /// Handles one image upload request: the answer's body, or the image management error.
-    func upload(_ body: CBORValue) async -> Result<CBORValue, MCUmgrGroupError> {
+    /// Handles one image upload request: the answer's body, or the image management error. A power cut during
+    /// the request's erase leaves the secondary slot erased (partly: no image) and no upload under way; one during
+    /// its write leaves the upload's offset at the chunk's start (the sector being written is lost). The answer
+    /// then goes nowhere: the device is off.
+    package func upload(_ body: CBORValue) async -> Result<CBORValue, MCUmgrGroupError> {
+        let cuts = powerCuts
         guard let offset = body["off"]?.int, offset >= 0 else { return .failure(.image(MCUmgrGroupError.Image.invalidOffset)) }
         guard let data = body["data"]?.bytes else { return .failure(.image(MCUmgrGroupError.Image.invalidLength)) }
         if offset == 0 {
@@ -17,13 +21,16 @@ extension MCUbootSlots {
                 return .success(MCUmgrUploadProgress(offset: upload.written.count).cbor)
             }
             guard !pending else { return .failure(.image(MCUmgrGroupError.Image.imageAlreadyPending)) }
+            upload = nil
             await eraseSecondary()
+            guard cuts == powerCuts else { return .success(MCUmgrUploadProgress(offset: 0).cbor) }
             upload = Upload(length: length, sha: sha, written: [])
         }
         guard var current = upload else { return .success(MCUmgrUploadProgress(offset: 0).cbor) }
         guard offset == current.written.count else { return .success(MCUmgrUploadProgress(offset: current.written.count).cbor) }
         guard offset + data.count <= current.length else { return .failure(.image(MCUmgrGroupError.Image.dataOverrun)) }
         await sleep(timing.writePerKiB * Double(data.count) / 1024)
+        guard cuts == powerCuts else { return .success(MCUmgrUploadProgress(offset: current.written.count).cbor) }
         current.written += data
         upload = current
         guard current.written.count == current.length else { return .success(MCUmgrUploadProgress(offset: current.written.count).cbor) }

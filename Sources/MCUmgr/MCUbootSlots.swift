@@ -5,7 +5,8 @@ import MCUbootImage
 /// uploads go to the secondary slot (erased by the first chunk, written chunk by chunk, each taking the time
 /// `Timing` gives on the loop's clock), `test` marks it pending, a reset swaps it in (MCUboot's swap: it checks
 /// the image's hash first and erases an image that fails), an image booted for test and not confirmed is
-/// swapped back at the next reset, and a confirmed one stays. The upload's offset survives a reset. A power cut
+/// swapped back at the next reset, and a confirmed one stays. The upload's offset survives a reset; a chunk whose
+/// write the power cut is not counted, and an erase the power cut leaves the slot empty with no upload. A power cut
 /// during a swap leaves it in progress, and the next boot finishes it, as MCUboot's swap status lets it. Runs on
 /// `loop`.
 public actor MCUbootSlots {
@@ -72,8 +73,8 @@ public actor MCUbootSlots {
     public private(set) var bricked = false
     /// The upload under way or done (nil: none since the last erase, swap or lost offset).
     var upload: Upload?
-    /// Counts power cuts, so that a swap the power interrupted does not complete.
-    private var powerCuts = 0
+    /// Counts power cuts, so that a swap, an erase or a chunk's write the power interrupted does not complete.
+    private(set) var powerCuts = 0
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
