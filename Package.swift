@@ -124,7 +124,7 @@ let package = Package(
         // Swift Testing traits that lease a bench.
         .target(name: "HILTesting", dependencies: ["Support", "Rigs", "Simulation", "PowerMeters", "BenchOperations", "HILResults", "DeviceControl", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
         // The bench as a scriptable accessory for a phone app (`hil accessory`): profiles, fault plans, the report.
-        .target(name: "AccessoryPlay", dependencies: ["Support", "StrictJSON", "HILResults", "HCIPackets", "EventLoops", "HostCore", "GATT", "SMP", "Roles"]),
+        .target(name: "AccessoryPlay", dependencies: ["Support", "StrictJSON", "HILResults", "HCIPackets", "EventLoops", "HostCore", "GATT", "SMP", "Roles", "MCUmgr", "MCUbootImage"]),
         // The command-line tool: arguments, presenters of its answers, exit codes.
         .executableTarget(name: "hil", dependencies: ["ControllerServer", "ControllerFirmware", "PowerMeters", "BluetoothCrypto", "SocketServing", "Support", "HILRunner", "HILResults", "Rigs", "BenchOperations", "AirServer", "DeviceControl", "Preflight", "StrictJSON", "AccessoryPlay", "Throughput", "MCUmgr", "MCUbootImage", "HCIPackets", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "EventLoops", .target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),
         // Benchmarks run by scripts/bench/*: each measures ours beside a baseline in the same run.

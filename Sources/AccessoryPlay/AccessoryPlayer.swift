@@ -2,6 +2,7 @@ import HCIPackets
 import EventLoops
 import GATT
 import Roles
+import MCUmgr
 
 /// Plays a profile's accessory on a device and runs a fault plan against whichever central connects:
 /// advertises, accepts connections, records what the central does (`ActivityLog`), runs each step when
@@ -36,6 +37,8 @@ package actor AccessoryPlayer {
     var promptWatcher: Task<Void, Never>?
     /// For steps a central's request triggered: which request, for the step's record.
     var triggeredBy: [Int: String] = [:]
+    /// The MCUboot slots the profile's `mcumgr` declares (nil without): flash, kept across its resets.
+    let slots: MCUbootSlots?
 
     /// The clock every time and wait of the run is on: the device's host's.
     nonisolated var clock: LoopClock { log.clock }
@@ -49,6 +52,8 @@ package actor AccessoryPlayer {
         /// The active scans the accessory saw (empty when its controller has no extended advertising, which
         /// is what reports scan requests).
         package var scans: [ScanSpan] = []
+        /// The MCUboot slots at the end, as an image state read lists them (empty without `mcumgr`).
+        package var images: [AccessoryImage] = []
     }
 
     /// `observer` sees each event as it happens (the command prints it).
@@ -58,6 +63,9 @@ package actor AccessoryPlayer {
         self.profile = profile
         self.plan = plan
         self.log = ActivityLog(clock: device.host.loop.clock, database: database, observer: observer)
+        self.slots = profile.updates.map { updates in
+            MCUbootSlots(running: updates.running, slotSize: updates.slotSize, timing: updates.timing, loop: device.host.loop)
+        }
         self.outcomes = plan.steps.map { step in
             StepOutcome(name: step.name, action: step.action.word, checks: step.expectations.map { expectation in
                 StepOutcome.Check(key: expectation.key, limit: Double(expectation.limit), message: "not decided: the step did not run")
@@ -82,6 +90,7 @@ package actor AccessoryPlayer {
             }
         }
         try await device.start()
+        let updates = await serveUpdates()
         try await advertise()
         let sources = profile.notificationSources.map { source in
             task { [weak self] in await self?.play(source) }
@@ -92,13 +101,17 @@ package actor AccessoryPlayer {
             await perform(index)
         }
         if interruption == nil, !(await settle()) { interruption = "interrupted before every expectation was decided" }
+        // Without steps it serves (updates, a phone's requests) until stopped.
+        if plan.steps.isEmpty { try? await clock.sleep(until: clock.now.advanced(by: .seconds(7 * 86_400)), tolerance: nil) }
+        updates?.cancel()
         watcher?.cancel()
         scanWatcher?.cancel()
         promptWatcher?.cancel()
         for source in sources { source.cancel() }
         for source in sources { await source.value }
         for index in outcomes.indices { decide(index, final: true) }
-        return Result(interruption: interruption, events: log.events, steps: outcomes, scans: scans)
+        let images = await slots?.states.map(AccessoryImage.init) ?? []
+        return Result(interruption: interruption, events: log.events, steps: outcomes, scans: scans, images: images)
     }
 
     /// Advertises the profile, asking for scan request notifications (an advertising set, on a controller with

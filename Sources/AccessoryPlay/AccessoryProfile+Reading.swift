@@ -1,12 +1,13 @@
 import Foundation
 import HCIPackets
 import GATT
+import MCUmgr
 import SMP
 import StrictJSON
 
 extension AccessoryProfile {
     /// The keys of a profile file's top level.
-    static let keys = ["$schema", "name", "description", "advertising", "services", "notify", "address", "security"]
+    static let keys = ["$schema", "name", "description", "advertising", "services", "notify", "address", "security", "mcumgr"]
 
     /// Reads a profile file strictly, as rigs are read: an unknown key, a missing field or a value of the
     /// wrong kind is one `InputError` naming the field (`services[1].characteristics[0].properties[2]: unknown
@@ -17,8 +18,9 @@ extension AccessoryProfile {
     }
 
     /// Reads a profile: `name` (required), `description`, `advertising` (`interval_ms`, `services`) and
-    /// `services`, each a ready profile (`{"profile": "heart-rate"}`) or a custom service, and `notify`, the
-    /// characteristics that notify on their own (`NotificationSource`; a file's path is relative to `directory`).
+    /// `services`, each a ready profile (`{"profile": "heart-rate"}`) or a custom service, `notify`, the
+    /// characteristics that notify on their own (`NotificationSource`; a file's path is relative to `directory`),
+    /// and `mcumgr`, which makes it an MCUmgr SMP server (`AccessoryUpdates`; not advertised unless listed).
     package init(reading value: InputValue, directory: String = ".") throws(InputError) {
         self = try value.object(keys: Self.keys, "a profile object") { fields throws(InputError) -> AccessoryProfile in
             _ = try fields.value("$schema")?.string("a string naming the profile's JSON Schema", allowEmpty: true)
@@ -54,6 +56,13 @@ extension AccessoryProfile {
                                            advertisedServices: advertised ?? services.map(\.uuid), services: services, notificationSources: sources)
             if let address = fields.value("address") { (profile.addressKind, profile.identity) = try Self.address(address) }
             if let security = fields.value("security") { profile.security = try Self.security(security) }
+            if let updates = fields.value("mcumgr") {
+                if services.contains(where: { $0.uuid == MCUmgrService.service }) {
+                    throw updates.problem("the services list the MCUmgr SMP service \(MCUmgrService.service) too: \"mcumgr\" adds it")
+                }
+                profile.updates = try AccessoryUpdates(reading: updates, directory: directory)
+                profile.services.append(MCUmgrService.definition())
+            }
             return profile
         }
     }

@@ -23,6 +23,8 @@ package struct AccessoryProfile: Sendable {
     /// For a random static or resolvable private address: its identity (random static address) and IRK; nil
     /// makes a fresh one for each run.
     package var identity: LocalIdentity?
+    /// An MCUmgr SMP server with MCUboot's slots (`mcumgr`): its service is the last of `services`.
+    package var updates: AccessoryUpdates?
 
     /// The address kinds of Core v5.4 Vol 6 Part B §1.3 an accessory can advertise with.
     package enum AddressKind: String, Sendable, Hashable, CaseIterable {

@@ -104,11 +104,13 @@ package enum AccessoryReport {
         case .discovery, .read, .write, .subscribe, .unsubscribe, .mtu, .att: lane = .discovery
         case .notifications, .parameters, .security: lane = .connection
         case .unanswered: lane = .note
+        case .update: lane = .update
         }
         return TimelineEvent(offset: event.milliseconds / 1000, lane: lane, label: event.detail, isFailure: event.kind == .unanswered)
     }
 
-    /// `central.json`: `{"plan", "interruption", "steps": [...], "events": [...]}`.
+    /// `central.json`: `{"plan", "interruption", "steps": [...], "events": [...], "scans": [...]}`, and `images`
+    /// (the MCUboot slots at the end) for a profile with `mcumgr`.
     static func writeActivity(_ result: AccessoryPlayer.Result, plan: FaultPlan, to url: URL) throws(ResultsError) {
         struct Activity: Encodable {
             var plan: String
@@ -116,10 +118,11 @@ package enum AccessoryReport {
             var steps: [StepOutcome]
             var events: [CentralEvent]
             var scans: [ScanSpan]
+            var images: [AccessoryImage]?
         }
         let data: Data
         do { data = try TestRecord.makeEncoder().encode(Activity(plan: plan.name, interruption: result.interruption, steps: result.steps, events: result.events,
-                                                                       scans: result.scans)) } catch {
+                                                                       scans: result.scans, images: result.images.isEmpty ? nil : result.images)) } catch {
             throw ResultsError(url.path, "cannot encode the central's activity: \(error)")
         }
         try ResultsFile.write(data, to: url)

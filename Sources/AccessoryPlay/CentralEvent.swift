@@ -51,5 +51,7 @@ package struct CentralEvent: Sendable, Hashable, Codable {
         case unanswered
         /// Any other ATT request or command.
         case att
+        /// The MCUmgr SMP server of a profile's `mcumgr`: its slots, its resets and MCUboot's boots.
+        case update
     }
 }

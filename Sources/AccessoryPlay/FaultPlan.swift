@@ -8,6 +8,9 @@ package struct FaultPlan: Sendable {
     package var name: String
     package var steps: [Step]
 
+    /// No steps: the accessory serves until stopped (`hil accessory` without --plan).
+    package static let serveUntilStopped = FaultPlan(name: "serve", steps: [])
+
     /// One step: when, what, and what the app should do about it.
     package struct Step: Sendable {
         /// `"name"`, or `step N: ACTION`.

@@ -7,17 +7,19 @@ import Roles
 import HILResults
 import StrictJSON
 
-/// `hil accessory MONIKER --profile PROFILE.json --plan PLAN.json [--out DIR]`: the bench plays an accessory
-/// for a phone app, runs a fault plan against it and reports what the app did.
+/// `hil accessory MONIKER --profile PROFILE.json [--plan PLAN.json] [--out DIR]`: the bench plays an accessory
+/// for a phone app, runs a fault plan against it (or serves until stopped) and reports what the app did.
 enum AccessoryCommand {
     static let usage = """
-        usage: hil accessory MONIKER --profile PROFILE.json --plan PLAN.json [--out DIR] [--rig RIG.json] [--capture FILE] [--capture-keys]
+        usage: hil accessory MONIKER --profile PROFILE.json [--plan PLAN.json] [--out DIR] [--rig RIG.json] [--capture FILE] [--capture-keys]
         Plays the accessory PROFILE.json describes (name, advertising, GATT services: profiles/*.json) for a phone
         app, and runs the fault plan PLAN.json against the central that connects (docs/accessory-plans.md):
         disconnect with a reason, vanish, stay away then advertise again, stop answering ATT, change the
         database and indicate Service Changed, flood notifications, ask for connection parameters, rotate
         the private address, require or refuse pairing, forget the bond; on a timer, after a connection or
-        when the app reads, writes or subscribes. Records what the central did — connections, disconnections,
+        when the app reads, writes or subscribes. Without --plan it serves until Ctrl-C / SIGTERM (exit 0). A
+        profile with "mcumgr" is an MCUmgr SMP server with MCUboot's slots: an MCUmgr client updates it, and
+        central.json's "images" holds the slots at the end. Records what the central did — connections, disconnections,
         MTU, discovery, reads, writes, subscriptions — how long it took to reconnect after each fault and to
         re-discover after Service Changed. Runs until the plan is done (every step ran, every expectation
         decided; then it serves one more second) or Ctrl-C / SIGTERM, ends a link still up (0x13), and
@@ -31,11 +33,10 @@ enum AccessoryCommand {
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
         if arguments.flag("help") { print(usage); return .success }
-        let moniker: String, profilePath: String, planPath: String, out: String, rigPath: String?, capture: CaptureArguments
+        let moniker: String, profilePath: String, planPath: String?, out: String, rigPath: String?, capture: CaptureArguments
         do {
             guard let profile = try arguments.option("profile") else { throw UsageError("--profile PROFILE.json is required") }
-            guard let plan = try arguments.option("plan") else { throw UsageError("--plan PLAN.json is required") }
-            (profilePath, planPath) = (profile, plan)
+            (profilePath, planPath) = (profile, try arguments.option("plan"))
             out = try arguments.option("out") ?? "results/accessory"
             rigPath = try arguments.option("rig")
             capture = try CaptureArguments.parse(&arguments, alwaysCaptures: true)
@@ -51,17 +52,18 @@ enum AccessoryCommand {
             return Diagnostics.fail("accessory", "profile \(profilePath): \(error.message)", .usageError)
         }
         do {
-            let fallback = URL(fileURLWithPath: planPath).deletingPathExtension().lastPathComponent
-            plan = try FaultPlan.read(file: planPath, fallbackName: fallback)
+            plan = try planPath.map { (path: String) throws(InputError) -> FaultPlan in
+                try FaultPlan.read(file: path, fallbackName: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+            } ?? FaultPlan.serveUntilStopped
         } catch {
-            return Diagnostics.fail("accessory", "plan \(planPath): \(error.message)", .usageError)
+            return Diagnostics.fail("accessory", "plan \(planPath ?? ""): \(error.message)", .usageError)
         }
         if profile.addressKind != .resolvablePrivate, let step = plan.steps.first(where: { $0.action == .rotateAddress }) {
-            return Diagnostics.fail("accessory", "plan \(planPath): \(step.name) rotates the address, but profile \(profilePath) advertises with a "
+            return Diagnostics.fail("accessory", "plan \(planPath ?? ""): \(step.name) rotates the address, but profile \(profilePath) advertises with a "
                                     + "\(profile.addressKind.rawValue) address (give it \"address\": {\"type\": \"resolvable-private\"})", .usageError)
         }
         if profile.security == nil, let step = plan.steps.first(where: { $0.action == .requirePairing }) {
-            return Diagnostics.fail("accessory", "plan \(planPath): \(step.name) requires pairing, but profile \(profilePath) has no \"security\" "
+            return Diagnostics.fail("accessory", "plan \(planPath ?? ""): \(step.name) requires pairing, but profile \(profilePath) has no \"security\" "
                                     + "(give it \"security\": {\"pairing\": \"just-works\"})", .usageError)
         }
         let pairing: PairingOptions?
@@ -102,7 +104,7 @@ enum AccessoryCommand {
         let player = AccessoryPlayer(device: device, profile: profile, plan: plan, database: database) { event in
             print(String(format: "%10.1f ms  ", event.milliseconds) + event.detail)
         }
-        print("playing \"\(profile.name)\" on \(moniker) with plan \(plan.name) (\(plan.steps.count) steps); Ctrl-C to stop")
+        print("playing \"\(profile.name)\" on \(moniker) " + (planPath == nil ? "until stopped" : "with plan \(plan.name) (\(plan.steps.count) steps)") + "; Ctrl-C to stop")
         let running = Task { () -> Result<AccessoryPlayer.Result, RoleError> in
             do throws(RoleError) { return .success(try await player.run()) } catch { return .failure(error) }
         }
@@ -124,7 +126,7 @@ enum AccessoryCommand {
         case .failure(let error): return Diagnostics.fail("accessory", "\(moniker): \(error)", .infrastructureError)
         }
         let context = RunContext(rig: rigPath, command: (["hil"] + CommandLine.arguments.dropFirst()).joined(separator: " "), started: started,
-                                 properties: ["adapter": moniker, "profile": profilePath, "plan": planPath])
+                                 properties: ["adapter": moniker, "profile": profilePath, "plan": planPath ?? "none"])
         let relativeCapture = capture.path == nil ? "captures/accessory.btsnoop" : nil
         let records: [TestRecord]
         do {
@@ -137,8 +139,13 @@ enum AccessoryCommand {
         for scan in result.scans {
             print("scan     \(scan.summary)")
         }
+        for image in result.images {
+            print("slot \(image.slot)   \(image.version)  \(image.hash ?? "(no hash)")  " + [image.active ? "active" : nil, image.pending ? "pending" : nil,
+                  image.confirmed ? "confirmed" : nil, image.permanent ? "permanent" : nil].compactMap { $0 }.joined(separator: ", "))
+        }
         print("report: \(directory.path)/report.html")
-        if let signalled { print("stopped (\(signalled))"); return .interrupted }
+        // Without a plan, being stopped is how the run ends.
+        if let signalled, planPath != nil { print("stopped (\(signalled))"); return .interrupted }
         return records.contains { $0.verdict == .failed } ? .productFailure : .success
     }
 
