@@ -112,7 +112,8 @@ extension Rig {
                              simulated: simulated, security: security, malicious: try fields.bool(RigFormatTable.Accessory.malicious),
                              link: try fields.value(RigFormatTable.Accessory.link).map(AccessoryLink.init(reading:)),
                              meter: try fields.optionalString(RigFormatTable.Accessory.meter),
-                             energy: try fields.value(RigFormatTable.Accessory.energy).map(AccessoryEnergy.init(reading:)))
+                             energy: try fields.value(RigFormatTable.Accessory.energy).map(AccessoryEnergy.init(reading:)),
+                             firmwareUpdate: try fields.value(RigFormatTable.Accessory.firmwareUpdate).map(AccessoryFirmwareUpdate.init(reading:)))
         }
     }
 

@@ -69,6 +69,8 @@ public struct Rig: Sendable, Equatable {
         public var meter: String? = nil
         /// The energy budgets its meter holds it to.
         public var energy: AccessoryEnergy? = nil
+        /// How it updates over MCUmgr SMP, when it declares it (`firmwareUpdate`).
+        public var firmwareUpdate: AccessoryFirmwareUpdate? = nil
     }
 
     /// Timing budgets, in seconds, and loop settings.

@@ -118,7 +118,8 @@ package enum RigFormatTable {
         static let link = JSONField("link", Link.definition.reference("What its link layer must reach: ATT MTU, data length, PHY, connection-parameter changes and sustained throughput; each link-layer suite runs on the accessories that declare its part and is skipped elsewhere. Default: none."))
         static let energy = JSONField("energy", Energy.definition.reference("Energy budgets its meter holds it to, each run by its energy suite (skipped where no accessory has a meter and the budget). Default: none."))
         static let meter = JSONField("meter", JSONRule.string(description: "The name of the meter (a meters entry) that measures its supply current. A simulated meter measures a simulated accessory with a current block. Default: none (its energy is not measured)."), expected: "the name of a meter of this rig")
-        package static let shape = JSONShape("accessory", [name, match, power, meter, energy, malicious, expectedServices, simulated, security, link],
+        static let firmwareUpdate = JSONField("firmwareUpdate", FirmwareUpdate.definition.reference("It updates its firmware over MCUmgr SMP into MCUboot's slots, and how long its flash and MCUboot take: the FirmwareUpdateCampaign runs on it (on a simulated accessory its simulated dfu block says the same, and this block, when given, is what the campaign reads). Default: none."))
+        package static let shape = JSONShape("accessory", [name, match, power, meter, energy, malicious, expectedServices, simulated, security, link, firmwareUpdate],
                                              notes: [ReaderNote("The reader also checks that meter names a meter of the rig that measures no other accessory, and that a simulated meter's accessory is simulated with a current block.", refusals: ["no meter named", "already measures", "current block"])])
         package static let definition = JSONDefinition(shape)
     }

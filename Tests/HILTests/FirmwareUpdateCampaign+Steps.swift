@@ -10,20 +10,20 @@ import Testing
 /// into MCUboot's slots: connecting a client, uploading with a cut, resetting, and reading what runs.
 struct FirmwareUpdateSteps {
     let bench: HILCase
-    /// MCUboot's swap and the slot's erase on this accessory, as its dfu block declares them.
+    /// MCUboot's swap and the slot's erase on this accessory, as its firmwareUpdate (or simulated dfu) block declares them.
     let swap: Duration
     let erase: Duration
     /// From power to the firmware's start (before MCUboot's swap).
     let bootDelay: Duration
 
     init(_ bench: HILCase) throws {
-        guard let simulated = bench.accessory?.simulated, let dfu = simulated.dfu else {
-            throw BenchError("\(bench.accessory?.name ?? "the case") declares no dfu block")
+        guard let updates = bench.accessory?.updates else {
+            throw BenchError("\(bench.accessory?.name ?? "the case") declares no firmwareUpdate (or simulated dfu) block")
         }
         self.bench = bench
-        self.swap = .milliseconds(dfu.swapMilliseconds)
-        self.erase = .milliseconds(dfu.eraseMilliseconds)
-        self.bootDelay = .milliseconds(simulated.bootDelayMilliseconds)
+        self.swap = updates.swap
+        self.erase = updates.erase
+        self.bootDelay = updates.boot
     }
 
     /// How long the accessory may take to advertise again after a reset or a power-on: the reconnect budget,

@@ -29,7 +29,7 @@ enum DFUAccessories {
     static let names: [String] = {
         guard let path = Bench.rigPath else { return ["(no rig: set HIL_RIG)"] }
         do {
-            return try Rig.load(path: path).accessories.filter { $0.simulated?.dfu != nil }.map(\.name)
+            return try Rig.load(path: path).accessories.filter { $0.updates != nil }.map(\.name)
         } catch {
             return ["(rig error: \(error))"]
         }
@@ -37,11 +37,12 @@ enum DFUAccessories {
 }
 
 extension Trait where Self == ConditionTrait {
-    /// Runs only when an accessory of the rig updates its firmware over MCUmgr (a rig accessory's `dfu` block).
+    /// Runs only when an accessory of the rig updates its firmware over MCUmgr (its `firmwareUpdate`, or a simulated
+    /// accessory's `dfu` block).
     static var requiresDFUAccessory: ConditionTrait {
-        .enabled("no accessory of the rig updates its firmware over MCUmgr (a simulated accessory's \"dfu\" block)") {
+        .enabled("no accessory of the rig updates its firmware over MCUmgr (an accessory's \"firmwareUpdate\", or a simulated accessory's \"dfu\" block)") {
             guard let rig = try? await Bench.shared.lease() else { return true }
-            return rig.accessories.contains { $0.simulated?.dfu != nil }
+            return rig.accessories.contains { $0.updates != nil }
         }
     }
 }

@@ -1,0 +1,39 @@
+import Simulation
+import StrictJSON
+
+/// How an accessory updates its firmware over MCUmgr SMP into MCUboot's slots (a rig accessory's `firmwareUpdate`),
+/// as the FirmwareUpdateCampaign needs it to place its cuts: how long its flash erases the secondary slot (the
+/// upload's first chunk), how long MCUboot's swap takes, and how long from power or reset to the swap's start. A
+/// simulated accessory's `dfu` block says the same of the simulated firmware; a real one (or one behind a dongle)
+/// declares it here.
+public struct AccessoryFirmwareUpdate: Sendable, Hashable {
+    /// The erase of the secondary slot and MCUboot's swap.
+    public var erase, swap: Duration
+    /// From power (or the reset) to the start of MCUboot's swap.
+    public var boot: Duration
+
+    public init(erase: Duration, swap: Duration, boot: Duration) { (self.erase, self.swap, self.boot) = (erase, swap, boot) }
+}
+
+extension AccessoryFirmwareUpdate {
+    private typealias Table = RigFormatTable.FirmwareUpdate
+
+    /// Reads `firmwareUpdate`: every key optional (erase 500 ms, swap 2000 ms, boot 0 ms), a misspelt one an error.
+    init(reading value: InputValue) throws(InputError) {
+        self = try value.object(Table.shape) { fields throws(InputError) -> Self in
+            Self(erase: .milliseconds(try fields.number(Table.eraseMilliseconds)), swap: .milliseconds(try fields.number(Table.swapMilliseconds)),
+                 boot: .milliseconds(try fields.number(Table.bootMilliseconds)))
+        }
+    }
+}
+
+extension Rig.Accessory {
+    /// How it updates over MCUmgr SMP: its `firmwareUpdate`, or else what its simulated `dfu` block declares (the
+    /// erase, the swap, and its boot delay); nil when it declares neither.
+    public var updates: AccessoryFirmwareUpdate? {
+        if let firmwareUpdate { return firmwareUpdate }
+        guard let simulated, let dfu = simulated.dfu else { return nil }
+        return AccessoryFirmwareUpdate(erase: .milliseconds(dfu.eraseMilliseconds), swap: .milliseconds(dfu.swapMilliseconds),
+                                       boot: .milliseconds(simulated.bootDelayMilliseconds))
+    }
+}
