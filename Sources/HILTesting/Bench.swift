@@ -23,6 +23,8 @@ public actor Bench {
     var adapter: AdapterAccess?
     /// The switch ports of the accessories and of the adapter.
     var ports = RigPowerPorts()
+    /// The PPK2s measuring accessories, streaming since the lease.
+    var meters = BenchMeters()
     /// Why the bench is broken, once it is: the remaining tests are skipped with this cause.
     public private(set) var brokenReason: String?
     var loadError: String?
@@ -71,6 +73,7 @@ public actor Bench {
             } else {
                 ports = try RigPowerPorts(rig: rig, switches: rig.powerSwitches)
             }
+            meters = try await BenchMeters.open(rig: rig, clock: clock)
             adapter = try AdapterAccess(moniker: rig.adapter.moniker, runtime: runtime)
             self.rig = rig
             return rig
@@ -91,8 +94,9 @@ public actor Bench {
     /// The switch port that powers an accessory, if the rig has one.
     public func powerPort(for accessory: String) -> RigPowerPort? { ports.accessories[accessory] }
 
-    /// The simulated meter on a simulated accessory's supply, when the rig gives it one.
-    func meter(for accessory: String) -> (any AccessoryMeter)? { runtime?.meter(for: accessory) }
+    /// The meter on an accessory's supply, when the rig gives it one: a simulated accessory's simulated meter, or
+    /// a PPK2 streaming since the lease.
+    func meter(for accessory: String) -> (any AccessoryMeter)? { runtime?.meter(for: accessory) ?? meters.accessories[accessory] }
 
     /// The switch port that powers the adapter itself, when the rig has one.
     public var adapterPowerPort: RigPowerPort? { ports.adapter }

@@ -1,0 +1,186 @@
+import PowerMeters
+import Support
+import Synchronization
+
+/// A PPK2 streaming for as long as a run lasts, its samples placed on a host clock: sample n was taken at the
+/// stream's anchor plus n × 10 µs (the PPK2's 100 kHz count), the anchor being the instant its first octets came
+/// less the time they stand for. So the figures of any window of the clock can be read, once the window's samples
+/// have come — at most `lateness` after its end. The count may drift from the host clock (the PPK2's crystal, the
+/// host reading late) by at most `maximumDrift`, checked at every read; past it, or when the stream stops for the
+/// meter's stream deadline or reports a range error, the stream fails with what the meter last sent, and every
+/// window asked for afterwards throws that `PowerMeterError`. Memory is bounded (`SampleSums`).
+package final class PPK2Stream<C: Clock<Duration>>: Sendable {
+    package let meter: PPK2Meter<C>
+    package let supplyVolts: Double
+    /// How long after a window's end `figures` waits for its samples.
+    package let lateness: Duration
+    /// How far the sample count may run ahead of, or lag behind, the host clock.
+    package let maximumDrift: Duration
+
+    /// The time one sample stands for.
+    package static var samplePeriod: Duration { .seconds(1) / PPK2Sample.perSecond }
+
+    private struct State: Sendable {
+        var sums: SampleSums
+        var anchor: C.Instant?
+        var failure: PowerMeterError?
+        var last: [UInt8] = []
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state: Mutex<State>
+    private let reader = Mutex<Task<Void, Never>?>(nil)
+
+    /// Starts the stream (AVERAGE_START) on a meter already configured, decoding with `decoder`.
+    package init(meter: PPK2Meter<C>, decoder: PPK2Decoder, sums: SampleSums = SampleSums(), lateness: Duration = .seconds(2),
+                 maximumDrift: Duration = .milliseconds(500)) async throws(PowerMeterError) {
+        self.meter = meter
+        supplyVolts = decoder.supplyVolts
+        self.lateness = lateness
+        self.maximumDrift = maximumDrift
+        state = Mutex(State(sums: sums))
+        try await meter.channel.send(PPK2Command.startSampling.octets)
+        let task = Task { [self] in await read(decoder) }
+        reader.withLock { $0 = task }
+    }
+
+    /// Sends a command while the stream runs (DEVICE_RUNNING_SET, say).
+    package func send(_ command: PPK2Command) async throws(PowerMeterError) {
+        try await meter.channel.send(command.octets)
+    }
+
+    /// The samples received so far.
+    package var samples: Int { state.withLock { $0.sums.count } }
+
+    /// Stops the stream (AVERAGE_STOP) and the reading; windows asked for afterwards throw.
+    package func stop() async {
+        let task = reader.withLock { $0 }
+        task?.cancel()
+        await task?.value
+        fail(PowerMeterError(.unavailable, "PPK2 at \(meter.channel.name): its stream was stopped"))
+        try? await meter.channel.send(PPK2Command.stopSampling.octets)
+    }
+
+    private func read(_ decoder: PPK2Decoder) async {
+        var decoder = decoder
+        let name = meter.channel.name, limit = meter.streamDeadline, clock = meter.clock, channel = meter.channel
+        while !Task.isCancelled {
+            do {
+                let octets = try await withDeadline(limit, clock: clock, timeout: { [self] in
+                    let (count, last) = state.withLock { ($0.sums.count, $0.last) }
+                    return PowerMeterError(.timeout, "PPK2 at \(name) stopped streaming: no sample within \(limit) after \(count) samples; it last sent \(PPK2Meter<C>.quote(last))")
+                }) { try await channel.receive() }
+                let decoded = try decoder.decode(octets)
+                try take(decoded, last: octets, at: clock.now)
+            } catch is CancellationError {
+                return
+            } catch let error as PowerMeterError {
+                fail(error)
+                return
+            } catch {
+                fail(PowerMeterError(.io, "PPK2 at \(name): \(error)"))
+                return
+            }
+        }
+    }
+
+    /// Adds what one read brought, anchors the stream at its first samples, and checks the drift.
+    private func take(_ decoded: [PPK2Sample], last octets: [UInt8], at now: C.Instant) throws(PowerMeterError) {
+        let period = Self.samplePeriod, name = meter.channel.name, bound = maximumDrift
+        let waiters = try state.withLock { state throws(PowerMeterError) -> [CheckedContinuation<Void, Never>] in
+            state.last = Array(octets.suffix(16))
+            if state.anchor == nil, !decoded.isEmpty { state.anchor = now.advanced(by: .zero - period * decoded.count) }
+            for sample in decoded { state.sums.add(sample.microamperes) }
+            if let anchor = state.anchor {
+                let elapsed = anchor.duration(to: now), count = state.sums.count
+                let lag = elapsed - period * count
+                if lag > bound || lag < .zero - bound {
+                    let how = lag > .zero ? "lag behind" : "run ahead of"
+                    let magnitude = lag > .zero ? lag : .zero - lag
+                    throw PowerMeterError(.timeout, "PPK2 at \(name): its \(count) samples \(how) the host clock by \(magnitude) (more than \(bound)) \(elapsed) after the stream started: it does not stream 100,000 samples a second; it last sent \(PPK2Meter<C>.quote(state.last))")
+                }
+            }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Resumes every wait for samples, to look again.
+    private func wake() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func fail(_ error: PowerMeterError) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            if state.failure == nil { state.failure = error }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The index of the first sample taken at or after `instant`, `anchor` being sample 0's instant.
+    static func sampleIndex(of instant: C.Instant, anchor: C.Instant) -> Int {
+        let (seconds, attoseconds) = anchor.duration(to: instant).components
+        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        let period = Int64(1_000_000_000 / PPK2Sample.perSecond)
+        let (quotient, remainder) = nanoseconds.quotientAndRemainder(dividingBy: period)
+        return Int(remainder > 0 ? quotient + 1 : quotient)
+    }
+
+    /// The figures of [`start`, `end`) on the clock: waits until the window's samples have come, until `lateness`
+    /// after `end` at most. Throws the stream's failure, a timeout saying how far the stream came, or
+    /// `.unavailable` for a window before the stream started or older than the sums kept.
+    package func figures(from start: C.Instant, to end: C.Instant) async throws -> CurrentFigures {
+        let name = meter.channel.name, clock = meter.clock, lateness = lateness
+        let limit = max(.zero, clock.now.duration(to: end.advanced(by: lateness)))
+        let bounds = try await withDeadline(limit, clock: clock, timeout: { [self] in
+            let (count, anchor, last) = state.withLock { ($0.sums.count, $0.anchor, $0.last) }
+            let wanted = anchor.map { "sample \(Self.sampleIndex(of: end, anchor: $0))" } ?? "a first sample"
+            return PowerMeterError(.timeout, "PPK2 at \(name): the samples up to a window's end (\(wanted)) had not come \(lateness) after it; \(count) samples came; it last sent \(PPK2Meter<C>.quote(last))")
+        }) { [self] () async throws -> (Int, Int) in
+            while true {
+                if let bounds = try ready(start, end) { return bounds }
+                try Task.checkCancellation()
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { continuation in
+                        // Under the lock the cancellation handler takes: a cancellation that came first is seen here.
+                        let now = state.withLock { state -> Bool in
+                            if state.failure != nil || Task.isCancelled { return true }
+                            state.waiters.append(continuation)
+                            return false
+                        }
+                        if now { continuation.resume() }
+                    }
+                } onCancel: {
+                    wake()
+                }
+            }
+        }
+        let sum = try state.withLock { state throws(PowerMeterError) -> Double in
+            guard let sum = state.sums.sum(from: bounds.0, to: bounds.1) else {
+                throw PowerMeterError(.unavailable, "PPK2 at \(name): a window from sample \(bounds.0) is older than the samples kept (from \(state.sums.oldestKept) of \(state.sums.count))")
+            }
+            return sum
+        }
+        return CurrentFigures(sum: sum, samples: bounds.1 - bounds.0, samplesPerSecond: PPK2Sample.perSecond, supplyVolts: supplyVolts)
+    }
+
+    /// The window's first and past-last sample indices once its samples have come; nil while they have not.
+    private func ready(_ start: C.Instant, _ end: C.Instant) throws(PowerMeterError) -> (Int, Int)? {
+        let name = meter.channel.name
+        return try state.withLock { state throws(PowerMeterError) -> (Int, Int)? in
+            if let failure = state.failure { throw failure }
+            guard let anchor = state.anchor else { return nil }
+            let first = Self.sampleIndex(of: start, anchor: anchor), last = max(first, Self.sampleIndex(of: end, anchor: anchor))
+            guard first >= 0 else {
+                throw PowerMeterError(.unavailable, "PPK2 at \(name): a window starts \(start.duration(to: anchor)) before its stream did")
+            }
+            return state.sums.count >= last ? (first, last) : nil
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import DeviceControl
+import EventLoops
+import PowerMeters
+import Testing
+import TestSupport
+
+/// A PPK2 streaming through a run on a scripted port and a stepped clock: samples placed on the clock from the
+/// stream's anchor, any window's figures once its samples came, and the exact deadlines of a window whose samples
+/// do not come, a stream that stops and one that drifts.
+@Suite("PPK2 stream")
+struct PPK2StreamTests {
+    static func words(_ readings: [UInt32], range: UInt32 = 1) -> [UInt8] {
+        readings.flatMap { PPK2MeterTests.word(reading: $0, range: range) }
+    }
+
+    static func decoder() -> PPK2Decoder { PPK2Decoder(calibration: .defaults, supplyMillivolts: 3000) }
+
+    /// Whether `due` becomes the clock's earliest deadline: the stream's own deadline is armed first, the window's
+    /// by a task of its own, a few turns later.
+    static func armed(_ due: ContinuousClock.Instant, on time: VirtualTime) async -> Bool {
+        for _ in 0..<1000 {
+            if await time.nextDeadline() == due { return true }
+            await Task.yield()
+        }
+        return false
+    }
+
+    /// 50 samples at one reading, then 50 at another.
+    static let hundred: [UInt32] = Array(repeating: 1000, count: 50) + Array(repeating: 3000, count: 50)
+
+    /// A stream started at `t0` that took, 1 ms later, its first read: `first` (`hundred`: its anchor is t0).
+    static func streaming(_ time: VirtualTime, streamDeadline: Duration = .seconds(1), first: [UInt8] = words(hundred)) async throws
+        -> (channel: ScriptedMeterChannel, t0: ContinuousClock.Instant, stream: PPK2Stream<LoopClock>) {
+        let channel = ScriptedMeterChannel()
+        let t0 = time.now
+        let stream = try await PPK2Stream(meter: PPK2Meter(channel: channel, clock: time.clock, streamDeadline: streamDeadline), decoder: decoder())
+        await time.advance(by: .milliseconds(1))
+        channel.meterSends(first)
+        await channel.untilReceiving(2)
+        return (channel, t0, stream)
+    }
+
+    @Test("Samples are placed on the clock from the first read's arrival; a window takes the samples taken within it")
+    func window() async throws {
+        try await withSteppedTime { time in
+            // A millisecond after the start, 100 samples: the first was taken at t0.
+            let (channel, t0, stream) = try await Self.streaming(time)
+            #expect(channel.sent == [[0x06]])
+            var reference = Self.decoder()
+            let decoded = try reference.decode(Self.words(Self.hundred)).map(\.microamperes)
+            // [0.205 ms, 0.7 ms): samples 21 (the first at or after its start) to 69.
+            let figures = try await stream.figures(from: t0.advanced(by: .microseconds(205)), to: t0.advanced(by: .microseconds(700)))
+            let expected = decoded[21..<70].reduce(0, +) / 49
+            #expect(figures.samples == 49)
+            #expect(abs(figures.averageMicroamperes - expected) < 1e-9 * expected, "\(figures.averageMicroamperes) vs \(expected)")
+            #expect(abs(figures.chargeMicrocoulombs - decoded[21..<70].reduce(0, +) / 100_000) < 1e-12)
+            await stream.stop()
+            #expect(channel.sent.last == [0x07])
+        }
+    }
+
+    @Test("A window waits for its samples, at most 2 s after its end: a timeout at exactly that instant saying how far the stream came")
+    func windowDeadline() async throws {
+        try await withSteppedTime { time in
+            let (channel, t0, stream) = try await Self.streaming(time, streamDeadline: .seconds(10))
+            let waiting = Task { try await stream.figures(from: t0, to: t0.advanced(by: .milliseconds(2))) }
+            #expect(await Self.armed(t0.advanced(by: .milliseconds(2) + .seconds(2)), on: time))
+            await time.advance(by: .milliseconds(1))
+            channel.meterSends(Self.words(Self.hundred))
+            #expect(try await waiting.value.samples == 200)
+
+            let end = t0.advanced(by: .milliseconds(3))
+            let late = Task { try await stream.figures(from: t0, to: end) }
+            let due = end.advanced(by: .seconds(2))
+            #expect(await Self.armed(due, on: time))
+            await time.advance(to: due - .nanoseconds(1))
+            #expect(await time.nextDeadline() == due, "one nanosecond before its deadline it still waits")
+            await time.advance(to: due)
+            let error = await #expect(throws: PowerMeterError.self) { try await late.value }
+            #expect(error?.kind == .timeout)
+            #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: the samples up to a window's end (sample 300) had not come 2.0 seconds after it; 200 samples came; it last sent b8 4b 00 00") == true, "\(String(describing: error))")
+            await stream.stop()
+        }
+    }
+
+    @Test("A stream that stops fails at exactly 1 s after its last octets, and a window asked for then throws what the meter last sent")
+    func streamStops() async throws {
+        try await withSteppedTime { time in
+            let (_, t0, stream) = try await Self.streaming(time, first: Self.words([1000, 1001]))
+            let due = t0.advanced(by: .milliseconds(1) + .seconds(1))
+            #expect(await time.nextDeadline() == due)
+            await time.advance(to: due)
+            // The stream's anchor: two samples before the read that came at 1 ms.
+            let error = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0.advanced(by: .microseconds(980)), to: t0.advanced(by: .milliseconds(500))) }
+            #expect(error == PowerMeterError(.timeout, "PPK2 at /dev/ttyACM9 stopped streaming: no sample within 1.0 seconds after 2 samples; it last sent e8 43 00 00 e9 43 00 00"))
+            await stream.stop()
+        }
+    }
+
+    @Test("A range error fails the stream with the word")
+    func rangeError() async throws {
+        try await withSteppedTime { time in
+            let channel = ScriptedMeterChannel()
+            let t0 = time.now
+            let stream = try await PPK2Stream(meter: PPK2Meter(channel: channel, clock: time.clock), decoder: Self.decoder())
+            channel.meterSends(Self.words([1000]) + Self.words([5], range: 7))
+            let error = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0, to: t0.advanced(by: .milliseconds(1))) }
+            #expect(error?.kind == .protocolViolation)
+            #expect(error?.message.hasPrefix("PPK2 range error: sample 0x1c005 names range 7") == true)
+            await stream.stop()
+        }
+    }
+
+    @Test("Samples that lag the clock by more than 0.5 s, or run ahead of it, fail the stream")
+    func drift() async throws {
+        try await withSteppedTime { time in
+            let (channel, t0, stream) = try await Self.streaming(time)
+            // 600 ms later only 100 more samples (1 ms of them): 599 ms behind.
+            await time.advance(by: .milliseconds(600))
+            channel.meterSends(Self.words(Self.hundred))
+            let error = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0, to: t0.advanced(by: .seconds(1))) }
+            #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: its 200 samples lag behind the host clock by 0.599 seconds (more than 0.5 seconds) 0.601 seconds after the stream started") == true, "\(String(describing: error))")
+            await stream.stop()
+        }
+        try await withSteppedTime { time in
+            let (channel, t0, stream) = try await Self.streaming(time)
+            channel.meterSends(Self.words(Array(repeating: 1000, count: 60_000)))
+            let error = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0, to: t0.advanced(by: .seconds(1))) }
+            #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: its 60100 samples run ahead of the host clock by 0.6 seconds") == true, "\(String(describing: error))")
+            await stream.stop()
+        }
+    }
+
+    @Test("A window from before the stream started, or after it was stopped, is refused")
+    func outside() async throws {
+        try await withSteppedTime { time in
+            let (_, t0, stream) = try await Self.streaming(time)
+            let early = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0.advanced(by: .milliseconds(-3)), to: t0) }
+            #expect(early == PowerMeterError(.unavailable, "PPK2 at /dev/ttyACM9: a window starts 0.003 seconds before its stream did"))
+            await stream.stop()
+            let stopped = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0, to: t0.advanced(by: .microseconds(500))) }
+            #expect(stopped == PowerMeterError(.unavailable, "PPK2 at /dev/ttyACM9: its stream was stopped"))
+        }
+    }
+}
