@@ -4,16 +4,18 @@ meter: it answers the PPK2's serial commands as the real one does (the opcodes a
 Nordic's nRF Connect Power Profiler, as ppk2-api sends them) and, from each AVERAGE_START until AVERAGE_STOP,
 streams 100,000 samples a second, paced in real time, for a current profile the test chooses.
 
-usage: ppk2-emulator.py METADATA LEVELS SECONDS_PER_LEVEL
+usage: ppk2-emulator.py [--port TTY] METADATA LEVELS SECONDS_PER_LEVEL
+  --port TTY         serve this serial port (a USB gadget's /dev/ttyGS0) instead of a new pseudo-terminal
   METADATA           the text to answer GET_META_DATA with (its calibration turns currents into readings)
   LEVELS             comma-separated currents in µA, each streamed for SECONDS_PER_LEVEL from every start
-Prints the pseudo-terminal's path on its first line, then one line per command it took; runs until killed.
+Prints the port's path on its first line, then one line per command it took; runs until killed.
 
 Readings are found here by inverting the calibration formula of the Power Profiler (ppk2-api's
 get_adc_result without its filter), on the range a PPK2 would measure each current on: the most sensitive
 one whose full scale holds it."""
 import os
 import sys
+import termios
 import time
 import tty
 
@@ -42,24 +44,43 @@ def word_for(fields, microamperes, volts):
     for r in range(5):
         if amperes(fields, 0x3FFF, r, volts) * 0.9 >= target:
             break
-    best = min(range(0x4000), key=lambda reading: abs(amperes(fields, reading, r, volts) - target))
+    # The current grows with the reading: the nearest reading by bisection (14 steps, not 16,384, for a slow guest).
+    low, high = 0, 0x3FFF
+    while high - low > 1:
+        middle = (low + high) // 2
+        if amperes(fields, middle, r, volts) < target:
+            low = middle
+        else:
+            high = middle
+    best = min((low, high), key=lambda reading: abs(amperes(fields, reading, r, volts) - target))
     return best | (r << 14)
 
 
 def main():
-    metadata = open(sys.argv[1], encoding="utf-8").read()
-    levels = [float(x) for x in sys.argv[2].split(",")]
-    seconds = float(sys.argv[3])
+    arguments = sys.argv[1:]
+    port = None
+    if arguments[:1] == ["--port"]:
+        port, arguments = arguments[1], arguments[2:]
+    metadata = open(arguments[0], encoding="utf-8").read()
+    levels = [float(x) for x in arguments[1].split(",")]
+    seconds = float(arguments[2])
+    per_level = round(seconds * 100_000)
     fields = calibration(metadata)
     volts = 3.0
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    print(os.ttyname(slave), flush=True)
+    if port:
+        master = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        tty.setraw(master)
+        print(port, flush=True)
+    else:
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        print(os.ttyname(slave), flush=True)
     os.set_blocking(master, False)
     pending = b""
     streaming_since = None
     sent = 0
     words = None
+    backlog = b""
     while True:
         try:
             pending += os.read(master, 4096)
@@ -75,6 +96,9 @@ def main():
             arguments, pending = pending[1:1 + length], pending[1 + length:]
             print(f"command 0x{opcode:02x} {arguments.hex()}", flush=True)
             if opcode == 0x19:
+                # What a reader before left unread is dropped first, as a PPK2 answers a fresh session.
+                backlog = b""
+                termios.tcflush(master, termios.TCOFLUSH)
                 os.write(master, metadata.encode())
             elif opcode == 0x0d:
                 volts = (arguments[0] * 256 + arguments[1]) / 1000
@@ -83,22 +107,25 @@ def main():
                 words = words or [word_for(fields, level, volts) for level in levels]
                 streaming_since, sent = time.monotonic(), 0
             elif opcode == 0x07:
-                streaming_since = None
+                streaming_since, backlog = None, b""
         if streaming_since is None:
             time.sleep(0.002)
             continue
         due = int((time.monotonic() - streaming_since) * 100_000)
         chunk = bytearray()
-        while sent < due and len(chunk) < 16_000:
-            level = int(sent / 100_000 / seconds) % len(levels)
-            chunk += (words[level] | ((level & 0xFF) << 24)).to_bytes(4, "little")
-            sent += 1
-        view = bytes(chunk)
-        while view:
+        # Runs of one level at a time (a level's word repeated), so that a slow machine keeps up.
+        while sent < due and len(chunk) < 16_000 and len(backlog) < 64_000:
+            level = (sent // per_level) % len(levels)
+            count = min(due, (sent // per_level + 1) * per_level, sent + (16_000 - len(chunk)) // 4) - sent
+            chunk += (words[level] | ((level & 0xFF) << 24)).to_bytes(4, "little") * max(1, count)
+            sent += max(1, count)
+        backlog += bytes(chunk)
+        # What the port does not take now waits for the next turn, so that commands (a stop) are still read.
+        while backlog:
             try:
-                view = view[os.write(master, view):]
+                backlog = backlog[os.write(master, backlog):]
             except BlockingIOError:
-                time.sleep(0.001)
+                break
         time.sleep(0.005)
 
 
