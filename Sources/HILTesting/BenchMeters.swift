@@ -18,7 +18,7 @@ struct BenchMeters: Sendable {
         for accessory in rig.accessories {
             guard let name = accessory.meter, let meter = rig.meters.first(where: { $0.name == name }), meter.kind == .ppk2, let port = meter.port else { continue }
             guard !clock.isVirtual else {
-                throw PowerMeterError(.unavailable, "meter \(name) is a ppk2, which streams on real time; the rig's simulated bench runs on virtual time (give its simulation \"clock\": \"real\")")
+                throw PowerMeterError(.unavailable, "meter \(name) is a ppk2, which streams on real time; the rig's simulated bench runs on virtual time (give its simulation \"timing\": {\"clock\": \"real\"})")
             }
             let channel = try SerialMeterChannel(path: try MeterPort.resolve(port))
             do {
