@@ -70,10 +70,15 @@ public actor Bench {
                 try await runtime.powerOnAll()
                 self.runtime = runtime
                 ports = RigPowerPorts(runtime: runtime)
+                meters = try await BenchMeters.open(rig: rig, clock: clock)
             } else {
-                ports = try RigPowerPorts(rig: rig, switches: rig.powerSwitches)
+                // A PPK2's DUT supply is switched on the stream its meter keeps: the meters first.
+                let opened = try await BenchMeters.open(rig: rig, clock: clock)
+                meters = opened
+                ports = try RigPowerPorts(rig: rig, switches: rig.powerSwitches) { description in
+                    try opened.powerSwitch(description) ?? PowerSwitchFactory.makeSwitch(description)
+                }
             }
-            meters = try await BenchMeters.open(rig: rig, clock: clock)
             adapter = try AdapterAccess(moniker: rig.adapter.moniker, runtime: runtime)
             self.rig = rig
             return rig

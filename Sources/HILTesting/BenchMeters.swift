@@ -36,6 +36,16 @@ struct BenchMeters: Sendable {
         }
         return opened
     }
+
+    /// The switch of a rig's `ppk2` power switch: the DUT supply of its meter, opened above (the rig's consistency
+    /// makes it an accessory's meter, a ppk2 in source mode); nil for a switch of another kind.
+    func powerSwitch(_ description: PowerSwitchDescription) throws -> (any PowerSwitch)? {
+        guard case .ppk2(let meter) = description.backend else { return nil }
+        guard let opened = accessories.values.first(where: { $0.name == meter }) else {
+            throw PowerSwitchError(.notFound, "\(description.name) switches the supply of PPK2 \(meter), which no accessory's meter opened")
+        }
+        return PPK2PowerSwitch(name: description.name, stream: opened.stream)
+    }
 }
 
 /// A PPK2 streaming on the bench's clock as an accessory's meter: the figures of a window once its samples have

@@ -91,7 +91,9 @@ struct RigConsistency {
             }
             try checkPower(accessory.power, at: "\(path).power", user: "\(path) (\(accessory.name))", runsOn: accessory.simulated?.controller)
             try checkMeter(of: accessory, at: path, users: &meterUsers)
+            try checkPPK2Switch(of: accessory, at: path)
         }
+        try checkAdapterNotOnPPK2()
     }
 }
 
@@ -108,6 +110,31 @@ extension RigConsistency {
         if meter.kind == .simulated, accessory.simulated?.current == nil {
             throw InputError(at: "\(path).meter", "'\(name)' is a simulated meter, which measures a simulated accessory's current model; give this accessory a simulated block with a current block")
         }
+    }
+}
+
+extension RigConsistency {
+    /// An accessory powered by a ppk2 switch is measured by that switch's meter, a ppk2 in source mode: the switch
+    /// turns the supply the meter gives, on the stream the bench opens for the accessory's meter.
+    func checkPPK2Switch(of accessory: Rig.Accessory, at path: String) throws(InputError) {
+        guard let reference = accessory.power, let description = rig.powerSwitches.first(where: { $0.name == reference.switchName }),
+              case .ppk2(let name) = description.backend else { return }
+        guard let meter = rig.meters.first(where: { $0.name == name }) else {
+            throw InputError(at: "\(path).power.switch", "\(description.name) switches the supply of meter '\(name)', which the rig's meters do not have (it has: \(rig.meters.map(\.name).joined(separator: ", ").ifEmpty("none")))")
+        }
+        guard meter.kind == .ppk2, meter.mode == .source else {
+            throw InputError(at: "\(path).power.switch", "\(description.name) switches the supply of meter '\(name)', a \(meter.kind.rawValue) meter in \(meter.mode.rawValue) mode; only a ppk2 in source mode supplies its accessory")
+        }
+        guard accessory.meter == name else {
+            throw InputError(at: "\(path).meter", "\(accessory.name) is powered by \(description.name), the supply of meter '\(name)'; it must be measured by it too (\"meter\": \"\(name)\")")
+        }
+    }
+
+    /// The adapter cannot be on a PPK2's supply: only accessories' meters are opened.
+    func checkAdapterNotOnPPK2() throws(InputError) {
+        guard let reference = rig.adapter.power, let description = rig.powerSwitches.first(where: { $0.name == reference.switchName }),
+              case .ppk2 = description.backend else { return }
+        throw InputError(at: "adapter.power.switch", "\(description.name) is a PPK2's DUT supply, which powers an accessory (its meter's), not the adapter")
     }
 }
 

@@ -69,6 +69,8 @@ extension LabgridExport {
             return notExported("an emulator process hil starts and stops, not a device")
         case .labgrid(let place, _, _):
             return notExported("already a labgrid resource: the power driver of place \(place), exported where it is attached")
+        case .ppk2(let meter):
+            return notExported("the DUT supply of PPK2 \(meter), which labgrid has no driver for")
         }
     }
 }

@@ -18,7 +18,7 @@ extension PowerSwitchDescription {
             copy.backend = .ykush(serial: serial, ports: [port])
         case .relay(let vendor, let serial, _):
             copy.backend = .relay(vendor: vendor, serial: serial, ports: [port])
-        case .command, .process, .labgrid:
+        case .command, .process, .labgrid, .ppk2:
             return self
         }
         return copy

@@ -91,6 +91,8 @@ extension PowerSwitchDescription {
             let coordinator = try fields.value("coordinator").map { (value: InputValue) throws(InputError) -> String in try coordinatorAddress(value) }
             return .labgrid(place: place, resource: try fields.optionalString("resource", "the name of the place's power resource"),
                             coordinator: coordinator)
+        case .ppk2:
+            return .ppk2(meter: try fields.string("meter", "the name of a ppk2 meter of the rig's meters, in source mode"))
         }
     }
 

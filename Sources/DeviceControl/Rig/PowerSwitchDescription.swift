@@ -21,6 +21,8 @@ public struct PowerSwitchDescription: Sendable, Equatable {
         /// A labgrid place's power driver (`labgrid-client -p PLACE power …`): every PDU, YKUSH and uhubctl
         /// backend labgrid has.
         case labgrid
+        /// A PPK2 in source mode (a rig meter) switching the supply it gives its device under test.
+        case ppk2
     }
 
     package enum Backend: Sendable, Equatable {
@@ -33,6 +35,8 @@ public struct PowerSwitchDescription: Sendable, Equatable {
         /// `place` on `coordinator` (nil: the rig's labgrid coordinator, else `LG_COORDINATOR`), `resource` naming
         /// the power driver where the place has several.
         case labgrid(place: String, resource: String?, coordinator: String?)
+        /// The rig meter (`meters`, a ppk2 in source mode) whose DUT supply this switch turns.
+        case ppk2(meter: String)
 
         package var kind: Kind {
             switch self {
@@ -42,6 +46,7 @@ public struct PowerSwitchDescription: Sendable, Equatable {
             case .relay: return .relay
             case .process: return .process
             case .labgrid: return .labgrid
+            case .ppk2: return .ppk2
             }
         }
     }
@@ -77,7 +82,7 @@ public struct PowerSwitchDescription: Sendable, Equatable {
     package var ports: [Int] {
         switch backend {
         case .usbHub(_, let ports, _, _, _), .ykush(_, let ports), .relay(_, _, let ports): return ports
-        case .command, .process, .labgrid: return [1]
+        case .command, .process, .labgrid, .ppk2: return [1]
         }
     }
 

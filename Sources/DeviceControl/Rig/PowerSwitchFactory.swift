@@ -16,6 +16,8 @@ public enum PowerSwitchFactory {
                                        readyDeadline: readyDeadline, stopDeadline: stopDeadline, pidFile: pidFile)
         case .labgrid(let place, let resource, let coordinator):
             return LabgridPowerActuator(name: description.name, place: LabgridPlace(place: place, coordinator: coordinator), resource: resource)
+        case .ppk2(let meter):
+            throw PowerSwitchError(.unsupported, "\(description.name) switches the supply of PPK2 \(meter), which only hil run (or a test bench) opens, streaming for the run; switch it there")
         }
     }
 

@@ -58,7 +58,7 @@ import Testing
         (#"{"powerSwitches": [{"name": "a", "kind": "usb-hub", "hub": "1-1.4", "ports": [2, -2]}]}"#,
          "rig file rigs/test.json: powerSwitches[0].ports[1]: expected a port number from 1 to 255, found -2"),
         (#"{"powerSwitches": [{"name": "a", "kind": "pdu"}]}"#,
-         #"rig file rigs/test.json: powerSwitches[0].kind: expected one of "command", "usb-hub", "ykush", "relay", "process", "labgrid", found "pdu""#),
+         #"rig file rigs/test.json: powerSwitches[0].kind: expected one of "command", "usb-hub", "ykush", "relay", "process", "labgrid", "ppk2", found "pdu""#),
         (#"{"powerSwitches": [{"name": "a", "kind": "usb-hub", "hub": "1-1.x", "port": 2}]}"#,
          #"rig file rigs/test.json: powerSwitches[0].hub: expected a hub location like "1-1.4" (bus-port.port…), found "1-1.x""#),
         (#"{"powerSwitches": [{"name": "a", "kind": "command", "on": "pdu on 3", "off": ["pdu"]}]}"#,
