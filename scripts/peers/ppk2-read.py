@@ -2,7 +2,8 @@
 """Reads a PPK2 with ppk2-api (PyPI) as its own example does — metadata, ampere mode, the voltage, start,
 read, stop — and prints each window's average current: the reference `hil meter --window` is compared with.
 
-usage: ppk2-read.py PORT SUPPLY_MV SECONDS WINDOW_SECONDS
+usage: ppk2-read.py PORT SUPPLY_MV SECONDS WINDOW_SECONDS [DEADLINE_SECONDS]
+DEADLINE_SECONDS (default 20 × SECONDS + 10) bounds the whole reading; a slow guest needs more.
 Prints one JSON object: {"windows": [average µA, ...], "samples": N}."""
 import json
 import sys
@@ -20,7 +21,8 @@ def main():
     api.use_ampere_meter()
     api.set_source_voltage(supply_mv)
     api.start_measuring()
-    samples, deadline = [], time.monotonic() + seconds * 20 + 10
+    limit = float(sys.argv[5]) if len(sys.argv) > 5 else seconds * 20 + 10
+    samples, deadline = [], time.monotonic() + limit
     while len(samples) < wanted:
         if time.monotonic() > deadline:
             sys.exit(f"ppk2-read: {len(samples)} of {wanted} samples before the deadline")
