@@ -35,8 +35,9 @@
  * Intel Read Version (0xFC05) answers the TLV form as btintel reads it — CNVi/CNVr top 0x410 (ibt-0041-0041),
  * platform 0x37, variant 0x17 (TyP), image type 0x01 (bootloader) or 0x03 (operational), secure boot engine
  * --intel-sbe-type (default 0, RSA), a minimum firmware build other than the file's. In the bootloader it takes
- * Secure Send (0xFC09) on ep0 or, as btusb sends it, bulk OUT, answering each with a Command Complete (on bulk IN
- * for one that came on bulk OUT, which btusb_recv_bulk_intel takes as an event) and writing
+ * Secure Send (0xFC09) on ep0 (as Bumble's driver sends it) or bulk OUT (as btusb does), answering each, as a
+ * real bootloader does, with a Command Complete on bulk IN (btusb_recv_bulk_intel: "in bootloader mode the
+ * device can send events via the bulk endpoint"; Bumble's driver takes them "from the ACL channel"), and writing
  * its parameters (type octet, then data) to RECORD and "type length" to RECORD.fragments (both begun afresh at each
  * CSS header, a download's first fragment); once the command buffer of --intel-firmware (default
  * /lib/firmware/intel/ibt-0041-0041.sfi, read at each download's start; its length after the RSA and, if present,
@@ -443,7 +444,7 @@ static volatile int intel_operational = 0;
 static FILE *intel_payload, *intel_fragments_file, *intel_ddc;
 static unsigned long intel_fragments = 0, intel_bulk_fragments = 0, intel_octets = 0, intel_data_octets = 0, intel_data_expected = 0;
 
-/* Set while a command that came on bulk OUT is handled: the bootloader answers it on bulk IN. */
+/* Set while a command that came on bulk OUT is handled, to count the fragments sent that way. */
 static int intel_on_bulk = 0;
 
 /* An event the dongle sends itself on interrupt IN (on bulk IN with `bulk`): code, then `parameters`. */
@@ -531,7 +532,7 @@ static int intel_command(const uint8_t *data, size_t length) {
         intel_octets += count;
         if (parameters[0] == 0x01) intel_data_octets += count - 1;
         const uint8_t done[] = {0x01, 0x09, 0xFC, 0x00}; /* Command Complete: 1 credit, 0xFC09, status 0 */
-        intel_event_on(intel_on_bulk, 0x0E, done, sizeof done);
+        intel_event_on(1, 0x0E, done, sizeof done); /* on bulk IN, wherever the command came from */
         if (parameters[0] == 0x01 && intel_data_octets == intel_data_expected) {
             const uint8_t loaded[] = {0x06, 0x00, 0x09, 0xFC, 0x00}; /* firmware loading complete: result 0 */
             say("intel: download complete, %lu fragments (%lu on bulk OUT), %lu octets", intel_fragments, intel_bulk_fragments, intel_octets);
