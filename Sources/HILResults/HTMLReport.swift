@@ -103,6 +103,7 @@ public enum HTMLReport {
         if let link = captureLink(record.capturePath) { html += "<p>Capture: \(link)</p>\n" }
         if let svg = TimelineSVG.render(record) {
             html += "<figure class=\"timeline\">\(svg)</figure>\n"
+            html += currentPlot(record)
             html += "<details><summary>\(record.timeline.count) timeline event\(record.timeline.count == 1 ? "" : "s")</summary>\n<table class=\"events\">\n"
             html += "<tr><th>offset</th><th>lane</th><th>event</th><th>lasted</th></tr>\n"
             for event in record.timeline.sorted(by: { $0.offset < $1.offset }) {
@@ -169,6 +170,13 @@ public enum HTMLReport {
             html += "</li>\n"
         }
         return html + "</ol>\n"
+    }
+
+    /// The plot of a case's supply current under its timeline, with a link to the trace's CSV; empty without a trace.
+    static func currentPlot(_ record: TestRecord) -> String {
+        guard let svg = CurrentPlotSVG.render(record) else { return "" }
+        let file = record.trace?.path.flatMap { path in captureLink(path).map { " · trace: \($0)" } } ?? ""
+        return "<figure class=\"current\">\(svg)<figcaption>supply current on the timeline's axis\(file)</figcaption></figure>\n"
     }
 
     /// A link to a capture, for a relative path inside the results directory only (no scheme, no `..`,
@@ -243,6 +251,7 @@ public enum HTMLReport {
     svg .band{fill:#f7f7f9}svg .event{fill:#1565c0}svg .lane-power .event{fill:#6a1b9a}svg .lane-advertising .event{fill:#00838f}svg .lane-connection .event{fill:#1565c0}
     svg .lane-discovery .event{fill:#2e7d32}svg .lane-adapter .event{fill:#5d4037}svg .lane-recovery .event{fill:#ef6c00}svg .lane-update .event{fill:#00838f}svg .lane-note .event{fill:#757575}
     svg .event.failure,svg .lane-power .event.failure,svg .lane-connection .event.failure{fill:#d32f2f}svg .label.on-bar{fill:#fff}svg .failure-label{fill:#d32f2f;font-weight:600}
+    svg .trace{fill:none;stroke:#ef6c00;stroke-width:1.2}
     svg .bar{fill:#5c6bc0}svg .bar.over{fill:#e57373}svg .axis{stroke:#999}svg .percentile{stroke:#333;stroke-dasharray:2 2}svg .budget{stroke:#d32f2f;stroke-width:2;stroke-dasharray:6 3}svg .pname{fill:#333}svg .bname{fill:#d32f2f}
     table.measurements tr.over td{color:#c62828}table.events{width:100%}table.events tr.failure td{color:#d32f2f;font-weight:600}
     table.properties{width:100%;table-layout:fixed}table.properties th{width:15em;color:#555;font-weight:500}

@@ -6,6 +6,7 @@ import Foundation
 /// DIR/junit.xml  DIR/results.json  DIR/report.html     rendered, re-written after every finished case
 /// DIR/records/<case>.json                              one TestRecord per test case (written by the traits)
 /// DIR/captures/<case>.btsnoop                          one capture per test case (written by the traits)
+/// DIR/captures/<case>.current.csv                      the meter's current trace of a case with a meter
 /// DIR/attachments/*                                    values attached with Swift Testing's `Attachment.record`
 /// DIR/.events.jsonl                                    the Swift Testing event stream (version 0)
 /// DIR/.progress.jsonl                                  loop progress lines (`LoopProgress`)
@@ -48,6 +49,16 @@ public struct ResultsLayout: Sendable, Hashable {
         "captures/\(caseName(record)).btsnoop"
     }
 
+    /// Where the current trace of one test case goes, beside its capture (`captures/<case>.current.csv`).
+    public func traceURL(for record: TestRecord) -> URL {
+        captures.appendingPathComponent(Self.caseName(record) + ".current.csv")
+    }
+
+    /// `captures/<case>.current.csv`, the value for `CaseTrace.path`.
+    public static func traceRelativePath(for record: TestRecord) -> String {
+        "captures/\(caseName(record)).current.csv"
+    }
+
     /// Creates the directory with `records/`, `captures/` and `attachments/`, each directory it makes mode 0700
     /// (`PrivateDirectory`); the files in them are written mode 0600 (`AtomicFile`, the captures' writer).
     public func create() throws(ResultsError) {
@@ -63,7 +74,7 @@ public struct ResultsLayout: Sendable, Hashable {
         for url in [junit, resultsJSON, report, events, progress, runContext, log, reserve] where manager.fileExists(atPath: url.path) {
             do { try manager.removeItem(at: url) } catch { throw ResultsError(url.path, "cannot remove the previous run's file: \(Self.reason(error))") }
         }
-        for (folder, suffix) in [(records, ".json"), (captures, ".btsnoop"), (attachments, "")] {
+        for (folder, suffix) in [(records, ".json"), (captures, ".btsnoop"), (captures, ".current.csv"), (attachments, "")] {
             let names = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
             for name in names where suffix.isEmpty || name.hasSuffix(suffix) {
                 let url = folder.appendingPathComponent(name)

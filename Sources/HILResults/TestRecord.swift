@@ -38,12 +38,16 @@ public struct TestRecord: Codable, Sendable, Hashable {
     public var repetition: Int?
     /// The energy of each transition the case marked, when a meter is on the accessory's supply (nil: none).
     public var energy: [TransitionEnergy]?
+    /// The meter's current trace over the whole case, when a meter is on the accessory's supply (nil: none).
+    public var trace: CaseTrace?
 
     public init(testID: String, name: String, suite: String, accessory: String? = nil, arguments: [String] = [],
                 started: Date, duration: Double, verdict: Verdict, message: String? = nil, sourceLocation: String? = nil,
                 timeline: [TimelineEvent] = [], measurements: [Measurement] = [], capturePath: String? = nil,
-                properties: [String: String] = [:], repetition: Int? = nil, energy: [TransitionEnergy]? = nil) {
+                properties: [String: String] = [:], repetition: Int? = nil, energy: [TransitionEnergy]? = nil,
+                trace: CaseTrace? = nil) {
         self.energy = energy
+        self.trace = trace
         self.testID = testID
         self.name = name
         self.suite = suite

@@ -12,9 +12,9 @@ enum TimelineSVG {
     /// Average width of a label character at 11 px.
     static let charWidth = 6.2
 
-    static func render(_ input: TestRecord) -> String? {
-        // Values from a record file are untrusted: an offset of NaN or 1e308 is left out of the drawing
-        // (the event table below the timeline still lists it).
+    /// The record as drawn: values from a record file are untrusted, so an offset of NaN or 1e308 is left out
+    /// of the drawing (the event table below the timeline still lists it).
+    static func drawable(_ input: TestRecord) -> TestRecord {
         var record = input
         record.timeline = input.timeline.filter { $0.offset.isFinite && abs($0.offset) < 1e7 }.map { event in
             var event = event
@@ -23,12 +23,23 @@ enum TimelineSVG {
             return event
         }
         if !(record.duration.isFinite && record.duration >= 0 && record.duration < 1e7) { record.duration = 0 }
-        guard !record.timeline.isEmpty else { return nil }
-        let lanes = TimelineEvent.Lane.allCases.filter { lane in record.timeline.contains { $0.lane == lane } }
+        return record
+    }
+
+    /// The time axis of a drawable record: its ticks and the time at the plot's right edge. The current plot
+    /// below the timeline uses the same axis, so the two line up.
+    static func axis(_ record: TestRecord) -> (ticks: [Double], scaleEnd: Double) {
         let end = record.timeline.map { $0.offset + ($0.duration ?? 0) }.max() ?? 0
         let span = Swift.max(end, record.duration, 0.001)
         let ticks = axisTicks(upTo: span)
-        let scaleEnd = Swift.max(span, ticks.last ?? span)
+        return (ticks, Swift.max(span, ticks.last ?? span))
+    }
+
+    static func render(_ input: TestRecord) -> String? {
+        let record = drawable(input)
+        guard !record.timeline.isEmpty else { return nil }
+        let lanes = TimelineEvent.Lane.allCases.filter { lane in record.timeline.contains { $0.lane == lane } }
+        let (ticks, scaleEnd) = axis(record)
         let plot = width - gutter - rightPad
         func x(_ t: Double) -> Double { gutter + Swift.max(0, Swift.min(t, scaleEnd)) / scaleEnd * plot }
         let height = axisHeight + Double(lanes.count) * laneHeight + 8

@@ -134,7 +134,11 @@ final class CaseSession: Sendable {
         record.measurements = snapshot.measurements
         if context.meter != nil {
             // A meter that cannot measure the case's spans is the bench's trouble, unless the case failed first.
-            do { record.energy = try await context.measuredEnergy() } catch { thrown = thrown ?? error }
+            do {
+                record.energy = try await context.measuredEnergy()
+                let layout = results.map(ResultsLayout.init)
+                record.trace = try await context.recordTrace(to: layout?.traceURL(for: record), relativePath: ResultsLayout.traceRelativePath(for: record))
+            } catch { thrown = thrown ?? error }
         }
         record.properties.merge(snapshot.properties) { _, new in new }
         record.duration = context.elapsed

@@ -36,7 +36,7 @@ package final class SimulatedChargeTrace: Sendable {
     /// The world's clock, the one it is written and read on.
     package let clock: LoopClock
     private let origin: ContinuousClock.Instant
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
     /// A trace from now on `clock`, powered or not.
     package init(model: SimulatedCurrentModel, clock: LoopClock, powered: Bool) {

@@ -34,3 +34,28 @@ import TestSupport
         #expect(!HTMLReport.render(Self.assembly(nil)).contains("<table class=\"energy\">"))
     }
 }
+
+extension TransitionEnergyTests {
+    /// A case's current trace: named in results.json, plotted under the timeline on the same axis — the step
+    /// of a point starting at 0.5 s sits at the x where the timeline draws an event at 0.5 s — and linked.
+    @Test func theTracePlotSitsOnTheTimelinesAxis() throws {
+        var records = SampleRecords.mixed()
+        var record = records[0]
+        record.timeline = [TimelineEvent(offset: 0.5, duration: 0.25, lane: .connection, label: "connect")]
+        record.duration = 1
+        record.trace = CaseTrace(path: "captures/a.current.csv", plotBinSeconds: 0.25, plotMicroamperes: [4, 4, 4000, 4])
+        records[0] = record
+        let timeline = try #require(TimelineSVG.render(record))
+        let plot = try #require(CurrentPlotSVG.render(record))
+        let barX = try #require(timeline.firstMatch(of: /class="event span" x="([0-9.]+)"/)?.1)
+        #expect(plot.contains(" L\(barX) "), "the step at 0.5 s starts where the timeline's bar does (x=\(barX)): \(plot)")
+        #expect(plot.contains(">1 µA<") && plot.contains(">10 mA<"), "decades from 1 µA to 10 mA")
+        let html = HTMLReport.render(ResultsAssembler.assemble(records: records, run: nil, context: SampleRecords.context))
+        #expect(html.contains("<svg class=\"current\"") && html.contains("href=\"captures/a.current.csv\""))
+        let document = try #require(try JSONSerialization.jsonObject(with: ResultsJSON.render(ResultsAssembler.assemble(records: records, run: nil,
+                                                                                                                         context: SampleRecords.context))) as? [String: Any])
+        let cases = try #require(document["cases"] as? [[String: Any]])
+        let trace = try #require(cases.compactMap { $0["trace"] as? [String: Any] }.first)
+        #expect(trace["path"] as? String == "captures/a.current.csv" && (trace["plot_uA"] as? [Double])?.count == 4)
+    }
+}

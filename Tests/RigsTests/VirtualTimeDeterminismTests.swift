@@ -39,8 +39,8 @@ import TestSupport
 
     /// Power on, find the thermometer, connect, discover, disconnect — captured on the central's side, with the
     /// thermometer's meter's figures (average current, charge, energy) up to the connection, while connected,
-    /// and for 500 ms after the disconnect.
-    static func run(seed: UInt64) async throws -> (records: [Record], energy: [[Double]]) {
+    /// and for 500 ms after the disconnect; and the trace of the whole run in 1 ms bins, as a case's CSV holds it.
+    static func run(seed: UInt64) async throws -> (records: [Record], energy: [[Double]], trace: [Double]) {
         var rig = try Rig.load(path: repositoryRoot.appendingPathComponent("rigs/simulated.json").path)
         rig.simulation?.timing.seed = seed
         let runtime = try SimulatedRigRuntime(rig: rig)
@@ -50,7 +50,7 @@ import TestSupport
         let path = directory.appendingPathComponent("central.btsnoop").path
         let thermometer = try #require(rig.accessory(named: "thermometer"))
         let meter = try #require(runtime.meter(for: "thermometer"))
-        let energy = try await runtime.world.air.clock.drive { () async throws -> [[Double]] in
+        let (energy, trace) = try await runtime.world.air.clock.drive { () async throws -> ([[Double]], [Double]) in
             let start = meter.clock.now
             try await runtime.powerOnAll()
             let writer = try BtsnoopWriter(path: path)
@@ -65,18 +65,22 @@ import TestSupport
             try await Task.sleep(for: .milliseconds(500), clock: meter.clock)
             await central.close()
             writer.close()
-            return [meter.figures(from: start, to: connected), meter.figures(from: connected, to: disconnected),
-                    meter.figures(from: disconnected, to: disconnected.advanced(by: .milliseconds(500)))]
+            let end = disconnected.advanced(by: .milliseconds(500))
+            let figures = [meter.figures(from: start, to: connected), meter.figures(from: connected, to: disconnected),
+                           meter.figures(from: disconnected, to: end)]
                 .map { [$0.averageMicroamperes, $0.chargeMicrocoulombs, $0.energyMicrojoules] }
+            return (figures, meter.trace.bins(from: start, to: end, binSeconds: 0.001).microamperes)
         }
         await runtime.shutdown()
-        return (try records(path), energy)
+        return (try records(path), energy, trace)
     }
 
     @Test func theSameRigAndSeedGiveTheSameCaptureTwice() async throws {
-        let (first, firstEnergy) = try await Self.run(seed: 42)
-        let (second, secondEnergy) = try await Self.run(seed: 42)
+        let (first, firstEnergy, firstTrace) = try await Self.run(seed: 42)
+        let (second, secondEnergy, secondTrace) = try await Self.run(seed: 42)
         #expect(firstEnergy == secondEnergy, "the meter's figures differ: \(firstEnergy) vs \(secondEnergy)")
+        #expect(firstTrace == secondTrace, "the traces differ in bin \(firstTrace.indices.first { $0 >= secondTrace.count || firstTrace[$0] != secondTrace[$0] } ?? firstTrace.count)")
+        #expect(firstTrace.count > 500 && Set(firstTrace).count > 2, "the trace holds a run's bins, sleeping and not")
         #expect(firstEnergy.allSatisfy { $0[1] > 0 }, "each part draws charge: \(firstEnergy)")
         #expect(first.count > 40, "a connect and a discovery take more than \(first.count) packets")
         #expect(first.count == second.count)

@@ -104,3 +104,33 @@ import Testing
         }
     }
 }
+
+extension SimulatedChargeTraceTests {
+    /// The trace cut in 1 ms bins: each bin's charge as the window's exact integral gives it, a radio event in the
+    /// bin of its instant, and the bins adding up to the whole window's charge.
+    @Test func binsHoldEachBinsExactCharge() async throws {
+        try await withSteppedTime { time in
+            let clock = time.clock
+            let origin = clock.now
+            let trace = SimulatedChargeTrace(model: Self.model, clock: clock, powered: true)
+            trace.connectionEvents(of: 1, from: origin.advanced(by: .microseconds(1250)), every: .milliseconds(30))
+            trace.add(50, at: origin.advanced(by: .microseconds(2500)))
+            let end = origin.advanced(by: .microseconds(100_500))
+            let bins = trace.bins(from: origin, to: end, binSeconds: 0.001)
+            #expect(bins.binSeconds == 0.001 && bins.microamperes.count == 101)
+            // 2 µA asleep; the event at 1.25 ms (3 µC) in bin 1, the 50 µC at 2.5 ms in bin 2, 31.25 ms in bin 31.
+            #expect(abs(bins.microamperes[0] - 2) < 1e-9)
+            #expect(abs(bins.microamperes[1] - 3002) < 1e-9)
+            #expect(abs(bins.microamperes[2] - 50_002) < 1e-9)
+            #expect(abs(bins.microamperes[31] - 3002) < 1e-9)
+            // The last bin is cut at 100.5 ms and keeps its width: half a millisecond asleep is 1 µA over 1 ms.
+            #expect(abs(bins.microamperes[100] - 1) < 1e-9)
+            for index in 0..<100 {
+                let start = origin.advanced(by: .milliseconds(index))
+                let exact = trace.charge(from: start, to: start.advanced(by: .milliseconds(1)))
+                #expect(abs(bins.microamperes[index] * 0.001 - exact) < 1e-9, "bin \(index)")
+            }
+            #expect(abs(bins.chargeMicrocoulombs - trace.charge(from: origin, to: end)) < 1e-9)
+        }
+    }
+}
