@@ -172,7 +172,7 @@ let package = Package(
         .testTarget(name: "HILTests", dependencies: ["HILTesting", "HILResults", "HCIPackets", "HostCore", "GATT", "Roles", "Rigs", "Throughput", "MCUmgr", "MCUbootImage"]),
         // HILTesting's own parts, apart from a bench.
         .testTarget(name: "ThroughputTests", dependencies: ["Throughput", "EventLoops"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "HILTestingTests", dependencies: ["HILTesting", "HCITransports", "SMP"]),
+        .testTarget(name: "HILTestingTests", dependencies: ["HILTesting", "HCITransports", "SMP", "DeviceControl", "EventLoops", "PowerMeters", "TestSupport"]),
         .testTarget(name: "AccessoryPlayTests", dependencies: ["AccessoryPlay", "StrictJSON", "Simulation", "TestSupport", "HCIPackets", "EventLoops", "HostCore", "SMP", "Roles"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "TestSupport", "StrictJSON", "PowerMeters", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles"]),
     ]

@@ -7,6 +7,7 @@ import Foundation
 /// DIR/records/<case>.json                              one TestRecord per test case (written by the traits)
 /// DIR/captures/<case>.btsnoop                          one capture per test case (written by the traits)
 /// DIR/captures/<case>.current.csv                      the meter's current trace of a case with a meter
+/// DIR/captures/<case>.meter.csv                        what a command meter's program recorded for a case
 /// DIR/attachments/*                                    values attached with Swift Testing's `Attachment.record`
 /// DIR/.events.jsonl                                    the Swift Testing event stream (version 0)
 /// DIR/.progress.jsonl                                  loop progress lines (`LoopProgress`)
@@ -59,6 +60,11 @@ public struct ResultsLayout: Sendable, Hashable {
         "captures/\(caseName(record)).current.csv"
     }
 
+    /// Where a `command` meter's program writes its CSV for one test case (`captures/<case>.meter.csv`).
+    public func meterRecordingURL(for record: TestRecord) -> URL {
+        captures.appendingPathComponent(Self.caseName(record) + ".meter.csv")
+    }
+
     /// Creates the directory with `records/`, `captures/` and `attachments/`, each directory it makes mode 0700
     /// (`PrivateDirectory`); the files in them are written mode 0600 (`AtomicFile`, the captures' writer).
     public func create() throws(ResultsError) {
@@ -74,7 +80,7 @@ public struct ResultsLayout: Sendable, Hashable {
         for url in [junit, resultsJSON, report, events, progress, runContext, log, reserve] where manager.fileExists(atPath: url.path) {
             do { try manager.removeItem(at: url) } catch { throw ResultsError(url.path, "cannot remove the previous run's file: \(Self.reason(error))") }
         }
-        for (folder, suffix) in [(records, ".json"), (captures, ".btsnoop"), (captures, ".current.csv"), (attachments, "")] {
+        for (folder, suffix) in [(records, ".json"), (captures, ".btsnoop"), (captures, ".current.csv"), (captures, ".meter.csv"), (attachments, "")] {
             let names = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
             for name in names where suffix.isEmpty || name.hasSuffix(suffix) {
                 let url = folder.appendingPathComponent(name)

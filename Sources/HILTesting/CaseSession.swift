@@ -18,12 +18,15 @@ final class CaseSession: Sendable {
     private let record: TestRecord
     private let results: URL?
     private let temporaryCapture: String?
+    /// Files of the case's own outside a results directory (a command meter's CSV), removed when it ends.
+    private let temporaryFiles: [String]
 
-    private init(context: HILCase, record: TestRecord, results: URL?, temporaryCapture: String?) {
+    private init(context: HILCase, record: TestRecord, results: URL?, temporaryCapture: String?, temporaryFiles: [String]) {
         self.context = context
         self.record = record
         self.results = results
         self.temporaryCapture = temporaryCapture
+        self.temporaryFiles = temporaryFiles
     }
 
     /// Opens the case for `name` (an accessory of the rig, or none). A bench that cannot be brought up is
@@ -51,6 +54,7 @@ final class CaseSession: Sendable {
             temporaryCapture = path
         }
         var recoverySteps: [RecoveryStep] = []
+        var temporaryFiles: [String] = []
         var capture: CaseCapture?
         do {
             if let capturePath {
@@ -85,7 +89,17 @@ final class CaseSession: Sendable {
                 }
                 info = try await central.start()
             }
-            let meter = if let name { await bench.meter(for: name) } else { nil as (any AccessoryMeter)? }
+            var meter = if let name { await bench.meter(for: name) } else { nil as (any AccessoryMeter)? }
+            if meter == nil, let name {
+                // A command meter records the case from here: its program started, its first sample awaited.
+                let csv = results.map { ResultsLayout($0).meterRecordingURL(for: record).path }
+                    ?? FileManager.default.temporaryDirectory.appendingPathComponent("hil-meter-\(UUID().uuidString.prefix(8)).csv").path
+                if let command = try await bench.commandMeter(for: name, recordingTo: csv) {
+                    try await command.begin(at: clock.now)
+                    meter = command
+                    if results == nil { temporaryFiles.append(csv) }
+                }
+            }
             let context = HILCase(rig: rig, accessory: accessory, central: central, clock: clock, capture: capture, meter: meter)
             for step in recoverySteps {
                 context.mark(.recovery, step.description, duration: step.duration, failure: step.result != .recovered)
@@ -100,7 +114,7 @@ final class CaseSession: Sendable {
                 record.properties[TestRecord.PropertyKey.accessoryIdentity] = accessory.match.description
                 if let power = accessory.power { record.properties[TestRecord.PropertyKey.powerSwitch] = "\(power.switchName) port \(power.port)" }
             }
-            return CaseSession(context: context, record: record, results: results, temporaryCapture: temporaryCapture)
+            return CaseSession(context: context, record: record, results: results, temporaryCapture: temporaryCapture, temporaryFiles: temporaryFiles)
         } catch {
             let reason = "bench not ready: \(error)"
             await bench.markBroken(reason)
@@ -139,6 +153,7 @@ final class CaseSession: Sendable {
                 let layout = results.map(ResultsLayout.init)
                 record.trace = try await context.recordTrace(to: layout?.traceURL(for: record), relativePath: ResultsLayout.traceRelativePath(for: record))
             } catch { thrown = thrown ?? error }
+            await (context.meter as? CommandMeter)?.end()
         }
         record.properties.merge(snapshot.properties) { _, new in new }
         record.duration = context.elapsed
@@ -163,6 +178,7 @@ final class CaseSession: Sendable {
         Self.write(record, results)
         if results == nil { HILCase.attach(record, capture: temporaryCapture) }
         if let temporaryCapture { try? FileManager.default.removeItem(atPath: temporaryCapture) }
+        for file in temporaryFiles { try? FileManager.default.removeItem(atPath: file) }
     }
 
     /// Ends the case's capture: its verdict and the end as notes; the accessory's controller no longer shown.

@@ -63,13 +63,15 @@ package enum RigFormatTable {
     /// `meter`: a power meter of the bench.
     package enum Meter {
         static let name = JSONField("name", JSONRule.nonEmptyString(pattern: "^\\S+$", description: "The meter's name, without spaces: what an accessory's meter names. Required."), required: true, expected: "a meter name")
-        static let kind = JSONField("kind", JSONRule.string(choices: RigMeter.Kind.allCases.map(\.rawValue), description: "simulated: it measures a simulated accessory's current model (its simulated.current) on the world's clock, integrating each window exactly; ppk2: a Nordic Power Profiler Kit II on a serial port. Required."), required: true, expected: #""simulated" or "ppk2""#)
+        static let kind = JSONField("kind", JSONRule.string(choices: RigMeter.Kind.allCases.map(\.rawValue), description: "simulated: it measures a simulated accessory's current model (its simulated.current) on the world's clock, integrating each window exactly; ppk2: a Nordic Power Profiler Kit II on a serial port; command: any program that records a trace to CSV (a Joulescope's or an Otii's own tools), started for each case and stopped with SIGINT. Required."), required: true, expected: #""simulated", "ppk2" or "command""#)
+        static let command = JSONField("command", PowerSwitchFormat.Command.definition.reference("command: the program that records the accessory's supply current, as an array of strings (no shell); an argument holding {csv} gets the file it is to write (time_s or unix_s, then current_uA: docs/power-meters.md). Started when a case opens — its first sample awaited 10 s — and stopped when it ends: SIGINT, then SIGTERM after 5 s, then SIGKILL. Required for command."))
         static let port = JSONField("port", JSONRule.string(description: "A ppk2's serial port: a tty (/dev/ttyACM0, /dev/serial/by-id/…) or usb:1915:c00a[/SERIAL], found through sysfs. Required for ppk2; a simulated meter has none.", examples: ["usb:1915:c00a/C4F1D3A2B1E0", "/dev/ttyACM0"]), expected: "a serial port like /dev/ttyACM0 or usb:1915:c00a/SERIAL")
         static let mode = JSONField("mode", JSONRule.string(choices: RigMeter.Mode.allCases.map(\.rawValue), description: "How a ppk2 is wired: source (it supplies the accessory at voltage_mV) or ampere (in series with the accessory's own supply). Default ampere.", default: RigMeter.Mode.ampere.rawValue), expected: #""source" or "ampere""#)
         static let voltage = JSONField.integer("voltage_mV", 800...5000, default: 3000, expected: "a number of millivolts from 800 to 5000", description: "The supply voltage in mV (800 to 5000, a PPK2's range): what a ppk2 in source mode supplies, and what charge becomes energy at. Default 3000.")
-        package static let shape = JSONShape("meter", [name, kind, port, mode, voltage], conditions: [
-            JSONShape.Condition(when: "kind", is: RigMeter.Kind.ppk2.rawValue, requires: ["port"]),
+        package static let shape = JSONShape("meter", [name, kind, port, mode, voltage, command], conditions: [
+            JSONShape.Condition(when: "kind", is: RigMeter.Kind.ppk2.rawValue, requires: ["port"], onlyKeys: ["name", "kind", "port", "mode", "voltage_mV"]),
             JSONShape.Condition(when: "kind", is: RigMeter.Kind.simulated.rawValue, onlyKeys: ["name", "kind", "voltage_mV"]),
+            JSONShape.Condition(when: "kind", is: RigMeter.Kind.command.rawValue, requires: ["command"], onlyKeys: ["name", "kind", "command", "voltage_mV"]),
         ])
         package static let definition = JSONDefinition(shape)
     }

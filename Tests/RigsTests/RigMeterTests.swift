@@ -81,7 +81,11 @@ import Testing
         (#"[{"name": "p", "kind": "ppk2"}]"#, "meters[0].port: missing; a ppk2 meter needs its serial port (/dev/ttyACM0 or usb:1915:c00a/SERIAL)"),
         (#"[{"name": "m", "kind": "simulated", "port": "/dev/ttyACM0"}]"#, #"meters[0].port: unknown key for kind "simulated" (known: kind, name, voltage_mV)"#),
         (#"[{"name": "m", "kind": "simulated"}, {"name": "m", "kind": "simulated"}]"#, "meters[1].name: 'm' is used twice (first by meters[0])"),
-        (#"[{"name": "m", "kind": "joulescope"}]"#, #"meters[0].kind: expected "simulated" or "ppk2", found "joulescope""#),
+        (#"[{"name": "m", "kind": "joulescope"}]"#, #"meters[0].kind: expected "simulated", "ppk2" or "command", found "joulescope""#),
+        (#"[{"name": "j", "kind": "command"}]"#, #"meters[0].command: missing; a command meter needs the program that records its CSV, e.g. ["joulescope-csv", "{csv}"]"#),
+        (#"[{"name": "j", "kind": "command", "command": ["jls-record", "out.csv"]}]"#, "meters[0].command: no argument holds {csv}, the file the program is to write its trace to"),
+        (#"[{"name": "j", "kind": "command", "command": ["rec", "{csv}"], "port": "/dev/ttyACM0"}]"#, #"meters[0].port: unknown key for kind "command" (known: command, kind, name, voltage_mV)"#),
+        (#"[{"name": "p", "kind": "ppk2", "port": "/dev/ttyACM0", "command": ["rec", "{csv}"]}]"#, #"meters[0].command: unknown key for kind "ppk2" (known: kind, mode, name, port, voltage_mV)"#),
         (#"[{"name": "m", "kind": "simulated", "voltage_mV": 500}]"#, "meters[0].voltage_mV: expected a number of millivolts from 800 to 5000, found 500"),
     ])
     func badMetersNameTheField(meters: String, expected: String) throws {

@@ -21,7 +21,7 @@ package actor ProcessActuator: PowerActuator {
     let clock: any Clock<Duration>
 
     private var child: ChildProcess?
-    private var output = ""
+    private var output = ChildOutput()
     private var ended: Termination?
     private var readyAfter: Duration?
     private var drainer: Task<Void, Never>?
@@ -75,7 +75,7 @@ package actor ProcessActuator: PowerActuator {
             throw PowerSwitchError(error)
         }
         child = started
-        output = ""
+        output = ChildOutput()
         ended = nil
         readyAfter = nil
         drainer = Task { [weak self] in
@@ -93,7 +93,7 @@ package actor ProcessActuator: PowerActuator {
         // output arrives, and the deadline is exactly `readyDeadline` on `clock`.
         while true {
             let seen = changed.count
-            if StatePattern.matches(readyPattern, output) {
+            if StatePattern.matches(readyPattern, output.text) {
                 let after = begin.duration(to: clock.now)
                 readyAfter = after
                 steps.append("ready: output matched '\(readyPattern)' after \(after.seconds)")
@@ -149,20 +149,11 @@ package actor ProcessActuator: PowerActuator {
     }
 
     private func record(_ event: ChildEvent) {
-        switch event {
-        case .stdout(let bytes), .stderr(let bytes):
-            output += String(decoding: bytes, as: UTF8.self)
-            if output.count > 65_536 { output = String(output.suffix(32_768)) }
-        case .ended(let termination):
-            ended = termination
-        }
+        if case .ended(let termination) = event { ended = termination } else { output.record(event) }
         changed.signal()
     }
 
-    private var tail: String {
-        let lines = output.split(whereSeparator: \.isNewline).suffix(3).joined(separator: " | ")
-        return lines.isEmpty ? "(none)" : String(lines.suffix(300))
-    }
+    private var tail: String { output.tail }
 
     package func status() async throws -> PowerStatus {
         if let pid = runningPID() { return PowerStatus(state: .on, detail: "pid \(pid) running") }
