@@ -4,8 +4,8 @@ import Foundation
 /// inline CSS and SVG, no script, no external resource (the same Content-Security-Policy forbids any),
 /// every string from a run or a record escaped, and well-formed as XML too (void elements are closed).
 /// Flaky tests come first with why, then each failing test with the run and commit where it started
-/// failing, the runs × tests matrix of pass rates, the p95 trend lines of connect and discovery, the p95 of
-/// every other measurement per run, and the runs — within `HistoryLimits` (`HistoryPage`): the latest runs and
+/// failing, the runs × tests matrix of pass rates, the p95 trend lines of connect and discovery and of each
+/// transition's energy (charge and average current), the p95 of every other measurement per run, and the runs — within `HistoryLimits` (`HistoryPage`): the latest runs and
 /// the first tests, saying what is left out.
 public enum HistoryHTML {
     public static func render(_ history: RunHistory, limits: HistoryLimits = .standard) -> String {
@@ -37,6 +37,7 @@ public enum HistoryHTML {
         html += failingSection(page)
         html += HistoryMatrixHTML.render(page)
         html += trendSection(page)
+        html += energySection(page)
         html += otherMeasurementsSection(page)
         html += runsSection(page)
         html += "<footer>Written by hil report --history at \(Markup.escape(ISO8601.string(Date()))).</footer>\n"
@@ -84,6 +85,18 @@ public enum HistoryHTML {
                 guard let svg = TrendSVG.render(page.shown(one), runs: page.runs) else { continue }
                 html += "<figure class=\"trend\"><figcaption>\(Markup.escape(one.name)) p95 (\(Markup.escape(one.unit)))</figcaption>\(svg)</figure>\n"
             }
+        }
+        return html + "</section>\n"
+    }
+
+    /// Each transition's charge and average current, p95 per run, as trend lines like connect time's.
+    static func energySection(_ page: HistoryPage) -> String {
+        guard !page.energy.isEmpty else { return "" }
+        var html = "<section id=\"energy\"><h2>Energy per transition: p95 per run</h2>\n"
+        for series in page.energy {
+            guard let svg = TrendSVG.render(page.shown(series), runs: page.runs) else { continue }
+            let name = series.name.dropFirst(MeasurementSeries.energyPrefix.count)
+            html += "<figure class=\"trend\"><figcaption>\(Markup.escape(String(name))) p95 (\(Markup.escape(series.unit)))</figcaption>\(svg)</figure>\n"
         }
         return html + "</section>\n"
     }

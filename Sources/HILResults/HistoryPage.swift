@@ -18,6 +18,10 @@ struct HistoryPage {
     let otherMeasurements: [MeasurementSeries]
     /// Of all measurements besides connect and discovery, how many.
     let otherMeasurementCount: Int
+    /// The transitions' energy series (`MeasurementSeries.isEnergy`): the first `pageMeasurements`.
+    let energy: [MeasurementSeries]
+    /// Of all energy series, how many.
+    let energyCount: Int
 
     init(_ history: RunHistory, limits: HistoryLimits) {
         self.history = history
@@ -26,9 +30,12 @@ struct HistoryPage {
         tests = Array(Self.ordered(history.tests).prefix(max(0, limits.pageTests)))
         flaky = tests.filter(\.isFlaky)
         failing = tests.filter { $0.firstFailingRun != nil }
-        let others = history.measurements.filter { !MeasurementSeries.trended.contains($0.name) }
+        let others = history.measurements.filter { !MeasurementSeries.trended.contains($0.name) && !$0.isEnergy }
         otherMeasurementCount = others.count
         otherMeasurements = Array(others.prefix(max(0, limits.pageMeasurements)))
+        let energy = history.measurements.filter(\.isEnergy)
+        energyCount = energy.count
+        self.energy = Array(energy.prefix(max(0, limits.pageMeasurements)))
     }
 
     /// Flaky tests, then failing ones, then the others; by display name within each.
@@ -53,6 +60,7 @@ struct HistoryPage {
         var parts: [String] = []
         if runs.count < history.runs.count { parts.append("the latest \(runs.count) of \(history.runs.count) runs") }
         if tests.count < history.tests.count { parts.append("\(tests.count) of \(history.tests.count) tests (flaky and failing first)") }
+        if energy.count < energyCount { parts.append("\(energy.count) of \(energyCount) energy series") }
         if otherMeasurements.count < otherMeasurementCount {
             parts.append("\(otherMeasurements.count) of \(otherMeasurementCount) other measurements")
         }

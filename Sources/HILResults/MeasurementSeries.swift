@@ -1,5 +1,5 @@
-/// One measurement's p95 over the runs of a `RunHistory` (connect and discovery latencies, and every other
-/// measurement a run recorded), keyed by the measurement's name and unit.
+/// One measurement's p95 over the runs of a `RunHistory` (connect and discovery latencies, every other
+/// measurement a run recorded, and each transition's energy), keyed by the measurement's name and unit.
 ///
 /// A run's point pools the measurements of that name and unit in all its cases. When any of them carries
 /// samples (a stability loop's latencies), the p95 is over all those samples; when none does, it is over
@@ -17,6 +17,12 @@ public struct MeasurementSeries: Sendable, Hashable {
 
     /// The two series history.html draws as trend lines.
     public static let trended = ["connect", "discovery"]
+    /// How the series of a transition's energy begin (`TransitionEnergy.trendName`): a series in µC (its
+    /// charge) and one in µA (its average current) per transition, drawn as trend lines too.
+    public static let energyPrefix = "energy · "
+
+    /// Whether this is a transition's energy series.
+    public var isEnergy: Bool { name.hasPrefix(Self.energyPrefix) }
 
     public var name: String
     public var unit: String
@@ -38,6 +44,13 @@ public struct MeasurementSeries: Sendable, Hashable {
             let key = Key(name: measurement.name, unit: measurement.unit)
             pools[key, default: Pool()].samples += (measurement.samples ?? []).filter(\.isFinite)
             if measurement.value.isFinite { pools[key, default: Pool()].values.append(measurement.value) }
+        }
+        // A transition's energy, per case that measured it: its charge and its average current.
+        for transition in cases.lazy.flatMap({ $0.record.energy ?? [] }) {
+            let name = transition.trendName
+            for (unit, value) in [("µC", transition.chargeMicrocoulombs), ("µA", transition.averageMicroamperes)] where value.isFinite {
+                pools[Key(name: name, unit: unit), default: Pool()].values.append(value)
+            }
         }
         return pools.compactMapValues { pool -> Point? in
             let fromSamples = !pool.samples.isEmpty
