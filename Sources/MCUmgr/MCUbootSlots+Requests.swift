@@ -29,7 +29,7 @@ extension MCUbootSlots {
         guard var current = upload else { return .success(MCUmgrUploadProgress(offset: 0).cbor) }
         guard offset == current.written.count else { return .success(MCUmgrUploadProgress(offset: current.written.count).cbor) }
         guard offset + data.count <= current.length else { return .failure(.image(MCUmgrGroupError.Image.dataOverrun)) }
-        await sleep(timing.writePerKiB * Double(data.count) / 1024)
+        await writeFlash(data.count)
         guard cuts == powerCuts else { return .success(MCUmgrUploadProgress(offset: current.written.count).cbor) }
         current.written += data
         upload = current

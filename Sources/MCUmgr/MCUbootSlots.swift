@@ -42,6 +42,13 @@ public actor MCUbootSlots {
         }
     }
 
+    /// Flash work as it starts, for whoever charges it (a simulated accessory's current model): an erase of the
+    /// secondary slot, or a write of a chunk's octets, each with how long it takes.
+    public enum FlashWork: Sendable, Hashable {
+        case erase(Duration)
+        case write(octets: Int, Duration)
+    }
+
     /// An upload under way or done: what identifies it and the octets written so far.
     struct Upload {
         var length: Int
@@ -75,6 +82,8 @@ public actor MCUbootSlots {
     var upload: Upload?
     /// Counts power cuts, so that a swap, an erase or a chunk's write the power interrupted does not complete.
     private(set) var powerCuts = 0
+    /// Told of each erase and write as it starts (`observeFlash`).
+    private var flashObserver: (@Sendable (FlashWork) -> Void)?
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
@@ -104,7 +113,18 @@ public actor MCUbootSlots {
 
     func sleep(_ duration: Duration) async { try? await Task.sleep(for: duration, clock: loop.clock) }
 
+    /// Tells `observer` of each erase and write from now on, as it starts.
+    public func observeFlash(_ observer: @escaping @Sendable (FlashWork) -> Void) { flashObserver = observer }
+
+    /// Writes `octets` of a chunk: `timing.writePerKiB` per 1,024.
+    func writeFlash(_ octets: Int) async {
+        let duration = timing.writePerKiB * Double(octets) / 1024
+        flashObserver?(.write(octets: octets, duration))
+        await sleep(duration)
+    }
+
     func eraseSecondary() async {
+        flashObserver?(.erase(timing.erase))
         await sleep(timing.erase)
         secondary = nil
         pending = false

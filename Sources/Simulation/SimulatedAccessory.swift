@@ -94,6 +94,10 @@ public actor SimulatedAccessory {
         if let dfu = description.dfu {
             let slots = try self.slots ?? MCUbootSlots(running: dfu.factoryImage(), slotSize: dfu.slotSizeKiB * 1024, timing: dfu.timing,
                                                        faults: description.faults.dfu, loop: controller.air.loop)
+            if self.slots == nil, let chargeTrace {
+                let loop = controller.air.loop
+                await slots.observeFlash { work in chargeTrace.add(chargeTrace.model.charge(of: work), at: loop.now) }
+            }
             self.slots = slots
             // MCUboot first: a pending image is swapped in (or an unconfirmed one reverted) before the application
             // runs; when the power goes during the swap, or the device is bricked, no application runs.

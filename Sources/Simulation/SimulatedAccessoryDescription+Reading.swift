@@ -56,6 +56,8 @@ extension SimulatedCurrentModel {
             model.transmitMicrocoulombsPerMicrosecond = try fields.number(Table.transmit)
             model.receiveMicrocoulombsPerMicrosecond = try fields.number(Table.receive)
             model.bootMicrocoulombs = try fields.number(Table.boot)
+            model.flashEraseMicroamperes = try fields.number(Table.flashErase)
+            model.flashWriteMicroamperes = try fields.number(Table.flashWrite)
             return model
         }
     }

@@ -41,17 +41,19 @@ extension SimulatedAir {
         }
     }
 
-    /// One exchange's PDUs: the central sends `central` µs of air time the peripheral receives, and the
-    /// peripheral sends `peripheral` µs the central receives.
-    func chargeExchange(_ link: SimulatedLink, central: Int, peripheral: Int) {
+    /// One exchange's PDUs: the central sends for `central` of air time the peripheral receives, and the
+    /// peripheral sends for `peripheral` the central receives — the air time as the link takes it on this
+    /// air's clock, so scaled by `timeScale` (a radio on for a tenth of the time draws a tenth of the charge).
+    func chargeExchange(_ link: SimulatedLink, central centralAir: Duration, peripheral peripheralAir: Duration) {
         let now = loop.now
+        let central = centralAir / .microseconds(1), peripheral = peripheralAir / .microseconds(1)
         if let trace = trace(of: link.central.controller) {
-            trace.add(trace.model.transmitMicrocoulombsPerMicrosecond * Double(central)
-                      + trace.model.receiveMicrocoulombsPerMicrosecond * Double(peripheral), at: now)
+            trace.add(trace.model.transmitMicrocoulombsPerMicrosecond * central
+                      + trace.model.receiveMicrocoulombsPerMicrosecond * peripheral, at: now)
         }
         if let trace = trace(of: link.peripheral.controller) {
-            trace.add(trace.model.transmitMicrocoulombsPerMicrosecond * Double(peripheral)
-                      + trace.model.receiveMicrocoulombsPerMicrosecond * Double(central), at: now)
+            trace.add(trace.model.transmitMicrocoulombsPerMicrosecond * peripheral
+                      + trace.model.receiveMicrocoulombsPerMicrosecond * central, at: now)
         }
     }
 }

@@ -32,7 +32,7 @@ extension SimulatedAir {
         let peripheralAir = airDuration(peripheralMicroseconds)
         let length = centralAir + interFrameSpace + peripheralAir + interFrameSpace
         guard first || start.advanced(by: length) <= nextAnchor else { return endEvent(link) }
-        chargeExchange(link, central: centralMicroseconds, peripheral: peripheralMicroseconds)
+        chargeExchange(link, central: centralAir, peripheral: peripheralAir)
         let exchange = SimulatedLink.Exchange(event: event, nextAnchor: nextAnchor, start: start,
                                               central: takeFragment(link, .central, payloads.central),
                                               peripheral: takeFragment(link, .peripheral, payloads.peripheral),

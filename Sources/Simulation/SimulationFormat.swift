@@ -97,7 +97,9 @@ package enum SimulationFormat {
         package static let transmit = JSONField.number("transmit_uC_per_us", 0...1000, default: m.transmitMicrocoulombsPerMicrosecond, expected: "a charge in µC per µs from 0 to 1000", description: "The charge per µs of air time of a data PDU it sends (its TX current in A), in µC/µs (0 to 1000). Default 0.0053 (5.3 mA).")
         package static let receive = JSONField.number("receive_uC_per_us", 0...1000, default: m.receiveMicrocoulombsPerMicrosecond, expected: "a charge in µC per µs from 0 to 1000", description: "The charge per µs of air time of a data PDU it receives (its RX current in A), in µC/µs (0 to 1000). Default 0.0054 (5.4 mA).")
         package static let boot = JSONField.number("boot_uC", 0...1_000_000, default: m.bootMicrocoulombs, expected: "a charge in µC from 0 to 1000000", description: "The charge of each boot, at power-on, in µC (0 to 1000000). Default 50.")
-        package static let shape = JSONShape("currentModel", [sleep, advertisingChannel, connectionEvent, transmit, receive, boot])
+        package static let flashErase = JSONField.number("flashErase_uA", 0...1_000_000, default: m.flashEraseMicroamperes, expected: "a current in µA from 0 to 1000000", description: "The current while its flash erases a firmware update's secondary slot (for the dfu block's eraseMilliseconds), in µA (0 to 1000000): charged as that current times that time, at the erase's start. Default 5000.")
+        package static let flashWrite = JSONField.number("flashWrite_uA", 0...1_000_000, default: m.flashWriteMicroamperes, expected: "a current in µA from 0 to 1000000", description: "The current while its flash writes an upload's chunk (for the dfu block's writeMillisecondsPerKiB per KiB), in µA (0 to 1000000): charged as that current times that time, at the write's start. Default 5000.")
+        package static let shape = JSONShape("currentModel", [sleep, advertisingChannel, connectionEvent, transmit, receive, boot, flashErase, flashWrite])
         package static let definition = JSONDefinition(shape)
     }
 

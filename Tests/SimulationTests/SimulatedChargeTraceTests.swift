@@ -70,9 +70,9 @@ import Testing
     }
 
     /// Advertising, a link carrying one 64-octet PDU, a disconnect and 200 ms after: the figures of each part.
-    static func connectExchangeDisconnect() async throws -> [CurrentFigures] {
+    static func connectExchangeDisconnect(timeScale: Double = 1, model: SimulatedCurrentModel = model) async throws -> [CurrentFigures] {
         var description = SimulatedWorldFixture.twoControllers
-        description.timing = SimulationTiming(seed: 42, clock: .virtual)
+        description.timing = SimulationTiming(timeScale: timeScale, seed: 42, clock: .virtual)
         return try await SimulatedWorldFixture.with(description, hosts: ["central", "peripheral"]) { world, hosts in
             let (central, peripheral) = (hosts[0], hosts[1])
             let trace = world.air.traceCharge(of: "peripheral", model: model, powered: true)
@@ -106,6 +106,18 @@ import Testing
 }
 
 extension SimulatedChargeTraceTests {
+    /// With `timeScale` 0.1 a PDU's air time is a tenth of the spec's (`AirTime`), and so is its charge: the
+    /// radio is on for as long as the scaled air takes. Only the PDUs draw here (no sleep, advertising or
+    /// connection-event charge), so the connected part's charge is theirs alone.
+    @Test func pduChargesFollowTheScaledAirTime() async throws {
+        var pdusOnly = Self.model
+        (pdusOnly.sleepMicroamperes, pdusOnly.advertisingChannelMicrocoulombs, pdusOnly.connectionEventMicrocoulombs) = (0, 0, 0)
+        let unscaled = try await Self.connectExchangeDisconnect(model: pdusOnly)[1].chargeMicrocoulombs
+        let scaled = try await Self.connectExchangeDisconnect(timeScale: 0.1, model: pdusOnly)[1].chargeMicrocoulombs
+        #expect(unscaled > 0.0053 * 80, "the 64-octet PDU alone is more than 80 µs on the air at 1 Mb/s: \(unscaled) µC")
+        #expect(abs(scaled - unscaled / 10) < 1e-9, "\(scaled) µC at a tenth of the time, \(unscaled) µC at 1")
+    }
+
     /// The trace cut in 1 ms bins: each bin's charge as the window's exact integral gives it, a radio event in the
     /// bin of its instant, and the bins adding up to the whole window's charge.
     @Test func binsHoldEachBinsExactCharge() async throws {
