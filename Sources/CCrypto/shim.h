@@ -1,6 +1,7 @@
 /* OpenSSL 3's libcrypto, for BluetoothCrypto: the EVP cipher, MAC and key APIs, the P-256 group and its
    points (to compute a public key from a given private key and to check a peer's point), parameter
-   building, the random generator and the error queue. Only OpenSSL 3 calls that are not deprecated are used. */
+   building, the random generator and the error queue; PEM and DER public keys (SubjectPublicKeyInfo) and
+   signature verification (ECDSA, Ed25519) for MCUboot images. Only OpenSSL 3 calls that are not deprecated are used. */
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
@@ -8,7 +9,9 @@
 #include <openssl/evp.h>
 #include <openssl/obj_mac.h>
 #include <openssl/param_build.h>
+#include <openssl/pem.h>
 #include <openssl/rand.h>
+#include <openssl/x509.h>
 
 /* EVP_PKEY_fromdata's selections are macros Swift does not import (an OR of other macros). */
 static const int CCRYPTO_EVP_PKEY_PUBLIC_KEY = EVP_PKEY_PUBLIC_KEY;

@@ -52,8 +52,8 @@ public struct MCUbootImage: Sendable, Hashable {
     /// The image's version.
     public var version: MCUbootVersion { header.version }
 
-    /// The signatures' TLVs (none for an unsigned image). They are not verified here: that takes the key MCUboot
-    /// was built with, and the device's refusal is what a test of a bad signature checks.
+    /// The signatures' TLVs (none for an unsigned image). Verifying one takes the key MCUboot was built with
+    /// (`signatureVerdict(with:)`).
     public var signatures: [MCUbootTLV] { tlvs.filter(\.kind.isSignature) }
 
     /// The key hash TLV's value: the SHA-256 of the public key the image is signed with.
@@ -76,6 +76,8 @@ public enum MCUbootImageError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The SHA-256 TLV does not match the hash of the header, body and protected TLVs.
     case hashMismatch(stated: [UInt8], computed: [UInt8])
     case crypto(String)
+    /// A signing key MCUboot is given is not a PEM ECDSA P-256 or Ed25519 key.
+    case badKey(String)
 
     public var description: String {
         switch self {
@@ -90,6 +92,7 @@ public enum MCUbootImageError: Error, Sendable, Hashable, CustomStringConvertibl
         case .badHashTLV(let count, let length): "MCUboot image: \(count) SHA256 TLVs, the first of \(length) octets (one of 32 expected)"
         case .hashMismatch(let stated, let computed): "MCUboot image: SHA256 TLV \(hex(stated)) does not match the image's hash \(hex(computed))"
         case .crypto(let failure): "MCUboot image: cannot hash: \(failure)"
+        case .badKey(let failure): "MCUboot signing key: \(failure)"
         }
     }
 }
