@@ -4,7 +4,8 @@ import MCUbootImage
 /// The flash of a simulated MCUboot device, as MCUmgr's image management sees it: the primary slot runs an image,
 /// uploads go to the secondary slot (erased by the first chunk, written chunk by chunk, each taking the time
 /// `Timing` gives on the loop's clock), `test` marks it pending, a reset swaps it in (MCUboot's swap: it checks
-/// the image's hash first and erases an image that fails), an image booted for test and not confirmed is
+/// the image's hash first, and with a `signingKey` its signature as MCUboot's image validation does, and erases an
+/// image that fails), an image booted for test and not confirmed is
 /// swapped back at the next reset, and a confirmed one stays. The upload's offset survives a reset; a chunk whose
 /// write the power cut is not counted, and an erase the power cut leaves the slot empty with no upload. A power cut
 /// during a swap leaves it in progress, and the next boot finishes it, as MCUboot's swap status lets it. Runs on
@@ -60,6 +61,9 @@ public actor MCUbootSlots {
     public let timing: Timing
     public let faults: Faults
     public let slotSize: Int
+    /// The key MCUboot was built with: an image whose signature does not verify with it is not booted (nil: only the
+    /// hash is checked, as an MCUboot without signature validation does).
+    public let signingKey: MCUbootPublicKey?
     /// The running image and whether it is confirmed.
     public private(set) var primary: MCUbootImage
     public internal(set) var primaryConfirmed = true
@@ -88,8 +92,9 @@ public actor MCUbootSlots {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     public init(running image: MCUbootImage, slotSize: Int = 0x60000, timing: Timing = Timing(), faults: Faults = Faults(),
-                loop: EventLoop) {
+                signingKey: MCUbootPublicKey? = nil, loop: EventLoop) {
         primary = image
+        self.signingKey = signingKey
         self.slotSize = slotSize
         self.timing = timing
         self.faults = faults
@@ -141,8 +146,8 @@ public actor MCUbootSlots {
     }
 
     /// What MCUboot does at a reset, before the application runs: finishes a swap a power cut interrupted, reverts
-    /// an unconfirmed test image, or swaps a pending image in after checking its hash (a bad one is erased and the
-    /// running image stays); each swap takes `timing.swap`. False when no application runs: the power went during
+    /// an unconfirmed test image, or swaps a pending image in after checking its hash and, with `signingKey`, its
+    /// signature (MCUboot's boot_validate_slot: a bad one is erased and the running image stays); each swap takes `timing.swap`. False when no application runs: the power went during
     /// the swap (the next boot goes on with it), or the device is bricked.
     @discardableResult
     public func boot() async -> Bool {
@@ -158,7 +163,7 @@ public actor MCUbootSlots {
             if testing && secondary != nil {
                 next = .revert
             } else if pending, let image = secondary {
-                guard image.hashMatches else {
+                guard image.hashMatches, signingKey.map({ image.signatureVerdict(with: $0) == .verified }) ?? true else {
                     await eraseSecondary()
                     upload = nil
                     return true

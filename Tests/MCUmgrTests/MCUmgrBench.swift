@@ -26,15 +26,21 @@ struct MCUmgrBench {
         Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Tests/MCUbootImageTests/Fixtures/\(name).bin")))
     }
 
+    /// The public key of an imgtool key (`NAME.pub.pem` beside the images).
+    static func key(_ name: String) throws -> MCUbootPublicKey {
+        try MCUbootPublicKey(pem: String(contentsOf: repositoryRoot.appendingPathComponent("Tests/MCUbootImageTests/Fixtures/\(name).pub.pem"),
+                                         encoding: .utf8))
+    }
+
     static let world = SimulatedWorldDescription(
         controllers: [.init(name: "central", address: BDAddress(0x00_5A_1D_00_00_01), leBufferLength: 251, leBufferCount: 8),
                       .init(name: "peripheral", address: BDAddress(0x00_5A_1D_00_00_02), leBufferLength: 251, leBufferCount: 8)],
         timing: SimulationTiming(clock: .virtual))
 
     /// Runs `body` with the bench; `serving` false leaves the SMP service without a server (a device that never
-    /// answers). The accessory runs unsigned.bin (1.2.3+4). Its reset stops advertising, ends its links, boots the
+    /// answers); `signingKey` the key its MCUboot checks signatures with. The accessory runs unsigned.bin (1.2.3+4). Its reset stops advertising, ends its links, boots the
     /// slots (MCUboot's swap) and advertises again.
-    static func with(timing: MCUbootSlots.Timing = MCUbootSlots.Timing(), serving: Bool = true,
+    static func with(timing: MCUbootSlots.Timing = MCUbootSlots.Timing(), serving: Bool = true, signingKey: MCUbootPublicKey? = nil,
                      _ body: (MCUmgrBench) async throws -> Void) async throws {
         let world = try SimulatedWorld(world)
         let clock = world.air.clock
@@ -45,7 +51,8 @@ struct MCUmgrBench {
                                                            SpeedService.definition { _ in }])
                 let accessory = LEDevice(host: try HCIHost(transport: world.openTransport(named: "peripheral")), database: database)
                 let central = LEDevice(host: try HCIHost(transport: world.openTransport(named: "central")))
-                let slots = MCUbootSlots(running: try MCUbootImage(try image("unsigned")), timing: timing, loop: accessory.host.loop)
+                let slots = MCUbootSlots(running: try MCUbootImage(try image("unsigned")), timing: timing, signingKey: signingKey,
+                                         loop: accessory.host.loop)
                 let server = try await MCUmgrServer(device: accessory, slots: slots)
                 let bench = try await BenchServer(device: accessory)
                 let counting = Task(executorPreference: accessory.host.loop) { await bench.run() }
