@@ -18,16 +18,20 @@ extension Rig {
         return nil
     }
 
-    /// Reads and validates a rig file; errors are one line, `rig file PATH: …`.
+    /// Reads and validates a rig file, and the files it names (relative to it); errors are one line, `rig file PATH: …`.
     public static func load(path: String) throws(InputError) -> Rig {
-        var rig = try InputDocument.read(file: path) { value throws(InputError) -> Rig in try Rig(reading: value) }
+        let directory = (path as NSString).deletingLastPathComponent
+        var rig = try InputDocument.read(file: path) { value throws(InputError) -> Rig in
+            try Rig(reading: value).readingFiles(relativeTo: directory)
+        }
         rig.path = path
         return rig
     }
 
     /// Parses and validates rig JSON; errors name the field path (`accessories[1].power.port`) and the
-    /// value as written, or the line and column of a syntax error.
+    /// value as written, or the line and column of a syntax error. The files it names are read relative to the
+    /// working directory.
     public static func parse(_ data: Data) throws(InputError) -> Rig {
-        try Rig(reading: try InputDocument.parse(data))
+        try Rig(reading: try InputDocument.parse(data)).readingFiles(relativeTo: "")
     }
 }

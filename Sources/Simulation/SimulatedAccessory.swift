@@ -93,7 +93,7 @@ public actor SimulatedAccessory {
         guard myGeneration == generation else { return }
         if let dfu = description.dfu {
             let slots = try self.slots ?? MCUbootSlots(running: dfu.factoryImage(), slotSize: dfu.slotSizeKiB * 1024, timing: dfu.timing,
-                                                       faults: description.faults.dfu, loop: controller.air.loop)
+                                                       faults: description.faults.dfu, signingKey: dfu.signingKey, loop: controller.air.loop)
             if self.slots == nil, let chargeTrace {
                 let loop = controller.air.loop
                 await slots.observeFlash { work in chargeTrace.add(chargeTrace.model.charge(of: work), at: loop.now) }

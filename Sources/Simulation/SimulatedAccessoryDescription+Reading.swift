@@ -75,7 +75,8 @@ extension SimulatedDFU {
                                                                     + "(major and minor up to 255, revision up to 65535)")
             }
             return Self(version: version, slotSizeKiB: try fields.integer(Table.slotSizeKiB), eraseMilliseconds: try fields.number(Table.eraseMilliseconds),
-                        writeMillisecondsPerKiB: try fields.number(Table.writeMillisecondsPerKiB), swapMilliseconds: try fields.number(Table.swapMilliseconds))
+                        writeMillisecondsPerKiB: try fields.number(Table.writeMillisecondsPerKiB), swapMilliseconds: try fields.number(Table.swapMilliseconds),
+                        signingKeyFile: try fields.optionalString(Table.signingKey))
         }
     }
 }

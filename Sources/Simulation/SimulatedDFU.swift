@@ -11,14 +11,20 @@ package struct SimulatedDFU: Sendable, Hashable {
     package var eraseMilliseconds: Double
     package var writeMillisecondsPerKiB: Double
     package var swapMilliseconds: Double
+    /// The path of the PEM key its MCUboot checks signatures with, as the rig wrote it (relative to the rig file).
+    package var signingKeyFile: String?
+    /// That key, once read (`readKeys(relativeTo:at:)`, when the rig is loaded); nil: MCUboot checks hashes only.
+    package var signingKey: MCUbootPublicKey?
 
     package init(version: MCUbootVersion, slotSizeKiB: Int = 384, eraseMilliseconds: Double = 500, writeMillisecondsPerKiB: Double = 2,
-                 swapMilliseconds: Double = 2000) {
+                 swapMilliseconds: Double = 2000, signingKeyFile: String? = nil, signingKey: MCUbootPublicKey? = nil) {
         self.version = version
         self.slotSizeKiB = slotSizeKiB
         self.eraseMilliseconds = eraseMilliseconds
         self.writeMillisecondsPerKiB = writeMillisecondsPerKiB
         self.swapMilliseconds = swapMilliseconds
+        self.signingKeyFile = signingKeyFile
+        self.signingKey = signingKey
     }
 
     var timing: MCUbootSlots.Timing {

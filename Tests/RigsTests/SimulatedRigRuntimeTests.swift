@@ -15,7 +15,11 @@ import Testing
     /// Runs `body` on the bench of `rigFile` with its accessories powered on and a started central on
     /// `sim:central`, as a drive of the bench's clock; closes the central and shuts the bench down after.
     static func session(_ rigFile: String, _ body: (SimulatedRigRuntime, LEDevice, Rig) async throws -> Void) async throws {
-        let rig = try Rig.load(path: RigTests.root.appendingPathComponent(rigFile).path)
+        try await session(rig: try Rig.load(path: RigTests.root.appendingPathComponent(rigFile).path), body)
+    }
+
+    /// Runs `body` on the bench of `rig`, as `session(_:_:)` does.
+    static func session(rig: Rig, _ body: (SimulatedRigRuntime, LEDevice, Rig) async throws -> Void) async throws {
         let runtime = try SimulatedRigRuntime(rig: rig)
         #expect(runtime.world.air.clock.isVirtual, "a rig's simulated bench runs on virtual time")
         do {

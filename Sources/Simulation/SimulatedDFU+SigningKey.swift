@@ -1,0 +1,30 @@
+import MCUbootImage
+import StrictJSON
+
+extension SimulatedDFU {
+    /// The most octets a key's PEM file may hold (a P-256 or Ed25519 key's PEM is under 300).
+    static let keyFileBytes = 16_384
+
+    /// Reads the key files the block names, relative to `directory` unless absolute (`""`: the working directory):
+    /// `signingKeyFile` into `signingKey`. A file that cannot be read, or holds no PEM key MCUboot checks
+    /// signatures with (ECDSA P-256 or Ed25519), is an error at `path.signingKey` naming the file:
+    /// `accessories[0].simulated.dfu.signingKey: rigs/keys/x.pub.pem: cannot read it (no such file)`.
+    package mutating func readKeys(relativeTo directory: String, at path: String) throws(InputError) {
+        if let file = signingKeyFile {
+            let (resolved, text) = try Self.read(file, relativeTo: directory, at: "\(path).signingKey")
+            do { signingKey = try MCUbootPublicKey(pem: text) } catch {
+                throw InputError(at: "\(path).signingKey", "\(resolved): not a PEM ECDSA P-256 or Ed25519 key MCUboot checks signatures with (\(error))")
+            }
+        }
+    }
+
+    /// The text of `file` (relative to `directory` unless absolute) and the path it was read at.
+    static func read(_ file: String, relativeTo directory: String, at field: String) throws(InputError) -> (path: String, text: String) {
+        let path = file.hasPrefix("/") || directory.isEmpty ? file : directory + "/" + file
+        do {
+            return (path, String(decoding: try InputFile.contents(path, limit: keyFileBytes, limitName: "a key file's limit"), as: UTF8.self))
+        } catch {
+            throw InputError(at: field, "\(path): \(error.message)")
+        }
+    }
+}
