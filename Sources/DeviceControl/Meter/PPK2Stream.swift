@@ -136,9 +136,25 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
     /// after `end` at most. Throws the stream's failure, a timeout saying how far the stream came, or
     /// `.unavailable` for a window before the stream started or older than the sums kept.
     package func figures(from start: C.Instant, to end: C.Instant) async throws -> CurrentFigures {
+        let name = meter.channel.name
+        // Samples already come are taken without a wait: a window that ended more than `lateness` ago (an early
+        // span of a long case) would otherwise race a deadline already past.
+        let bounds: (Int, Int)
+        if let already = try ready(start, end) { bounds = already } else { bounds = try await arrival(from: start, to: end) }
+        let sum = try state.withLock { state throws(PowerMeterError) -> Double in
+            guard let sum = state.sums.sum(from: bounds.0, to: bounds.1) else {
+                throw PowerMeterError(.unavailable, "PPK2 at \(name): a window from sample \(bounds.0) is older than the samples kept (from \(state.sums.oldestKept) of \(state.sums.count))")
+            }
+            return sum
+        }
+        return CurrentFigures(sum: sum, samples: bounds.1 - bounds.0, samplesPerSecond: PPK2Sample.perSecond, supplyVolts: supplyVolts)
+    }
+
+    /// Waits for the window's samples, until `lateness` after `end`: its first and past-last sample indices.
+    private func arrival(from start: C.Instant, to end: C.Instant) async throws -> (Int, Int) {
         let name = meter.channel.name, clock = meter.clock, lateness = lateness
         let limit = max(.zero, clock.now.duration(to: end.advanced(by: lateness)))
-        let bounds = try await withDeadline(limit, clock: clock, timeout: { [self] in
+        return try await withDeadline(limit, clock: clock, timeout: { [self] in
             let (count, anchor, last) = state.withLock { ($0.sums.count, $0.anchor, $0.last) }
             let wanted = anchor.map { "sample \(Self.sampleIndex(of: end, anchor: $0))" } ?? "a first sample"
             return PowerMeterError(.timeout, "PPK2 at \(name): the samples up to a window's end (\(wanted)) had not come \(lateness) after it; \(count) samples came; it last sent \(PPK2Meter<C>.quote(last))")
@@ -161,13 +177,6 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
                 }
             }
         }
-        let sum = try state.withLock { state throws(PowerMeterError) -> Double in
-            guard let sum = state.sums.sum(from: bounds.0, to: bounds.1) else {
-                throw PowerMeterError(.unavailable, "PPK2 at \(name): a window from sample \(bounds.0) is older than the samples kept (from \(state.sums.oldestKept) of \(state.sums.count))")
-            }
-            return sum
-        }
-        return CurrentFigures(sum: sum, samples: bounds.1 - bounds.0, samplesPerSecond: PPK2Sample.perSecond, supplyVolts: supplyVolts)
     }
 
     /// The window's first and past-last sample indices once its samples have come; nil while they have not.

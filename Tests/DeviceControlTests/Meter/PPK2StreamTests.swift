@@ -83,6 +83,21 @@ struct PPK2StreamTests {
         }
     }
 
+    @Test("A window whose samples came is answered at once, even asked for more than 2 s after its end (an early span of a long case)")
+    func windowLongEnded() async throws {
+        try await withSteppedTime { time in
+            let (_, t0, stream) = try await Self.streaming(time, streamDeadline: .seconds(10))
+            await time.advance(by: .seconds(3))
+            var reference = Self.decoder()
+            let decoded = try reference.decode(Self.words(Self.hundred)).map(\.microamperes)
+            // [0.5 ms, 1 ms): samples 50 to 99, at the second reading; its deadline passed 1 s ago.
+            let figures = try await stream.figures(from: t0.advanced(by: .microseconds(500)), to: t0.advanced(by: .milliseconds(1)))
+            #expect(figures.samples == 50)
+            #expect(abs(figures.averageMicroamperes - decoded[99]) < 1e-9 * decoded[99], "\(figures.averageMicroamperes) vs \(decoded[99])")
+            await stream.stop()
+        }
+    }
+
     @Test("A stream that stops fails at exactly 1 s after its last octets, and a window asked for then throws what the meter last sent")
     func streamStops() async throws {
         try await withSteppedTime { time in
