@@ -17,15 +17,6 @@ public struct MCUmgrUploadReport: Sendable, Hashable {
         /// The end of the image data sent when the answer came: with requests still in flight behind it, the
         /// device may hold up to this much (a device cut off then may resume from anywhere from `answered` to here).
         public var sentEnd: Int
-
-        public init(offset: Int, length: Int, answered: Int, sent: ContinuousClock.Instant, received: ContinuousClock.Instant, sentEnd: Int) {
-            self.offset = offset
-            self.length = length
-            self.answered = answered
-            self.sent = sent
-            self.received = received
-            self.sentEnd = sentEnd
-        }
     }
 
     public var imageLength: Int

@@ -11,13 +11,6 @@ public struct ScanRequest: Sendable, Hashable {
     public var advertisingHandle: UInt8
     /// When the host received the event, on the host's clock.
     public var received: ContinuousClock.Instant
-
-    public init(scanner: BDAddress, scannerType: AddressType, advertisingHandle: UInt8, received: ContinuousClock.Instant) {
-        self.scanner = scanner
-        self.scannerType = scannerType
-        self.advertisingHandle = advertisingHandle
-        self.received = received
-    }
 }
 
 extension LEDevice {

@@ -22,11 +22,6 @@ public struct LinkDataLength: Sendable, Hashable, CustomStringConvertible {
     public var transmit: DataLength
     public var receive: DataLength
 
-    public init(transmit: DataLength, receive: DataLength) {
-        self.transmit = transmit
-        self.receive = receive
-    }
-
     /// Every link's length until a Data Length Update: 27 octets, 328 µs each way.
     public static let initial = LinkDataLength(transmit: .initial, receive: .initial)
 

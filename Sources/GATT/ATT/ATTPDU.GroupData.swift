@@ -8,11 +8,5 @@ extension ATTPDU {
         public var handle: UInt16
         public var endGroupHandle: UInt16
         public var value: [UInt8]
-
-        public init(handle: UInt16, endGroupHandle: UInt16, value: [UInt8]) {
-            self.handle = handle
-            self.endGroupHandle = endGroupHandle
-            self.value = value
-        }
     }
 }

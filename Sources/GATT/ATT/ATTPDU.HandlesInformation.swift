@@ -7,10 +7,5 @@ extension ATTPDU {
     public struct HandlesInformation: Hashable, Sendable {
         public var foundHandle: UInt16
         public var groupEndHandle: UInt16
-
-        public init(foundHandle: UInt16, groupEndHandle: UInt16) {
-            self.foundHandle = foundHandle
-            self.groupEndHandle = groupEndHandle
-        }
     }
 }

@@ -12,10 +12,5 @@ extension ATTPDU {
     public struct Information: Hashable, Sendable {
         public var handle: UInt16
         public var type: BluetoothUUID
-
-        public init(handle: UInt16, type: BluetoothUUID) {
-            self.handle = handle
-            self.type = type
-        }
     }
 }

@@ -10,13 +10,6 @@ extension GATTServiceTree {
         public var endHandle: UInt16
         public var uuid: BluetoothUUID
 
-        public init(handle: UInt16, serviceHandle: UInt16, endHandle: UInt16, uuid: BluetoothUUID) {
-            self.handle = handle
-            self.serviceHandle = serviceHandle
-            self.endHandle = endHandle
-            self.uuid = uuid
-        }
-
         /// "Includes 180F Battery [0x0010…0x0013] at 0x0005".
         public var description: String {
             "Includes \(GATTServiceTree.label(uuid)) [\(GATTServiceTree.hex(serviceHandle))…"

@@ -193,12 +193,6 @@ public struct LECreditBasedChannelParameters: Sendable, Hashable {
     public var mps: UInt16
     public var credits: UInt16
 
-    public init(mtu: UInt16, mps: UInt16, credits: UInt16) {
-        self.mtu = mtu
-        self.mps = mps
-        self.credits = credits
-    }
-
     /// MTU at least 23, MPS 23–65533 (§4.22), SPSM 0x0001–0x00FF (§4.22, Table 4.19).
     func check(spsm: UInt16) throws(RoleError) {
         guard (0x0001...0x00FF).contains(spsm) else { throw .invalidArgument("SPSM 0x\(hex4(spsm)) is outside 0x0001–0x00FF (Vol 3 Part A §4.22)") }
