@@ -5,19 +5,9 @@ extension LEConnection {
     /// The link's events from now on (MTU, data length, PHY, connection parameters, a peer's parameter
     /// request), each with the values the controller or the peer settled on; the stream ends with the link.
     public func linkEvents() -> AsyncStream<LinkEvent> {
-        let (stream, continuation) = AsyncStream<LinkEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        guard isConnected else {
-            continuation.finish()
-            return stream
+        linkObservers.stream(bufferingPolicy: .bufferingNewest(64), open: isConnected, removingOn: host.loop) { [weak self] id in
+            await self?.removeLinkObserver(id)
         }
-        let id = nextLinkObserverID
-        nextLinkObserverID += 1
-        linkObservers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            Task(executorPreference: self.host.loop) { await self.removeLinkObserver(id) }
-        }
-        return stream
     }
 
     /// Waits for the first link event `match` picks, within `timeout` on the host's clock; the error says
@@ -54,17 +44,11 @@ extension LEConnection {
         events.isEmpty ? "nothing" : events.map { "\($0)" }.joined(separator: ", ")
     }
 
-    func removeLinkObserver(_ id: UInt64) { linkObservers[id] = nil }
+    func removeLinkObserver(_ id: UInt64) { linkObservers.remove(id) }
 
     /// Tells every observer of a link event.
     func linkEventHappened(_ event: LinkEvent) {
-        for continuation in linkObservers.values { continuation.yield(event) }
-    }
-
-    /// Ends every link observer's stream (the link ended).
-    func finishLinkObservers() {
-        for continuation in linkObservers.values { continuation.finish() }
-        linkObservers.removeAll()
+        linkObservers.yield(event)
     }
 
     /// LE Data Length Change for this link.

@@ -39,33 +39,15 @@ extension LEConnection {
     func phyUpdated(status: HCIStatus, transmitter: UInt8, receiver: UInt8) {
         if status == .success { phy = LinkPHY(transmitter: transmitter, receiver: receiver) }
         let update = LinkPHYUpdate(status: status, phy: phy)
-        for continuation in phyObservers.values { continuation.yield(update) }
+        phyObservers.yield(update)
         linkEventHappened(.phy(update))
     }
 
     /// The link's PHY updates from now on (whoever asked for them: the peer, or our controller); the stream
     /// ends with the link.
     public func phyUpdates() -> AsyncStream<LinkPHYUpdate> {
-        let (stream, continuation) = AsyncStream<LinkPHYUpdate>.makeStream()
-        guard isConnected else {
-            continuation.finish()
-            return stream
-        }
-        let id = nextPHYObserverID
-        nextPHYObserverID += 1
-        phyObservers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            Task(executorPreference: self.host.loop) { await self.removePHYObserver(id) }
-        }
-        return stream
+        phyObservers.stream(open: isConnected, removingOn: host.loop) { [weak self] id in await self?.removePHYObserver(id) }
     }
 
-    func removePHYObserver(_ id: UInt64) { phyObservers[id] = nil }
-
-    /// Ends every PHY observer's stream (the link ended).
-    func finishPHYObservers() {
-        for continuation in phyObservers.values { continuation.finish() }
-        phyObservers.removeAll()
-    }
+    func removePHYObserver(_ id: UInt64) { phyObservers.remove(id) }
 }

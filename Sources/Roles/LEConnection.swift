@@ -42,10 +42,9 @@ public actor LEConnection {
     /// The PHYs in use (Core v5.4 Vol 4 Part E §7.7.65.12: 1 LE 1M, 2 LE 2M, 3 LE Coded), as the last LE PHY
     /// Update Complete said; LE 1M until one comes.
     public internal(set) var phy = LinkPHY(transmitter: 1, receiver: 1)
-    var phyObservers: [UInt64: AsyncStream<LinkPHYUpdate>.Continuation] = [:]
-    var nextPHYObserverID: UInt64 = 1
-    var linkObservers: [UInt64: AsyncStream<LinkEvent>.Continuation] = [:]
-    var nextLinkObserverID: UInt64 = 1
+    /// Observers of `phyUpdates()` and of `linkEvents()`.
+    var phyObservers = Observers<LinkPHYUpdate>()
+    var linkObservers = Observers<LinkEvent>()
     /// The longest data PDU each direction carries, as the last LE Data Length Change said (27 octets each
     /// way until one comes).
     public internal(set) var dataLength = LinkDataLength.initial
@@ -159,8 +158,8 @@ public actor LEConnection {
         attBearerEnded(reason: reason, note: note)
         channelsEnded(reason: reason)
         securityEnded(reason: reason)
-        finishPHYObservers()
-        finishLinkObservers()
+        phyObservers.finish()
+        linkObservers.finish()
     }
 
     /// Routes one reassembled L2CAP PDU to its fixed channel, or its K-frame to an open LE credit-based channel.

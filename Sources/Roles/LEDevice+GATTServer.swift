@@ -13,18 +13,10 @@ public struct AttributeWrite: Sendable, Hashable {
 extension LEDevice {
     /// Writes peers make to the database, as they happen.
     public func attributeWrites() -> AsyncStream<AttributeWrite> {
-        let (stream, continuation) = AsyncStream<AttributeWrite>.makeStream()
-        let id = nextObserverID
-        nextObserverID += 1
-        writeObservers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            Task(executorPreference: host.loop) { await self.removeWriteObserver(id) }
-        }
-        return stream
+        writeObservers.stream(removingOn: host.loop) { [weak self] id in await self?.removeWriteObserver(id) }
     }
 
-    func removeWriteObserver(_ id: UInt64) { writeObservers[id] = nil }
+    func removeWriteObserver(_ id: UInt64) { writeObservers.remove(id) }
 
     nonisolated func valueWritten(connection: UInt16, attribute: UInt16, value: [UInt8], isClientConfiguration: Bool = false) {
         let write = AttributeWrite(connection: connection, handle: attribute, value: value, isClientConfiguration: isClientConfiguration)
@@ -32,7 +24,7 @@ extension LEDevice {
     }
 
     func publishWrite(_ write: AttributeWrite) {
-        for continuation in writeObservers.values { continuation.yield(write) }
+        writeObservers.yield(write)
     }
 
     /// Updates a characteristic value in the database and notifies every subscribed peer; returns how

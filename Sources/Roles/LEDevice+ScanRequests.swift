@@ -18,21 +18,13 @@ extension LEDevice {
     /// with `scanRequestNotifications` on a controller with extended advertising
     /// (`ControllerInfo.supportsExtendedAdvertising`); a passive scanner never sends one.
     public func scanRequests() -> AsyncStream<ScanRequest> {
-        let (stream, continuation) = AsyncStream<ScanRequest>.makeStream()
-        let id = nextObserverID
-        nextObserverID += 1
-        scanRequestObservers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            Task(executorPreference: host.loop) { await self.removeScanRequestObserver(id) }
-        }
-        return stream
+        scanRequestObservers.stream(removingOn: host.loop) { [weak self] id in await self?.removeScanRequestObserver(id) }
     }
 
-    func removeScanRequestObserver(_ id: UInt64) { scanRequestObservers[id] = nil }
+    func removeScanRequestObserver(_ id: UInt64) { scanRequestObservers.remove(id) }
 
     func scanRequested(by scanner: BDAddress, type: AddressType, set: UInt8) {
         let request = ScanRequest(scanner: scanner, scannerType: type, advertisingHandle: set, received: clock.now)
-        for observer in scanRequestObservers.values { observer.yield(request) }
+        scanRequestObservers.yield(request)
     }
 }

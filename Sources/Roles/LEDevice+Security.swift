@@ -78,21 +78,13 @@ extension LEDevice {
 
     /// Pairing events on this device's links from now on.
     public func pairingEvents() -> AsyncStream<PairingEvent> {
-        let (stream, continuation) = AsyncStream<PairingEvent>.makeStream()
-        let id = nextObserverID
-        nextObserverID += 1
-        pairingObservers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            Task(executorPreference: host.loop) { await self.removePairingObserver(id) }
-        }
-        return stream
+        pairingObservers.stream(removingOn: host.loop) { [weak self] id in await self?.removePairingObserver(id) }
     }
 
-    func removePairingObserver(_ id: UInt64) { pairingObservers[id] = nil }
+    func removePairingObserver(_ id: UInt64) { pairingObservers.remove(id) }
 
     func publish(_ event: PairingEvent) {
-        for observer in pairingObservers.values { observer.yield(event) }
+        pairingObservers.yield(event)
     }
 
     func report(_ prompt: PairingPrompt, on connection: LEConnection) {

@@ -47,8 +47,8 @@ public actor LEDevice {
     func setServedDatabase(_ database: GATTDatabase) { servedDatabase.withLock { $0 = database } }
     /// The ATT transaction timeout of this device's GATT clients (30 s, Core v5.4 Vol 3 Part F §3.3.3).
     public nonisolated let attTransactionTimeout: Duration
-    var writeObservers: [UInt64: AsyncStream<AttributeWrite>.Continuation] = [:]
-    var nextObserverID: UInt64 = 1
+    /// Observers of `attributeWrites()`.
+    var writeObservers = Observers<AttributeWrite>()
 
     /// How this device pairs when a peer asks (a Pairing Request, or a Security Request to a central);
     /// nil answers Pairing Failed, 0x05 Pairing Not Supported.
@@ -65,9 +65,10 @@ public actor LEDevice {
     var privateAddress: BDAddress?
     /// Failed pairings per peer, for Repeated Attempts (Core v5.4 Vol 3 Part H §2.3.6).
     var pairingFailures: [BDAddress: (count: Int, last: ContinuousClock.Instant)] = [:]
-    var pairingObservers: [UInt64: AsyncStream<PairingEvent>.Continuation] = [:]
+    /// Observers of `pairingEvents()`.
+    var pairingObservers = Observers<PairingEvent>()
     /// Observers of `scanRequests()`.
-    var scanRequestObservers: [UInt64: AsyncStream<ScanRequest>.Continuation] = [:]
+    var scanRequestObservers = Observers<ScanRequest>()
     /// LE credit-based channel listeners by SPSM (`listen(spsm:mtu:mps:credits:)`).
     var channelListeners: [UInt16: ChannelListener] = [:]
     var nextChannelListenerID: UInt64 = 1
