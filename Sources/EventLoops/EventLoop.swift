@@ -181,24 +181,18 @@ public final class EventLoop: SerialExecutor, TaskExecutor, Sendable {
     }
 
     /// Turns the watched descriptor's write interest on (bytes are queued) or off (the queue is empty).
-    public func setWriteInterest(_ wanted: Bool) {
-        let changed = state.withLock { state -> Bool in
-            guard var watch = state.watched, watch.wantsWritable != wanted else { return false }
-            watch.wantsWritable = wanted
-            state.watched = watch
-            poller.modify(watch.interest)
-            return true
-        }
-        if changed && !inLoop { poller.wake() }
-    }
+    public func setWriteInterest(_ wanted: Bool) { setInterest(\.wantsWritable, wanted) }
 
     /// Turns the watched descriptor's read interest off (its input ended, and only what is queued for it
     /// is still to be written) or back on. Without it `onReadable` still runs when the descriptor fails or
     /// its peer hangs up.
-    public func setReadInterest(_ wanted: Bool) {
+    public func setReadInterest(_ wanted: Bool) { setInterest(\.wantsReadable, wanted) }
+
+    /// Sets one interest of the watched descriptor and tells the poller (and a loop waiting in it) when it changed.
+    private func setInterest(_ interest: WritableKeyPath<Watch, Bool> & Sendable, _ wanted: Bool) {
         let changed = state.withLock { state -> Bool in
-            guard var watch = state.watched, watch.wantsReadable != wanted else { return false }
-            watch.wantsReadable = wanted
+            guard var watch = state.watched, watch[keyPath: interest] != wanted else { return false }
+            watch[keyPath: interest] = wanted
             state.watched = watch
             poller.modify(watch.interest)
             return true
