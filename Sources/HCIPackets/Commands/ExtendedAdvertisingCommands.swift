@@ -77,27 +77,40 @@ public struct LESetExtendedAdvertisingParameters: HCICommand {
 }
 
 /// HCI_LE_Set_Extended_Advertising_Data (§7.8.54), as one complete fragment (Operation 0x03).
-public struct LESetExtendedAdvertisingData: HCICommand {
-    public static let opcode = HCIOpcode.leSetExtendedAdvertisingData
-    public var handle: UInt8
-    public var data: [UInt8]
-    public init(handle: UInt8 = 0, data: [UInt8]) {
-        self.handle = handle
-        self.data = data
-    }
-    public var parameters: [UInt8] { completeFragment(handle: handle, data: data) }
-}
+public typealias LESetExtendedAdvertisingData = LEExtendedDataFragment<LEAdvertisingDataKind>
 
 /// HCI_LE_Set_Extended_Scan_Response_Data (§7.8.55), as one complete fragment.
-public struct LESetExtendedScanResponseData: HCICommand {
-    public static let opcode = HCIOpcode.leSetExtendedScanResponseData
+public typealias LESetExtendedScanResponseData = LEExtendedDataFragment<LEScanResponseDataKind>
+
+/// LE Set Extended Advertising Data (§7.8.54) or LE Set Extended Scan Response Data (§7.8.55), which share
+/// one layout: Advertising_Handle, Operation 0x03 (complete), Fragment_Preference 0x01 (no fragmentation by
+/// the controller), the length, and at most 251 bytes of `data`.
+public struct LEExtendedDataFragment<Kind: LEExtendedDataKind>: HCICommand {
+    public static var opcode: HCIOpcode { Kind.opcode }
     public var handle: UInt8
     public var data: [UInt8]
     public init(handle: UInt8 = 0, data: [UInt8]) {
         self.handle = handle
         self.data = data
     }
-    public var parameters: [UInt8] { completeFragment(handle: handle, data: data) }
+    public var parameters: [UInt8] {
+        [handle, 0x03, 0x01, UInt8(truncatingIfNeeded: min(data.count, 251))] + data.prefix(251)
+    }
+}
+
+/// Which data an `LEExtendedDataFragment` sets: the command's opcode.
+public protocol LEExtendedDataKind: Sendable {
+    static var opcode: HCIOpcode { get }
+}
+
+/// The advertising data (LE Set Extended Advertising Data).
+public enum LEAdvertisingDataKind: LEExtendedDataKind {
+    public static let opcode = HCIOpcode.leSetExtendedAdvertisingData
+}
+
+/// The scan response data (LE Set Extended Scan Response Data).
+public enum LEScanResponseDataKind: LEExtendedDataKind {
+    public static let opcode = HCIOpcode.leSetExtendedScanResponseData
 }
 
 /// HCI_LE_Set_Extended_Advertising_Enable (§7.8.56) for one or more sets.
@@ -140,11 +153,4 @@ public struct LERemoveAdvertisingSet: HCICommand {
 public struct LEClearAdvertisingSets: HCICommand {
     public static let opcode = HCIOpcode.leClearAdvertisingSets
     public init() {}
-}
-
-/// The parameters of LE Set Extended Advertising Data / Scan Response Data carrying `data` as one complete
-/// fragment: Advertising_Handle, Operation 0x03 (complete), Fragment_Preference 0x01 (no fragmentation
-/// by the controller), the length, and at most 251 bytes.
-private func completeFragment(handle: UInt8, data: [UInt8]) -> [UInt8] {
-    [handle, 0x03, 0x01, UInt8(truncatingIfNeeded: min(data.count, 251))] + data.prefix(251)
 }
