@@ -3,7 +3,7 @@
 /// little-endian. Types btintel does not keep are skipped, as it skips them.
 public struct IntelVersionTLV: Sendable, Equatable {
     /// The entry types btintel reads (its `INTEL_TLV_*` enumeration, from 0x10).
-    public enum Kind: UInt8, Sendable {
+    public enum Kind: UInt8, Sendable, CaseIterable {
         case cnviTop = 0x10, cnvrTop = 0x11, cnviBT = 0x12, cnvrBT = 0x13
         case deviceRevisionID = 0x16, imageType = 0x1C, timestamp = 0x1D, buildType = 0x1E, buildNumber = 0x1F
         case secureBoot = 0x28, otpLock = 0x2A, apiLock = 0x2B, debugLock = 0x2C, minimumFirmware = 0x2D
@@ -62,31 +62,35 @@ public struct IntelVersionTLV: Sendable, Equatable {
 
     private mutating func read(_ kind: Kind, _ value: FirmwareBytes) throws(FirmwareError) {
         let name = "the TLV entry \(kind) (type \(kind.rawValue.hex(2)))"
-        switch kind {
-        case .cnviTop: cnviTop = try value.u32(at: 0, name)
-        case .cnvrTop: cnvrTop = try value.u32(at: 0, name)
-        case .cnviBT: cnviBT = try value.u32(at: 0, name)
-        case .cnvrBT: cnvrBT = try value.u32(at: 0, name)
-        case .deviceRevisionID: deviceRevisionID = try value.u16(at: 0, name)
-        case .imageType: imageType = try value.u8(at: 0, name)
-        case .timestamp: timestamp = try value.u16(at: 0, name)
-        case .buildType: buildType = try value.u8(at: 0, name)
-        case .buildNumber: buildNumber = try value.u32(at: 0, name)
-        case .secureBoot: secureBoot = try value.u8(at: 0, name)
-        case .otpLock: otpLock = try value.u8(at: 0, name)
-        case .apiLock: apiLock = try value.u8(at: 0, name)
-        case .debugLock: debugLock = try value.u8(at: 0, name)
-        case .minimumFirmware:
+        switch (kind, Self.integers[kind]) {
+        case (_, .u8(let field)?): self[keyPath: field] = try value.u8(at: 0, name)
+        case (_, .u16(let field)?): self[keyPath: field] = try value.u16(at: 0, name)
+        case (_, .u32(let field)?): self[keyPath: field] = try value.u32(at: 0, name)
+        case (.minimumFirmware, nil):
             minimumFirmware = IntelFirmwareBuild(number: try value.u8(at: 0, name), week: try value.u8(at: 1, name), year: try value.u8(at: 2, name))
-        case .limitedCCE: limitedCCE = try value.u8(at: 0, name)
-        case .sbeType: sbeType = try value.u8(at: 0, name)
-        case .otpBDAddress: otpBDAddress = Array(try value.slice(at: 0, count: 6, name))
-        case .gitSHA1: break
-        case .firmwareID:
+        case (.otpBDAddress, nil): otpBDAddress = Array(try value.slice(at: 0, count: 6, name))
+        case (.firmwareID, nil):
             let text = value.bytes.prefix { $0 != 0 }
             firmwareID = text.isEmpty ? nil : String(decoding: text, as: UTF8.self)
+        default: break // gitSHA1
         }
     }
+
+    /// An integer entry's field, little-endian and as wide as the field.
+    private enum Integer: Sendable {
+        case u8(WritableKeyPath<IntelVersionTLV, UInt8> & Sendable)
+        case u16(WritableKeyPath<IntelVersionTLV, UInt16> & Sendable)
+        case u32(WritableKeyPath<IntelVersionTLV, UInt32> & Sendable)
+    }
+
+    /// The integer entries and the fields they fill: the one table `init(entries:)` reads and `entries` writes.
+    private static let integers: [Kind: Integer] = [
+        .cnviTop: .u32(\.cnviTop), .cnvrTop: .u32(\.cnvrTop), .cnviBT: .u32(\.cnviBT), .cnvrBT: .u32(\.cnvrBT),
+        .deviceRevisionID: .u16(\.deviceRevisionID), .imageType: .u8(\.imageType), .timestamp: .u16(\.timestamp),
+        .buildType: .u8(\.buildType), .buildNumber: .u32(\.buildNumber), .secureBoot: .u8(\.secureBoot),
+        .otpLock: .u8(\.otpLock), .apiLock: .u8(\.apiLock), .debugLock: .u8(\.debugLock),
+        .limitedCCE: .u8(\.limitedCCE), .sbeType: .u8(\.sbeType),
+    ]
 
     /// `INTEL_HW_PLATFORM(cnvi_bt)`: 0x37 for every controller btintel supports.
     public var hardwarePlatform: UInt8 { UInt8(truncatingIfNeeded: cnviBT >> 8) }
@@ -119,16 +123,24 @@ public struct IntelVersionTLV: Sendable, Equatable {
 
     /// The entries for these values, in btintel's type order (what a controller would answer).
     public var entries: [UInt8] {
-        func entry(_ kind: Kind, _ value: [UInt8]) -> [UInt8] { [kind.rawValue, UInt8(value.count)] + value }
+        Kind.allCases.flatMap { kind -> [UInt8] in
+            guard let value = value(of: kind) else { return [] }
+            return [kind.rawValue, UInt8(value.count)] + value
+        }
+    }
+
+    /// The value octets of `kind`'s entry; nil for an entry not written (no OTP address, and the Git SHA-1
+    /// and firmware ID).
+    private func value(of kind: Kind) -> [UInt8]? {
         func le(_ value: UInt32, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
-        var bytes = entry(.cnviTop, le(cnviTop, 4)) + entry(.cnvrTop, le(cnvrTop, 4)) + entry(.cnviBT, le(cnviBT, 4))
-            + entry(.cnvrBT, le(cnvrBT, 4)) + entry(.deviceRevisionID, le(UInt32(deviceRevisionID), 2)) + entry(.imageType, [imageType])
-            + entry(.timestamp, le(UInt32(timestamp), 2)) + entry(.buildType, [buildType]) + entry(.buildNumber, le(buildNumber, 4))
-            + entry(.secureBoot, [secureBoot]) + entry(.otpLock, [otpLock]) + entry(.apiLock, [apiLock]) + entry(.debugLock, [debugLock])
-            + entry(.minimumFirmware, [minimumFirmware.number, minimumFirmware.week, minimumFirmware.year])
-            + entry(.limitedCCE, [limitedCCE]) + entry(.sbeType, [sbeType])
-        if let otpBDAddress { bytes += entry(.otpBDAddress, otpBDAddress) }
-        return bytes
+        switch (kind, Self.integers[kind]) {
+        case (_, .u8(let field)?): return [self[keyPath: field]]
+        case (_, .u16(let field)?): return le(UInt32(self[keyPath: field]), 2)
+        case (_, .u32(let field)?): return le(self[keyPath: field], 4)
+        case (.minimumFirmware, nil): return [minimumFirmware.number, minimumFirmware.week, minimumFirmware.year]
+        case (.otpBDAddress, nil): return otpBDAddress
+        default: return nil
+        }
     }
 }
 
