@@ -39,37 +39,10 @@ public struct ConnectionParameters: Sendable, Hashable, Codable {
 
 /// HCI_LE_Create_Connection (§7.8.12): answered by Command Status, completed by LE (Enhanced)
 /// Connection Complete.
-public struct LECreateConnection: HCICommand {
-    public static let opcode = HCIOpcode.leCreateConnection
-    public static let completion = HCICommandCompletion.status
-    public var scanInterval: UInt16
-    public var scanWindow: UInt16
-    public var useFilterAcceptList: Bool
-    public var peerAddressType: AddressType
-    public var peerAddress: BDAddress
-    public var ownAddressType: AddressType
-    public var connection: ConnectionParameters
+public typealias LECreateConnection = LEConnectionCreation<LECreateConnectionLayout>
 
-    public init(peerAddress: BDAddress, peerAddressType: AddressType, ownAddressType: AddressType = .public,
-                connection: ConnectionParameters = ConnectionParameters(),
-                scanInterval: UInt16 = 0x0010, scanWindow: UInt16 = 0x0010, useFilterAcceptList: Bool = false) {
-        self.scanInterval = scanInterval
-        self.scanWindow = scanWindow
-        self.useFilterAcceptList = useFilterAcceptList
-        self.peerAddressType = peerAddressType
-        self.peerAddress = peerAddress
-        self.ownAddressType = ownAddressType
-        self.connection = connection
-    }
-
-    public var parameters: [UInt8] {
-        var w = ByteWriter(capacity: 25)
-        w.u16(scanInterval); w.u16(scanWindow); w.u8(useFilterAcceptList ? 1 : 0)
-        w.u8(peerAddressType.rawValue); w.address(peerAddress); w.u8(ownAddressType.rawValue)
-        connection.encode(into: &w)
-        return w.bytes
-    }
-}
+/// HCI_LE_Extended_Create_Connection [v1] (§7.8.66), on LE 1M only.
+public typealias LEExtendedCreateConnection = LEConnectionCreation<LEExtendedCreateConnectionLayout>
 
 /// HCI_LE_Create_Connection_Cancel (§7.8.13).
 public struct LECreateConnectionCancel: HCICommand {
@@ -77,36 +50,65 @@ public struct LECreateConnectionCancel: HCICommand {
     public init() {}
 }
 
-/// HCI_LE_Extended_Create_Connection [v1] (§7.8.66), on LE 1M only.
-public struct LEExtendedCreateConnection: HCICommand {
-    public static let opcode = HCIOpcode.leExtendedCreateConnection
-    public static let completion = HCICommandCompletion.status
-    public var useFilterAcceptList: Bool
-    public var ownAddressType: AddressType
-    public var peerAddressType: AddressType
-    public var peerAddress: BDAddress
+/// A connection to initiate, as LE Create Connection (§7.8.12) and LE Extended Create Connection [v1]
+/// (§7.8.66) both carry it: whom to connect to, from which address type, how to scan for the peer, and the
+/// connection parameters; `Layout` is the command. Answered by Command Status, completed by LE (Enhanced)
+/// Connection Complete.
+public struct LEConnectionCreation<Layout: LEConnectionCreationLayout>: HCICommand {
+    public static var opcode: HCIOpcode { Layout.opcode }
+    public static var completion: HCICommandCompletion { .status }
     public var scanInterval: UInt16
     public var scanWindow: UInt16
+    public var useFilterAcceptList: Bool
+    public var peerAddressType: AddressType
+    public var peerAddress: BDAddress
+    public var ownAddressType: AddressType
     public var connection: ConnectionParameters
 
     public init(peerAddress: BDAddress, peerAddressType: AddressType, ownAddressType: AddressType = .public,
                 connection: ConnectionParameters = ConnectionParameters(),
                 scanInterval: UInt16 = 0x0010, scanWindow: UInt16 = 0x0010, useFilterAcceptList: Bool = false) {
-        self.useFilterAcceptList = useFilterAcceptList
-        self.ownAddressType = ownAddressType
-        self.peerAddressType = peerAddressType
-        self.peerAddress = peerAddress
         self.scanInterval = scanInterval
         self.scanWindow = scanWindow
+        self.useFilterAcceptList = useFilterAcceptList
+        self.peerAddressType = peerAddressType
+        self.peerAddress = peerAddress
+        self.ownAddressType = ownAddressType
         self.connection = connection
     }
 
-    public var parameters: [UInt8] {
+    public var parameters: [UInt8] { Layout.parameters(of: self) }
+}
+
+/// One of the commands that initiate a connection: its opcode and how it lays out the parameters.
+public protocol LEConnectionCreationLayout: Sendable {
+    static var opcode: HCIOpcode { get }
+    static func parameters(of command: LEConnectionCreation<Self>) -> [UInt8]
+}
+
+/// LE Create Connection's parameters (§7.8.12).
+public enum LECreateConnectionLayout: LEConnectionCreationLayout {
+    public static let opcode = HCIOpcode.leCreateConnection
+
+    public static func parameters(of command: LECreateConnection) -> [UInt8] {
+        var w = ByteWriter(capacity: 25)
+        w.u16(command.scanInterval); w.u16(command.scanWindow); w.u8(command.useFilterAcceptList ? 1 : 0)
+        w.u8(command.peerAddressType.rawValue); w.address(command.peerAddress); w.u8(command.ownAddressType.rawValue)
+        command.connection.encode(into: &w)
+        return w.bytes
+    }
+}
+
+/// LE Extended Create Connection [v1]'s parameters (§7.8.66), with one PHY: LE 1M.
+public enum LEExtendedCreateConnectionLayout: LEConnectionCreationLayout {
+    public static let opcode = HCIOpcode.leExtendedCreateConnection
+
+    public static func parameters(of command: LEExtendedCreateConnection) -> [UInt8] {
         var w = ByteWriter(capacity: 26)
-        w.u8(useFilterAcceptList ? 1 : 0); w.u8(ownAddressType.rawValue); w.u8(peerAddressType.rawValue)
-        w.address(peerAddress); w.u8(0x01) // Initiating_PHYs: LE 1M
-        w.u16(scanInterval); w.u16(scanWindow)
-        connection.encode(into: &w)
+        w.u8(command.useFilterAcceptList ? 1 : 0); w.u8(command.ownAddressType.rawValue); w.u8(command.peerAddressType.rawValue)
+        w.address(command.peerAddress); w.u8(0x01) // Initiating_PHYs: LE 1M
+        w.u16(command.scanInterval); w.u16(command.scanWindow)
+        command.connection.encode(into: &w)
         return w.bytes
     }
 }
