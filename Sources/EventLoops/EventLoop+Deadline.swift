@@ -1,3 +1,5 @@
+import Support
+
 /// Runs `body` as a task on `loop` and returns what it returns, cancelling it once `limit` has passed on the
 /// loop's clock (virtual time on a simulated bench) or when the caller is cancelled. `body` ends on
 /// cancellation with what it has (an `AsyncStream` iteration ends then): a deadline that keeps partial results,
@@ -19,5 +21,21 @@ package func firstElement<Element: Sendable>(of stream: AsyncStream<Element>, wi
     await untilDeadline(limit, on: loop) {
         for await element in stream where accept(element) { return element }
         return nil
+    }
+}
+
+extension EventLoop {
+    /// The value `answer` resolves to, or `fallback` once `deadline` passes on this loop's clock or the task
+    /// is cancelled (the caller tells which by `Task.isCancelled`). The timer goes either way.
+    package func value<Value: Sendable>(of answer: OneShot<Value>, until deadline: ContinuousClock.Instant,
+                                        orElse fallback: Value) async -> Value {
+        let timer = schedule(at: deadline) { answer.resolve(fallback) }
+        let value = await withTaskCancellationHandler {
+            await answer.value
+        } onCancel: {
+            answer.resolve(fallback)
+        }
+        cancelTimer(timer)
+        return value
     }
 }

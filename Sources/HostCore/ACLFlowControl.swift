@@ -186,13 +186,6 @@ extension HCIHost {
         if aclFlow.isDrained(handle) { return true }
         let drained = OneShot<Bool>()
         aclFlow.drainWaiters[handle, default: []].append(drained)
-        let timer = loop.schedule(at: loop.now.advanced(by: timeout)) { drained.resolve(false) }
-        let result = await withTaskCancellationHandler {
-            await drained.value
-        } onCancel: {
-            drained.resolve(false)
-        }
-        loop.cancelTimer(timer)
-        return result
+        return await loop.value(of: drained, until: loop.now.advanced(by: timeout), orElse: false)
     }
 }

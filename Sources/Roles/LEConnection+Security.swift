@@ -121,13 +121,7 @@ extension LEConnection {
         guard host.loop.now < deadline, !Task.isCancelled else { return false }
         let change = OneShot<Bool>()
         securityWatchers.append(change)
-        let timer = host.loop.schedule(at: deadline) { change.resolve(false) }
-        let changed = await withTaskCancellationHandler {
-            await change.value
-        } onCancel: {
-            change.resolve(false)
-        }
-        host.loop.cancelTimer(timer)
+        let changed = await host.loop.value(of: change, until: deadline, orElse: false)
         securityWatchers.removeAll { $0 === change }
         return changed
     }

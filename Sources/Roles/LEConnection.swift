@@ -123,13 +123,7 @@ public actor LEConnection {
         let started = host.loop.now
         let end = OneShot<HCIStatus?>()
         endWaiters.append(end)
-        let timer = host.loop.schedule(at: started.advanced(by: timeout)) { end.resolve(nil) }
-        let reason = await withTaskCancellationHandler {
-            await end.value
-        } onCancel: {
-            end.resolve(nil)
-        }
-        host.loop.cancelTimer(timer)
+        let reason = await host.loop.value(of: end, until: started.advanced(by: timeout), orElse: nil)
         // A deadline or a cancellation leaves the link up: the waiter goes, or a loop of short waits grows the list.
         endWaiters.removeAll { $0 === end }
         let awaited = "Disconnection Complete for handle 0x\(hex4(handle))"
