@@ -51,7 +51,7 @@ public struct LESetDataLength: HCICommand {
     }
 
     public static func decodeResponse(_ r: inout HCIReturnParameters) throws(HCIDecodingError) -> UInt16 {
-        try r.u16("Connection_Handle") & 0x0FFF
+        try r.connectionHandle()
     }
 }
 

@@ -75,7 +75,7 @@ public struct LELongTermKeyRequestReply: HCICommand {
         return w.bytes
     }
     public static func decodeResponse(_ r: inout HCIReturnParameters) throws(HCIDecodingError) -> UInt16 {
-        try r.u16("Connection_Handle") & 0x0FFF
+        try r.connectionHandle()
     }
 }
 
@@ -88,6 +88,6 @@ public struct LELongTermKeyRequestNegativeReply: HCICommand {
     public init(handle: UInt16) { self.handle = handle }
     public var parameters: [UInt8] { var w = ByteWriter(); w.u16(handle); return w.bytes }
     public static func decodeResponse(_ r: inout HCIReturnParameters) throws(HCIDecodingError) -> UInt16 {
-        try r.u16("Connection_Handle") & 0x0FFF
+        try r.connectionHandle()
     }
 }

@@ -45,4 +45,5 @@ public struct HCIReturnParameters {
     public mutating func u64(_ field: String) throws(HCIDecodingError) -> UInt64 { try reader.u64(field) }
     public mutating func bytes(_ count: Int, _ field: String) throws(HCIDecodingError) -> [UInt8] { try reader.bytes(count, field) }
     public mutating func address(_ field: String) throws(HCIDecodingError) -> BDAddress { try reader.address(field) }
+    mutating func connectionHandle() throws(HCIDecodingError) -> UInt16 { try reader.connectionHandle() }
 }

@@ -20,29 +20,29 @@ extension HCIEvent {
             return HCIEventPacket(code: Code.commandStatus, parameters: w.bytes)
         case .disconnectionComplete(let complete):
             var w = ByteWriter(capacity: 4)
-            w.u8(complete.status.rawValue); w.u16(complete.handle & 0x0FFF); w.u8(complete.reason.rawValue)
+            w.u8(complete.status.rawValue); w.connectionHandle(complete.handle); w.u8(complete.reason.rawValue)
             return HCIEventPacket(code: Code.disconnectionComplete, parameters: w.bytes)
         case .numberOfCompletedPackets(let entries):
             var w = ByteWriter(capacity: 1 + 4 * entries.count)
             w.u8(UInt8(truncatingIfNeeded: entries.count))
-            for entry in entries { w.u16(entry.handle & 0x0FFF); w.u16(entry.count) }
+            for entry in entries { w.connectionHandle(entry.handle); w.u16(entry.count) }
             return HCIEventPacket(code: Code.numberOfCompletedPackets, parameters: w.bytes)
         case .hardwareError(let code):
             return HCIEventPacket(code: Code.hardwareError, parameters: [code])
         case .encryptionChange(let status, let handle, let enabled):
             var w = ByteWriter(capacity: 4)
-            w.u8(status.rawValue); w.u16(handle & 0x0FFF); w.u8(enabled)
+            w.u8(status.rawValue); w.connectionHandle(handle); w.u8(enabled)
             return HCIEventPacket(code: Code.encryptionChange, parameters: w.bytes)
         case .readRemoteVersionComplete(let version):
             var w = ByteWriter(capacity: 8)
-            w.u8(version.status.rawValue); w.u16(version.handle & 0x0FFF); w.u8(version.version.rawValue)
+            w.u8(version.status.rawValue); w.connectionHandle(version.handle); w.u8(version.version.rawValue)
             w.u16(version.manufacturer.rawValue); w.u16(version.subversion)
             return HCIEventPacket(code: Code.readRemoteVersionComplete, parameters: w.bytes)
         case .dataBufferOverflow(let linkType):
             return HCIEventPacket(code: Code.dataBufferOverflow, parameters: [linkType])
         case .encryptionKeyRefreshComplete(let status, let handle):
             var w = ByteWriter(capacity: 3)
-            w.u8(status.rawValue); w.u16(handle & 0x0FFF)
+            w.u8(status.rawValue); w.connectionHandle(handle)
             return HCIEventPacket(code: Code.encryptionKeyRefreshComplete, parameters: w.bytes)
         case .le(let event):
             return event.encoded()
@@ -88,30 +88,30 @@ extension LEMetaEvent {
             }
         case .connectionUpdateComplete(let status, let handle, let interval, let latency, let timeout):
             w.u8(Subevent.connectionUpdateComplete)
-            w.u8(status.rawValue); w.u16(handle & 0x0FFF); w.u16(interval); w.u16(latency); w.u16(timeout)
+            w.u8(status.rawValue); w.connectionHandle(handle); w.u16(interval); w.u16(latency); w.u16(timeout)
         case .readRemoteFeaturesComplete(let status, let handle, let features):
             w.u8(Subevent.readRemoteFeaturesComplete)
-            w.u8(status.rawValue); w.u16(handle & 0x0FFF); w.u64(features.rawValue)
+            w.u8(status.rawValue); w.connectionHandle(handle); w.u64(features.rawValue)
         case .longTermKeyRequest(let handle, let random, let ediv):
             w.u8(Subevent.longTermKeyRequest)
-            w.u16(handle & 0x0FFF); w.u64(random); w.u16(ediv)
+            w.connectionHandle(handle); w.u64(random); w.u16(ediv)
         case .dataLengthChange(let handle, let maxTxOctets, let maxTxTime, let maxRxOctets, let maxRxTime):
             w.u8(Subevent.dataLengthChange)
-            w.u16(handle & 0x0FFF); w.u16(maxTxOctets); w.u16(maxTxTime); w.u16(maxRxOctets); w.u16(maxRxTime)
+            w.connectionHandle(handle); w.u16(maxTxOctets); w.u16(maxTxTime); w.u16(maxRxOctets); w.u16(maxRxTime)
         case .phyUpdateComplete(let status, let handle, let txPHY, let rxPHY):
             w.u8(Subevent.phyUpdateComplete)
-            w.u8(status.rawValue); w.u16(handle & 0x0FFF); w.u8(txPHY); w.u8(rxPHY)
+            w.u8(status.rawValue); w.connectionHandle(handle); w.u8(txPHY); w.u8(rxPHY)
         case .scanTimeout:
             w.u8(Subevent.scanTimeout)
         case .advertisingSetTerminated(let status, let advertisingHandle, let connectionHandle, let completedEvents):
             w.u8(Subevent.advertisingSetTerminated)
-            w.u8(status.rawValue); w.u8(advertisingHandle); w.u16(connectionHandle & 0x0FFF); w.u8(completedEvents)
+            w.u8(status.rawValue); w.u8(advertisingHandle); w.connectionHandle(connectionHandle); w.u8(completedEvents)
         case .scanRequestReceived(let advertisingHandle, let scannerAddressType, let scannerAddress):
             w.u8(Subevent.scanRequestReceived)
             w.u8(advertisingHandle); w.u8(scannerAddressType.rawValue); w.address(scannerAddress)
         case .channelSelectionAlgorithm(let handle, let algorithm):
             w.u8(Subevent.channelSelectionAlgorithm)
-            w.u16(handle & 0x0FFF); w.u8(algorithm)
+            w.connectionHandle(handle); w.u8(algorithm)
         case .unknown(let subevent, let parameters):
             w.u8(subevent); w.append(parameters)
         }
@@ -125,7 +125,7 @@ extension LEMetaEvent {
         default: subevent = Subevent.connectionComplete
         }
         w.u8(subevent)
-        w.u8(c.status.rawValue); w.u16(c.handle & 0x0FFF); w.u8(c.role.rawValue)
+        w.u8(c.status.rawValue); w.connectionHandle(c.handle); w.u8(c.role.rawValue)
         w.u8(c.peerAddressType.rawValue); w.address(c.peerAddress)
         if subevent != Subevent.connectionComplete {
             w.address(c.localResolvablePrivateAddress ?? .zero)

@@ -50,21 +50,21 @@ public enum HCIEvent: Sendable, Hashable {
             self = .commandComplete(numCommandPackets: count, opcode: opcode, returnParameters: r.rest())
         case Code.commandStatus:
             var r = ByteReader(parameters, context: "Command Status")
-            let status = HCIStatus(rawValue: try r.u8("Status"))
+            let status = try r.status()
             let count = try r.u8("Num_HCI_Command_Packets")
             self = .commandStatus(status: status, numCommandPackets: count, opcode: HCIOpcode(rawValue: try r.u16("Command_Opcode")))
         case Code.disconnectionComplete:
             var r = ByteReader(parameters, context: "Disconnection Complete")
             self = .disconnectionComplete(DisconnectionComplete(
-                status: HCIStatus(rawValue: try r.u8("Status")),
-                handle: try r.u16("Connection_Handle") & 0x0FFF,
-                reason: HCIStatus(rawValue: try r.u8("Reason"))))
+                status: try r.status(),
+                handle: try r.connectionHandle(),
+                reason: try r.status("Reason")))
         case Code.numberOfCompletedPackets:
             var r = ByteReader(parameters, context: "Number Of Completed Packets")
             let count = try r.u8("Num_Handles")
             var entries: [CompletedPackets] = []
             for index in 0..<Int(count) {
-                entries.append(CompletedPackets(handle: try r.u16("Connection_Handle[\(index)]") & 0x0FFF,
+                entries.append(CompletedPackets(handle: try r.connectionHandle("Connection_Handle[\(index)]"),
                                                 count: try r.u16("Num_Completed_Packets[\(index)]")))
             }
             self = .numberOfCompletedPackets(entries)
@@ -73,14 +73,14 @@ public enum HCIEvent: Sendable, Hashable {
             self = .hardwareError(code: try r.u8("Hardware_Code"))
         case Code.encryptionChange:
             var r = ByteReader(parameters, context: "Encryption Change")
-            self = .encryptionChange(status: HCIStatus(rawValue: try r.u8("Status")),
-                                     handle: try r.u16("Connection_Handle") & 0x0FFF,
+            self = .encryptionChange(status: try r.status(),
+                                     handle: try r.connectionHandle(),
                                      enabled: try r.u8("Encryption_Enabled"))
         case Code.readRemoteVersionComplete:
             var r = ByteReader(parameters, context: "Read Remote Version Information Complete")
             self = .readRemoteVersionComplete(RemoteVersion(
-                status: HCIStatus(rawValue: try r.u8("Status")),
-                handle: try r.u16("Connection_Handle") & 0x0FFF,
+                status: try r.status(),
+                handle: try r.connectionHandle(),
                 version: BluetoothVersion(rawValue: try r.u8("Version")),
                 manufacturer: CompanyIdentifier(rawValue: try r.u16("Company_Identifier")),
                 subversion: try r.u16("Subversion")))
@@ -89,8 +89,8 @@ public enum HCIEvent: Sendable, Hashable {
             self = .dataBufferOverflow(linkType: try r.u8("Link_Type"))
         case Code.encryptionKeyRefreshComplete:
             var r = ByteReader(parameters, context: "Encryption Key Refresh Complete")
-            self = .encryptionKeyRefreshComplete(status: HCIStatus(rawValue: try r.u8("Status")),
-                                                 handle: try r.u16("Connection_Handle") & 0x0FFF)
+            self = .encryptionKeyRefreshComplete(status: try r.status(),
+                                                 handle: try r.connectionHandle())
         case Code.leMeta:
             self = .le(try LEMetaEvent(decoding: parameters))
         default:

@@ -44,8 +44,8 @@ public struct LEConnectionComplete: Sendable, Hashable {
     }
 
     init(subevent: UInt8, reader r: inout ByteReader) throws(HCIDecodingError) {
-        let status = HCIStatus(rawValue: try r.u8("Status"))
-        let handle = try r.u16("Connection_Handle") & 0x0FFF
+        let status = try r.status()
+        let handle = try r.connectionHandle()
         let roleByte = try r.u8("Role")
         let addressTypeByte = try r.u8("Peer_Address_Type")
         let peer = try r.address("Peer_Address")

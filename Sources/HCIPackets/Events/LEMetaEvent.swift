@@ -59,36 +59,36 @@ public enum LEMetaEvent: Sendable, Hashable {
             self = .advertisingReports(try AdvertisingReport.decodeExtended(&r))
         case Subevent.connectionUpdateComplete:
             r = ByteReader(parameters.dropFirst(), context: "LE Connection Update Complete")
-            self = .connectionUpdateComplete(status: HCIStatus(rawValue: try r.u8("Status")),
-                                             handle: try r.u16("Connection_Handle") & 0x0FFF,
+            self = .connectionUpdateComplete(status: try r.status(),
+                                             handle: try r.connectionHandle(),
                                              interval: try r.u16("Connection_Interval"),
                                              latency: try r.u16("Peripheral_Latency"),
                                              supervisionTimeout: try r.u16("Supervision_Timeout"))
         case Subevent.readRemoteFeaturesComplete:
             r = ByteReader(parameters.dropFirst(), context: "LE Read Remote Features Complete")
-            self = .readRemoteFeaturesComplete(status: HCIStatus(rawValue: try r.u8("Status")),
-                                               handle: try r.u16("Connection_Handle") & 0x0FFF,
+            self = .readRemoteFeaturesComplete(status: try r.status(),
+                                               handle: try r.connectionHandle(),
                                                features: LEFeatures(rawValue: try r.u64("LE_Features")))
         case Subevent.longTermKeyRequest:
             r = ByteReader(parameters.dropFirst(), context: "LE Long Term Key Request")
-            self = .longTermKeyRequest(handle: try r.u16("Connection_Handle") & 0x0FFF, random: try r.u64("Random_Number"),
+            self = .longTermKeyRequest(handle: try r.connectionHandle(), random: try r.u64("Random_Number"),
                                        ediv: try r.u16("Encrypted_Diversifier"))
         case Subevent.dataLengthChange:
             r = ByteReader(parameters.dropFirst(), context: "LE Data Length Change")
-            self = .dataLengthChange(handle: try r.u16("Connection_Handle") & 0x0FFF, maxTxOctets: try r.u16("Max_TX_Octets"),
+            self = .dataLengthChange(handle: try r.connectionHandle(), maxTxOctets: try r.u16("Max_TX_Octets"),
                                      maxTxTime: try r.u16("Max_TX_Time"), maxRxOctets: try r.u16("Max_RX_Octets"),
                                      maxRxTime: try r.u16("Max_RX_Time"))
         case Subevent.phyUpdateComplete:
             r = ByteReader(parameters.dropFirst(), context: "LE PHY Update Complete")
-            self = .phyUpdateComplete(status: HCIStatus(rawValue: try r.u8("Status")), handle: try r.u16("Connection_Handle") & 0x0FFF,
+            self = .phyUpdateComplete(status: try r.status(), handle: try r.connectionHandle(),
                                       txPHY: try r.u8("TX_PHY"), rxPHY: try r.u8("RX_PHY"))
         case Subevent.scanTimeout:
             self = .scanTimeout
         case Subevent.advertisingSetTerminated:
             r = ByteReader(parameters.dropFirst(), context: "LE Advertising Set Terminated")
-            self = .advertisingSetTerminated(status: HCIStatus(rawValue: try r.u8("Status")),
+            self = .advertisingSetTerminated(status: try r.status(),
                                              advertisingHandle: try r.u8("Advertising_Handle"),
-                                             connectionHandle: try r.u16("Connection_Handle") & 0x0FFF,
+                                             connectionHandle: try r.connectionHandle(),
                                              completedEvents: try r.u8("Num_Completed_Extended_Advertising_Events"))
         case Subevent.scanRequestReceived:
             r = ByteReader(parameters.dropFirst(), context: "LE Scan Request Received")
@@ -100,7 +100,7 @@ public enum LEMetaEvent: Sendable, Hashable {
             self = .scanRequestReceived(advertisingHandle: handle, scannerAddressType: type, scannerAddress: try r.address("Scanner_Address"))
         case Subevent.channelSelectionAlgorithm:
             r = ByteReader(parameters.dropFirst(), context: "LE Channel Selection Algorithm")
-            self = .channelSelectionAlgorithm(handle: try r.u16("Connection_Handle") & 0x0FFF,
+            self = .channelSelectionAlgorithm(handle: try r.connectionHandle(),
                                               algorithm: try r.u8("Channel_Selection_Algorithm"))
         default:
             self = .unknown(subevent: subevent, parameters: r.rest())

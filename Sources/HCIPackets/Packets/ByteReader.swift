@@ -45,6 +45,16 @@ struct ByteReader {
         return value
     }
 
+    /// A Connection_Handle field: its 12 bits (Core v5.4 Vol 4 Part E §5.4.2; the top 4 are reserved).
+    mutating func connectionHandle(_ field: String = "Connection_Handle") throws(HCIDecodingError) -> UInt16 {
+        try u16(field) & 0x0FFF
+    }
+
+    /// A Status or Reason field: an error code of Vol 1 Part F.
+    mutating func status(_ field: String = "Status") throws(HCIDecodingError) -> HCIStatus {
+        HCIStatus(rawValue: try u8(field))
+    }
+
     mutating func bytes(_ count: Int, _ field: String) throws(HCIDecodingError) -> [UInt8] {
         guard count >= 0, remaining >= count else { throw shortError(field, needed: count) }
         defer { offset += count }
@@ -86,6 +96,8 @@ package struct ByteWriter {
     package mutating func u64(_ value: UInt64) { littleEndian(value, width: 8) }
     package mutating func append(_ data: some Sequence<UInt8>) { bytes.append(contentsOf: data) }
     package mutating func address(_ address: BDAddress) { bytes.append(contentsOf: address.littleEndianBytes) }
+    /// A Connection_Handle field: the handle's 12 bits, the reserved top 4 zero.
+    mutating func connectionHandle(_ handle: UInt16) { u16(handle & 0x0FFF) }
 
     /// Appends the low `width` octets of `value`, least significant first.
     private mutating func littleEndian(_ value: some FixedWidthInteger, width: Int) {
