@@ -150,8 +150,7 @@ extension HCIHost {
         aclFlow.dropAll(failing: .transportClosed(error))
         setState(.poweredOff)
         publish(.anomaly("transport closed: \(error)"))
-        for continuation in subscribers.values { continuation.finish() }
-        subscribers.removeAll()
+        subscribers.finish()
         let ending = listeners
         listeners.removeAll()
         for entry in ending { entry.listener(nil) }

@@ -42,7 +42,8 @@ public actor HCIHost {
     var sentCommands: [PendingCommand] = []
     var nextWaitID: UInt64 = 1
     var eventWaiters: [EventWaiter] = []
-    var subscribers: [UInt64: AsyncStream<HostEvent>.Continuation] = [:]
+    /// The streams of `events()`.
+    var subscribers = Observers<HostEvent>()
     /// In the order they began to listen.
     var listeners: [(id: UInt64, listener: HostListener)] = []
     var recentEvents: [HCIEvent] = []
@@ -122,24 +123,17 @@ public actor HCIHost {
 
     /// A stream of everything the host sees, from now until the stream's consumer stops.
     public func events() -> AsyncStream<HostEvent> {
-        let id = nextWaitID
-        nextWaitID += 1
-        let (stream, continuation) = AsyncStream<HostEvent>.makeStream()
         if let closedReason {
+            let (stream, continuation) = AsyncStream<HostEvent>.makeStream()
             continuation.yield(.stateChanged(state))
             continuation.yield(.anomaly("transport closed: \(closedReason)"))
             continuation.finish()
             return stream
         }
-        subscribers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            Task(executorPreference: loop) { await self.removeSubscriber(id) }
-        }
-        return stream
+        return subscribers.stream(removingOn: loop) { [weak self] id in await self?.removeSubscriber(id) }
     }
 
-    func removeSubscriber(_ id: UInt64) { subscribers[id] = nil }
+    func removeSubscriber(_ id: UInt64) { subscribers.remove(id) }
 
     /// Calls `listener` on the host's loop with every host event as the host handles it, in order, before
     /// any caller the event resumes runs — and with `nil` once when the transport ends. For the roles on
@@ -159,7 +153,7 @@ public actor HCIHost {
 
     func publish(_ event: HostEvent) {
         for entry in listeners { entry.listener(event) }
-        for continuation in subscribers.values { continuation.yield(event) }
+        subscribers.yield(event)
     }
 
     func setState(_ newState: AdapterState) {
