@@ -40,13 +40,19 @@ extension LEConnection {
             armSMPTimer(timeout)
             await sendSMP(.securityRequest(requirements))
         }
+        return try await outcome(of: waiter, awaiting: "the end of the pairing", since: started).get()
+    }
+
+    /// What `waiter` resolves to; a caller cancelled first resolves it with `cancelled`, naming `awaited` and
+    /// the time since `started` on the host's clock.
+    func outcome<Value: Sendable>(of waiter: OneShot<Result<Value, SecurityError>>, awaiting awaited: String,
+                                  since started: ContinuousClock.Instant) async -> Result<Value, SecurityError> {
         let loop = host.loop
-        let result = await withTaskCancellationHandler {
+        return await withTaskCancellationHandler {
             await waiter.value
         } onCancel: {
-            waiter.resolve(.failure(.host(.cancelled(awaited: "the end of the pairing", waited: started.duration(to: loop.now)))))
+            waiter.resolve(.failure(.host(.cancelled(awaited: awaited, waited: started.duration(to: loop.now)))))
         }
-        return try result.get()
     }
 
     /// Encrypts the link with a bond's key as central (LE Enable Encryption) and waits for Encryption
@@ -88,12 +94,7 @@ extension LEConnection {
         } catch {
             waiter.resolve(.failure(.host(error)))
         }
-        let loop = host.loop
-        let result = await withTaskCancellationHandler {
-            await waiter.value
-        } onCancel: {
-            waiter.resolve(.failure(.host(.cancelled(awaited: "Encryption Change", waited: started.duration(to: loop.now)))))
-        }
+        let result = await outcome(of: waiter, awaiting: "Encryption Change", since: started)
         host.loop.cancelTimer(timer)
         if encryptionWaiter === waiter {
             encryptionWaiter = nil
