@@ -1,5 +1,5 @@
 /// Why bytes are not a CBOR data item we take: each names the offset where the trouble was seen.
-public enum CBORError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum CBORError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The input ended inside a data item (RFC 8949 §3: a head or its content cut short).
     case truncated(offset: Int)
     /// libcbor found no well-formed head there (a reserved additional information value, a stray break, …).
@@ -17,7 +17,7 @@ public enum CBORError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Bytes left over after the one data item.
     case trailingBytes(count: Int, offset: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated(let offset): "CBOR: input ends inside a data item at offset \(offset)"
         case .malformed(let offset): "CBOR: malformed data item at offset \(offset)"
@@ -32,15 +32,15 @@ public enum CBORError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The most a decoded value may hold, so that hostile input is an error before it costs memory or stack.
-public struct CBORLimits: Sendable, Hashable {
+package struct CBORLimits: Sendable, Hashable {
     /// Arrays and maps inside one another (the top-level item is depth 1).
-    public var depth: Int
+    package var depth: Int
     /// Octets of a string, or entries of an array or map.
-    public var length: Int
+    package var length: Int
     /// Data items in all (a map's key and value each count).
-    public var items: Int
+    package var items: Int
 
-    public init(depth: Int = 16, length: Int = 65_536, items: Int = 4_096) {
+    package init(depth: Int = 16, length: Int = 65_536, items: Int = 4_096) {
         self.depth = depth
         self.length = length
         self.items = items

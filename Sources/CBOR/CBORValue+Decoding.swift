@@ -4,7 +4,7 @@ extension CBORValue {
     /// Decodes exactly one data item from `bytes` through libcbor's streaming decoder: libcbor reads each head,
     /// and the value is built here under `limits`, so that deep nesting, huge declared lengths or item floods are
     /// a `CBORError` before they cost memory or stack. Indefinite-length strings, arrays and maps are taken.
-    public init(decoding bytes: [UInt8], limits: CBORLimits = CBORLimits()) throws(CBORError) {
+    package init(decoding bytes: [UInt8], limits: CBORLimits = CBORLimits()) throws(CBORError) {
         let builder = CBORBuilder(limits: limits)
         let outcome: Result<CBORValue, CBORError> = bytes.withUnsafeBufferPointer { buffer in
             var callbacks = CBORBuilder.callbacks()

@@ -3,14 +3,14 @@ import CCBOR
 extension CBORValue {
     /// The value's encoding, heads written by libcbor in their shortest form (RFC 8949 §4.2.1's preferred
     /// serialization), definite lengths, maps in their order.
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var output: [UInt8] = []
         encode(into: &output)
         return output
     }
 
     /// Appends the encoding to `output`.
-    public func encode(into output: inout [UInt8]) {
+    package func encode(into output: inout [UInt8]) {
         switch self {
         case .unsigned(let value): Self.head(&output) { cbor_encode_uint(value, $0, $1) }
         case .negative(let argument): Self.head(&output) { cbor_encode_negint(argument, $0, $1) }

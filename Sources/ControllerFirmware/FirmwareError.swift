@@ -1,17 +1,17 @@
 /// A firmware or config file that cannot be used as it is: truncated, of another format, for another chip,
 /// or without a patch for the controller's ROM version. One line: the file and what was expected of it.
-public struct FirmwareError: Error, Equatable, CustomStringConvertible, Sendable {
+package struct FirmwareError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The file as the caller named it.
-    public let file: String
+    package let file: String
     /// What was expected and what was found, without the file's name.
-    public let problem: String
+    package let problem: String
 
-    public init(file: String, problem: String) {
+    package init(file: String, problem: String) {
         self.file = file
         self.problem = problem
     }
 
-    public var description: String { "\(file): \(problem)" }
+    package var description: String { "\(file): \(problem)" }
 }
 
 /// Little-endian reads at absolute offsets of a file's bytes; a read past the end throws the file's

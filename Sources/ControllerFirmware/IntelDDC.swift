@@ -1,15 +1,15 @@
 /// An Intel device configuration file (`intel/ibt-*.ddc`): records of a length octet and that many octets (a
 /// 2-octet DDC ID, then its value), each sent whole — length octet included — as the parameters of one Intel
 /// Write DDC (vendor opcode 0xFC8B), as btintel's `btintel_load_ddc_config` sends them.
-public struct IntelDDC: Sendable, Equatable {
-    public static let writeOpcode: UInt16 = 0xFC8B
+package struct IntelDDC: Sendable, Equatable {
+    package static let writeOpcode: UInt16 = 0xFC8B
 
-    public let file: String
-    public let bytes: [UInt8]
+    package let file: String
+    package let bytes: [UInt8]
     /// Each record's range, length octet included: one Write DDC's parameters.
-    public let records: [Range<Int>]
+    package let records: [Range<Int>]
 
-    public init(bytes: [UInt8], file: String) throws(FirmwareError) {
+    package init(bytes: [UInt8], file: String) throws(FirmwareError) {
         var records: [Range<Int>] = []
         var position = 0
         while position < bytes.count {
@@ -26,5 +26,5 @@ public struct IntelDDC: Sendable, Equatable {
     }
 
     /// Each Write DDC's parameters, in order.
-    public var commands: [ArraySlice<UInt8>] { records.map { bytes[$0] } }
+    package var commands: [ArraySlice<UInt8>] { records.map { bytes[$0] } }
 }

@@ -6,12 +6,12 @@
 /// buffer: HCI commands (opcode, length, parameters) sent as data in chunks that each end on a 4-octet
 /// boundary (`btintel_download_firmware_payload`). Every part goes in Secure Send fragments of at most 252
 /// octets after the fragment type.
-public struct IntelSFI: Sendable {
+package struct IntelSFI: Sendable {
     /// Secure Send's fragment type: its first parameter octet.
-    public enum FragmentType: UInt8, Sendable, CustomStringConvertible {
+    package enum FragmentType: UInt8, Sendable, CustomStringConvertible {
         case cssHeader = 0x00, data = 0x01, signature = 0x02, publicKey = 0x03
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .cssHeader: "CSS header"
             case .data: "data"
@@ -22,28 +22,28 @@ public struct IntelSFI: Sendable {
     }
 
     /// The secure boot engine the bootloader reports (`sbe_type`), which picks the headers sent.
-    public enum Engine: UInt8, Sendable { case rsa = 0x00, ecdsa = 0x01 }
+    package enum Engine: UInt8, Sendable { case rsa = 0x00, ecdsa = 0x01 }
 
-    public static let fragmentLength = 252
-    public static let rsaHeaderLength = 644
-    public static let ecdsaHeaderLength = 320
+    package static let fragmentLength = 252
+    package static let rsaHeaderLength = 644
+    package static let ecdsaHeaderLength = 320
     /// The CSS header version (at octet 8 of a CSS header) of the RSA and of the ECDSA header.
-    public static let rsaCSSVersion: UInt32 = 0x0001_0000
-    public static let ecdsaCSSVersion: UInt32 = 0x0002_0000
+    package static let rsaCSSVersion: UInt32 = 0x0001_0000
+    package static let ecdsaCSSVersion: UInt32 = 0x0002_0000
     /// Intel Write Boot Params: its first parameter is the boot address Intel Reset takes.
-    public static let writeBootParamsOpcode: UInt16 = 0xFC0E
+    package static let writeBootParamsOpcode: UInt16 = 0xFC0E
 
-    public let file: String
-    public let bytes: [UInt8]
+    package let file: String
+    package let bytes: [UInt8]
     /// Whether an ECDSA header follows the RSA header (the TLV generations' layout).
-    public let hasECDSAHeader: Bool
+    package let hasECDSAHeader: Bool
     /// The command buffer's chunks, each ending on a 4-octet boundary.
-    public let chunks: [Range<Int>]
+    package let chunks: [Range<Int>]
     /// The first Intel Write Boot Params in the file, found as btintel finds it (`btintel_firmware_version`):
     /// its boot address and firmware build; nil when there is none (btintel then boots address 0).
-    public let bootParams: (address: UInt32, build: IntelFirmwareBuild)?
+    package let bootParams: (address: UInt32, build: IntelFirmwareBuild)?
 
-    public init(bytes: [UInt8], file: String) throws(FirmwareError) {
+    package init(bytes: [UInt8], file: String) throws(FirmwareError) {
         let reader = FirmwareBytes(bytes: bytes, file: file)
         guard bytes.count >= Self.rsaHeaderLength else {
             throw reader.failure("truncated .sfi: \(bytes.count) octets, shorter than its \(Self.rsaHeaderLength)-octet RSA header")
@@ -100,7 +100,7 @@ public struct IntelSFI: Sendable {
     }
 
     /// The headers sent for `engine`: type and range, in btintel's order (CSS header, public key, signature).
-    public func headers(engine: Engine) throws(FirmwareError) -> [(type: FragmentType, range: Range<Int>)] {
+    package func headers(engine: Engine) throws(FirmwareError) -> [(type: FragmentType, range: Range<Int>)] {
         switch engine {
         case .rsa:
             return [(.cssHeader, 0..<128), (.publicKey, 128..<384), (.signature, 388..<644)]
@@ -114,7 +114,7 @@ public struct IntelSFI: Sendable {
 
     /// Every Secure Send fragment for `engine`, in order: the headers, then the command buffer's chunks, each
     /// cut into pieces of at most 252 octets.
-    public func fragments(engine: Engine) throws(FirmwareError) -> [IntelSecureSendFragment] {
+    package func fragments(engine: Engine) throws(FirmwareError) -> [IntelSecureSendFragment] {
         let parts = try headers(engine: engine) + chunks.map { (type: FragmentType.data, range: $0) }
         return parts.flatMap { part in
             stride(from: part.range.lowerBound, to: part.range.upperBound, by: Self.fragmentLength).map {
@@ -124,13 +124,13 @@ public struct IntelSFI: Sendable {
     }
 
     /// The exact octets sent for `engine`: each fragment's Secure Send parameters (type, then data), in order.
-    public func sent(engine: Engine) throws(FirmwareError) -> [UInt8] {
+    package func sent(engine: Engine) throws(FirmwareError) -> [UInt8] {
         try fragments(engine: engine).flatMap { [$0.type.rawValue] + bytes[$0.range] }
     }
 }
 
 /// One Secure Send command: its fragment type and the file's octets it carries.
-public struct IntelSecureSendFragment: Sendable, Equatable {
-    public let type: IntelSFI.FragmentType
-    public let range: Range<Int>
+package struct IntelSecureSendFragment: Sendable, Equatable {
+    package let type: IntelSFI.FragmentType
+    package let range: Range<Int>
 }

@@ -1,9 +1,9 @@
 /// The TLV form of Intel Read Version (btintel.h's `struct intel_version_tlv`, filled by
 /// `btintel_parse_version_tlv`): entries of a type octet, a length octet and that many value octets, values
 /// little-endian. Types btintel does not keep are skipped, as it skips them.
-public struct IntelVersionTLV: Sendable, Equatable {
+package struct IntelVersionTLV: Sendable, Equatable {
     /// The entry types btintel reads (its `INTEL_TLV_*` enumeration, from 0x10).
-    public enum Kind: UInt8, Sendable, CaseIterable {
+    package enum Kind: UInt8, Sendable, CaseIterable {
         case cnviTop = 0x10, cnvrTop = 0x11, cnviBT = 0x12, cnvrBT = 0x13
         case deviceRevisionID = 0x16, imageType = 0x1C, timestamp = 0x1D, buildType = 0x1E, buildNumber = 0x1F
         case secureBoot = 0x28, otpLock = 0x2A, apiLock = 0x2B, debugLock = 0x2C, minimumFirmware = 0x2D
@@ -11,37 +11,37 @@ public struct IntelVersionTLV: Sendable, Equatable {
     }
 
     /// `img_type`: which image runs.
-    public enum ImageType: UInt8, Sendable { case bootloader = 0x01, intermediate = 0x02, operational = 0x03 }
+    package enum ImageType: UInt8, Sendable { case bootloader = 0x01, intermediate = 0x02, operational = 0x03 }
 
-    public var cnviTop: UInt32 = 0
-    public var cnvrTop: UInt32 = 0
+    package var cnviTop: UInt32 = 0
+    package var cnvrTop: UInt32 = 0
     /// Carries the hardware platform (bits 8–15) and variant (bits 16–21).
-    public var cnviBT: UInt32 = 0
-    public var cnvrBT: UInt32 = 0
-    public var deviceRevisionID: UInt16 = 0
-    public var imageType: UInt8 = 0
-    public var timestamp: UInt16 = 0
-    public var buildType: UInt8 = 0
-    public var buildNumber: UInt32 = 0
-    public var secureBoot: UInt8 = 0
-    public var otpLock: UInt8 = 0
-    public var apiLock: UInt8 = 0
-    public var debugLock: UInt8 = 0
+    package var cnviBT: UInt32 = 0
+    package var cnvrBT: UInt32 = 0
+    package var deviceRevisionID: UInt16 = 0
+    package var imageType: UInt8 = 0
+    package var timestamp: UInt16 = 0
+    package var buildType: UInt8 = 0
+    package var buildNumber: UInt32 = 0
+    package var secureBoot: UInt8 = 0
+    package var otpLock: UInt8 = 0
+    package var apiLock: UInt8 = 0
+    package var debugLock: UInt8 = 0
     /// The minimum firmware build (number, calendar week, year − 2000): the bootloader's; equal to the
     /// file's 0xFC0E build, btintel skips the download as already loaded.
-    public var minimumFirmware: IntelFirmwareBuild = .init(number: 0, week: 0, year: 0)
+    package var minimumFirmware: IntelFirmwareBuild = .init(number: 0, week: 0, year: 0)
     /// Non-zero: the bootloader does not acknowledge every fragment, which btintel refuses.
-    public var limitedCCE: UInt8 = 0
+    package var limitedCCE: UInt8 = 0
     /// The secure boot engine: 0x00 RSA, 0x01 ECDSA.
-    public var sbeType: UInt8 = 0
-    public var otpBDAddress: [UInt8]?
-    public var firmwareID: String?
+    package var sbeType: UInt8 = 0
+    package var otpBDAddress: [UInt8]?
+    package var firmwareID: String?
 
-    public init() {}
+    package init() {}
 
     /// Reads the entries after Status; an entry running past the end, or a value shorter than its type
     /// needs, is an error (btintel rejects the first with -EINVAL).
-    public init(entries bytes: [UInt8]) throws(FirmwareError) {
+    package init(entries bytes: [UInt8]) throws(FirmwareError) {
         let reader = FirmwareBytes(bytes: bytes, file: IntelVersion.source)
         var position = 0
         while position < bytes.count {
@@ -93,13 +93,13 @@ public struct IntelVersionTLV: Sendable, Equatable {
     ]
 
     /// `INTEL_HW_PLATFORM(cnvi_bt)`: 0x37 for every controller btintel supports.
-    public var hardwarePlatform: UInt8 { UInt8(truncatingIfNeeded: cnviBT >> 8) }
+    package var hardwarePlatform: UInt8 { UInt8(truncatingIfNeeded: cnviBT >> 8) }
     /// `INTEL_HW_VARIANT(cnvi_bt)`, e.g. 0x17 (TyP, the AX210).
-    public var hardwareVariant: UInt8 { UInt8(truncatingIfNeeded: cnviBT >> 16) & 0x3F }
+    package var hardwareVariant: UInt8 { UInt8(truncatingIfNeeded: cnviBT >> 16) & 0x3F }
 
     /// btintel's `INTEL_CNVX_TOP_PACK_SWAB` of a CNVi/CNVr top: its type (bits 0–11) shifted over its step
     /// (bits 24–27), byte-swapped.
-    public static func packedTop(_ top: UInt32) -> UInt16 {
+    package static func packedTop(_ top: UInt32) -> UInt16 {
         let packed = UInt16(truncatingIfNeeded: (top & 0xFFF) << 4 | (top >> 24) & 0xF)
         return packed.byteSwapped
     }
@@ -107,7 +107,7 @@ public struct IntelVersionTLV: Sendable, Equatable {
     /// The file btintel asks for (`btintel_get_fw_name_tlv`): `intel/ibt-<cnvi>-<cnvr>.<suffix>` of the packed
     /// tops in 4 lowercase hexadecimal digits; Blazar (variant 0x1E and later) adds its firmware ID, or names
     /// the intermediate loader (`-iml`) from the bootloader.
-    public func firmwareName(suffix: String) -> String {
+    package func firmwareName(suffix: String) -> String {
         let base = "intel/ibt-\(Self.hex4(Self.packedTop(cnviTop)))-\(Self.hex4(Self.packedTop(cnvrTop)))"
         if hardwareVariant >= 0x1E {
             if imageType == ImageType.bootloader.rawValue { return base + "-iml.\(suffix)" }
@@ -122,7 +122,7 @@ public struct IntelVersionTLV: Sendable, Equatable {
     }
 
     /// The entries for these values, in btintel's type order (what a controller would answer).
-    public var entries: [UInt8] {
+    package var entries: [UInt8] {
         Kind.allCases.flatMap { kind -> [UInt8] in
             guard let value = value(of: kind) else { return [] }
             return [kind.rawValue, UInt8(value.count)] + value
@@ -145,17 +145,17 @@ public struct IntelVersionTLV: Sendable, Equatable {
 }
 
 /// A firmware build as Intel writes it: number, calendar week, year − 2000.
-public struct IntelFirmwareBuild: Sendable, Equatable, CustomStringConvertible {
-    public let number: UInt8
-    public let week: UInt8
-    public let year: UInt8
+package struct IntelFirmwareBuild: Sendable, Equatable, CustomStringConvertible {
+    package let number: UInt8
+    package let week: UInt8
+    package let year: UInt8
 
-    public init(number: UInt8, week: UInt8, year: UInt8) {
+    package init(number: UInt8, week: UInt8, year: UInt8) {
         self.number = number
         self.week = week
         self.year = year
     }
 
     /// btintel's "Firmware Version: num-ww.yy".
-    public var description: String { "\(number)-\(week).\(year)" }
+    package var description: String { "\(number)-\(week).\(year)" }
 }

@@ -1,29 +1,29 @@
 /// A Realtek Bluetooth controller as Linux's btrtl (drivers/bluetooth/btrtl.c, its `ic_id_table`) knows it:
 /// what Read Local Version reports (LMP subversion, HCI revision, HCI version) and the bus it is on, and the
 /// firmware and config files it needs from `rtl_bt/`.
-public struct RealtekChip: Sendable, Equatable {
-    public enum Bus: String, Sendable { case usb, uart }
+package struct RealtekChip: Sendable, Equatable {
+    package enum Bus: String, Sendable { case usb, uart }
 
     /// The LMP subversion of the ROM firmware (Read Local Version), e.g. 0x8761.
-    public let lmpSubversion: UInt16
-    public let hciRevision: UInt16
+    package let lmpSubversion: UInt16
+    package let hciRevision: UInt16
     /// The HCI version; 0 in the table matches any.
-    public let hciVersion: UInt8
-    public let bus: Bus
+    package let hciVersion: UInt8
+    package let bus: Bus
     /// The controller's name as btrtl reports it (its `hw_info`), e.g. "rtl8761bu".
-    public let name: String
+    package let name: String
     /// The epatch file in `rtl_bt/`, e.g. "rtl8761bu_fw.bin".
-    public let firmwareFile: String
+    package let firmwareFile: String
     /// The config file in `rtl_bt/`, if the chip has one.
-    public let configFile: String?
+    package let configFile: String?
     /// Whether the download cannot go without the config file.
-    public let configNeeded: Bool
+    package let configNeeded: Bool
     /// Whether the controller answers the vendor Read ROM Version (0xFC6D); the patch is chosen by it.
-    public let hasROMVersion: Bool
+    package let hasROMVersion: Bool
 
     /// The chips with an epatch that btrtl matches on Read Local Version alone (the 8723CS, told apart by a
     /// vendor register read, is left out), in btrtl's order: the first that matches is the chip.
-    public static let known: [RealtekChip] = [
+    package static let known: [RealtekChip] = [
         chip(0x1200, 0xb, 0x6, .usb, "rtl8723au", "rtl8723a", config: false, rom: false, hasConfig: false),
         chip(0x8723, 0xb, 0x6, .uart, "rtl8723bs", "rtl8723bs", config: true),
         chip(0x8723, 0xb, 0x6, .usb, "rtl8723bu", "rtl8723b", config: false),
@@ -58,7 +58,7 @@ public struct RealtekChip: Sendable, Equatable {
 
     /// The chip a controller is by what Read Local Version returned, as btrtl matches it; nil for one it
     /// does not know (or one already running patched firmware, whose LMP subversion has changed).
-    public static func matching(lmpSubversion: UInt16, hciRevision: UInt16, hciVersion: UInt8, bus: Bus = .usb) -> RealtekChip? {
+    package static func matching(lmpSubversion: UInt16, hciRevision: UInt16, hciVersion: UInt8, bus: Bus = .usb) -> RealtekChip? {
         known.first {
             $0.lmpSubversion == lmpSubversion && $0.hciRevision == hciRevision
                 && ($0.hciVersion == hciVersion || $0.hciVersion == 0) && $0.bus == bus
@@ -67,12 +67,12 @@ public struct RealtekChip: Sendable, Equatable {
 
     /// The chips whose firmware is the file named `fileName` (a path's last component): its `_fw.bin`, or
     /// the `_fw_v2.bin` btrtl tries first for the 8852C.
-    public static func using(firmwareFile fileName: String) -> [RealtekChip] {
+    package static func using(firmwareFile fileName: String) -> [RealtekChip] {
         known.filter { $0.firmwareFile == fileName || $0.firmwareFile.replacingSuffix("_fw.bin", with: "_fw_v2.bin") == fileName }
     }
 
     /// The firmware files btrtl names for the 8852C (HCI revision 0xC): `_fw_v2.bin` first, then `_fw.bin`.
-    public var firmwareFiles: [String] {
+    package var firmwareFiles: [String] {
         if lmpSubversion == 0x8852 && hciRevision == 0xc {
             return [firmwareFile.replacingSuffix("_fw.bin", with: "_fw_v2.bin"), firmwareFile]
         }
@@ -82,13 +82,13 @@ public struct RealtekChip: Sendable, Equatable {
 
 /// An epatch's project ID (its extension section says which chip family it is for) and the LMP subversion of
 /// the ROM it patches: btrtl refuses a file whose project is for another LMP subversion.
-public struct RealtekProject: Sendable, Equatable {
-    public let id: UInt8
+package struct RealtekProject: Sendable, Equatable {
+    package let id: UInt8
     /// The family, e.g. "RTL8761B".
-    public let chip: String
-    public let lmpSubversion: UInt16
+    package let chip: String
+    package let lmpSubversion: UInt16
 
-    public static let known: [RealtekProject] = [
+    package static let known: [RealtekProject] = [
         .init(id: 0, chip: "RTL8723A", lmpSubversion: 0x1200), .init(id: 1, chip: "RTL8723B", lmpSubversion: 0x8723),
         .init(id: 2, chip: "RTL8821A", lmpSubversion: 0x8821), .init(id: 3, chip: "RTL8761A", lmpSubversion: 0x8761),
         .init(id: 7, chip: "RTL8703B", lmpSubversion: 0x8703), .init(id: 8, chip: "RTL8822B", lmpSubversion: 0x8822),
@@ -100,7 +100,7 @@ public struct RealtekProject: Sendable, Equatable {
         .init(id: 51, chip: "RTL8761C", lmpSubversion: 0x8761),
     ]
 
-    public static func withID(_ id: UInt8) -> RealtekProject? { known.first { $0.id == id } }
+    package static func withID(_ id: UInt8) -> RealtekProject? { known.first { $0.id == id } }
 }
 
 extension String {

@@ -1,20 +1,20 @@
 /// A Realtek config file (`rtl_bt/*_config.bin`): the signature 0x8723AB55, the entries' total length, then
 /// entries of a 16-bit offset, an 8-bit length and that many octets of data (all little-endian). btrtl sends it
 /// as it is, after the patch.
-public struct RealtekConfig: Sendable, Equatable {
-    public struct Entry: Sendable, Equatable {
-        public let offset: UInt16
-        public let data: [UInt8]
+package struct RealtekConfig: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
+        package let offset: UInt16
+        package let data: [UInt8]
     }
 
-    public static let signature: UInt32 = 0x8723_AB55
+    package static let signature: UInt32 = 0x8723_AB55
 
-    public let file: String
+    package let file: String
     /// The whole file: what is appended to the patch.
-    public let bytes: [UInt8]
-    public let entries: [Entry]
+    package let bytes: [UInt8]
+    package let entries: [Entry]
 
-    public init(bytes: [UInt8], file: String) throws(FirmwareError) {
+    package init(bytes: [UInt8], file: String) throws(FirmwareError) {
         let reader = FirmwareBytes(bytes: bytes, file: file)
         guard bytes.count >= 6 else {
             throw reader.failure("truncated config: \(bytes.count) octets, a config has at least 6 (its signature and length)")

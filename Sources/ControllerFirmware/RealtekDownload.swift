@@ -2,31 +2,31 @@
 /// opcode 0xFC20) of an index octet and up to 252 octets each, numbered as btrtl numbers them
 /// (`rtl_download_firmware`): 0, 1, … 0x7F, then 1 … 0x7F again (never 0 after the first), bit 7 set on the
 /// last. btrtl sends `length / 252 + 1` fragments, so a payload of a whole number of fragments ends in an empty one.
-public struct RealtekDownload: Sendable, Equatable {
-    public static let fragmentLength = 252
+package struct RealtekDownload: Sendable, Equatable {
+    package static let fragmentLength = 252
 
-    public struct Fragment: Sendable, Equatable {
+    package struct Fragment: Sendable, Equatable {
         /// The Download command's index octet (bit 7: the last).
-        public let index: UInt8
+        package let index: UInt8
         /// The payload's octets this fragment carries.
-        public let range: Range<Int>
+        package let range: Range<Int>
     }
 
     /// The exact octets downloaded.
-    public let payload: [UInt8]
-    public let patchLength: Int
-    public let configLength: Int
+    package let payload: [UInt8]
+    package let patchLength: Int
+    package let configLength: Int
 
-    public init(patch: [UInt8], config: RealtekConfig?) {
+    package init(patch: [UInt8], config: RealtekConfig?) {
         payload = patch + (config?.bytes ?? [])
         patchLength = patch.count
         configLength = config?.bytes.count ?? 0
     }
 
-    public var fragments: [Fragment] { Self.fragments(length: payload.count) }
+    package var fragments: [Fragment] { Self.fragments(length: payload.count) }
 
     /// The fragments of a payload of `length` octets.
-    public static func fragments(length: Int) -> [Fragment] {
+    package static func fragments(length: Int) -> [Fragment] {
         let count = length / fragmentLength + 1
         var next: UInt8 = 0
         return (0..<count).map { number in
@@ -41,15 +41,15 @@ public struct RealtekDownload: Sendable, Equatable {
 
 /// A controller's firmware file as btrtl uses it: an epatch, or (the RTL8723A, LMP subversion 0x1200) a plain
 /// image downloaded whole.
-public enum RealtekFirmware: Sendable {
+package enum RealtekFirmware: Sendable {
     case epatch(RealtekEpatch)
     case plain(file: String, bytes: [UInt8])
 
-    public static let lmpSubversion8723A: UInt16 = 0x1200
+    package static let lmpSubversion8723A: UInt16 = 0x1200
 
     /// Reads `bytes` for a controller of LMP subversion `lmpSubversion` (nil: the one the file's project is
     /// for); refuses a file for another chip as btrtl does.
-    public init(bytes: [UInt8], file: String, lmpSubversion: UInt16?) throws(FirmwareError) {
+    package init(bytes: [UInt8], file: String, lmpSubversion: UInt16?) throws(FirmwareError) {
         if lmpSubversion == Self.lmpSubversion8723A {
             guard bytes.count >= 8 else {
                 throw FirmwareError(file: file, problem: "truncated RTL8723A firmware: \(bytes.count) octets, at least 8 expected")
@@ -69,13 +69,13 @@ public enum RealtekFirmware: Sendable {
     }
 
     /// The ROM versions to choose from; none for a plain image.
-    public var romVersions: [UInt8] {
+    package var romVersions: [UInt8] {
         if case .epatch(let epatch) = self { return epatch.romVersions() }
         return []
     }
 
     /// The patch for ROM version `romVersion` (ignored for a plain image).
-    public func patch(romVersion: UInt8) throws(FirmwareError) -> [UInt8] {
+    package func patch(romVersion: UInt8) throws(FirmwareError) -> [UInt8] {
         switch self {
         case .epatch(let epatch): try epatch.patch(romVersion: romVersion)
         case .plain(_, let bytes): bytes

@@ -10,43 +10,43 @@
 /// section count), then sections (opcode, length) of subsections (ECO, priority, length): the patch for ROM
 /// version R is every subsection of ECO R + 1 in the snippet (1) and dummy-header (2) sections (security
 /// headers, 3, only for a controller with a key ID), ordered by priority.
-public struct RealtekEpatch: Sendable {
-    public enum Format: String, Sendable { case v1, v2 }
+package struct RealtekEpatch: Sendable {
+    package enum Format: String, Sendable { case v1, v2 }
 
     /// One patch of a version 1 epatch, as its tables say.
-    public struct Patch: Sendable, Equatable {
-        public let chipID: UInt16
-        public let length: UInt16
-        public let offset: UInt32
+    package struct Patch: Sendable, Equatable {
+        package let chipID: UInt16
+        package let length: UInt16
+        package let offset: UInt32
     }
 
     /// One subsection of a version 2 epatch.
-    public struct Subsection: Sendable, Equatable {
-        public let sectionOpcode: UInt32
-        public let eco: UInt8
-        public let priority: UInt8
+    package struct Subsection: Sendable, Equatable {
+        package let sectionOpcode: UInt32
+        package let eco: UInt8
+        package let priority: UInt8
         /// The security header's key ID (the third octet of its header).
-        public let keyID: UInt8
-        public let data: Range<Int>
+        package let keyID: UInt8
+        package let data: Range<Int>
     }
 
-    public static let signatureV1 = Array("Realtech".utf8)
-    public static let signatureV2 = Array("RTBTCore".utf8)
-    public static let extensionSignature: [UInt8] = [0x51, 0x04, 0xFD, 0x77]
+    package static let signatureV1 = Array("Realtech".utf8)
+    package static let signatureV2 = Array("RTBTCore".utf8)
+    package static let extensionSignature: [UInt8] = [0x51, 0x04, 0xFD, 0x77]
     static let headerV1Length = 14
     static let headerV2Length = 20
 
-    public let file: String
-    public let format: Format
-    public let project: RealtekProject
+    package let file: String
+    package let format: Format
+    package let project: RealtekProject
     /// Version 1: the 32-bit firmware version (written over each patch's last 4 octets); version 2: the first
     /// 4 of the header's 8 version octets, little-endian.
-    public let firmwareVersion: UInt32
-    public let patches: [Patch]
-    public let subsections: [Subsection]
+    package let firmwareVersion: UInt32
+    package let patches: [Patch]
+    package let subsections: [Subsection]
     let bytes: FirmwareBytes
 
-    public init(bytes: [UInt8], file: String) throws(FirmwareError) {
+    package init(bytes: [UInt8], file: String) throws(FirmwareError) {
         let reader = FirmwareBytes(bytes: bytes, file: file)
         self.file = file
         self.bytes = reader
@@ -164,7 +164,7 @@ public struct RealtekEpatch: Sendable {
     }
 
     /// The ROM versions the file has a patch for, ascending (a chip ID or ECO of 0 serves none).
-    public func romVersions(keyID: UInt8 = 0) -> [UInt8] {
+    package func romVersions(keyID: UInt8 = 0) -> [UInt8] {
         let ids: [Int] = switch format {
         case .v1: patches.map { Int($0.chipID) }
         case .v2: subsections.filter { $0.sectionOpcode != 3 || (keyID != 0 && $0.keyID == keyID) }.map { Int($0.eco) }
@@ -176,7 +176,7 @@ public struct RealtekEpatch: Sendable {
     /// builds it: version 1, the first patch of chip ID R + 1 with its last 4 octets the firmware version;
     /// version 2, the subsections of ECO R + 1 by priority (a later one of equal priority first, as btrtl
     /// inserts them). `keyID` is the controller's security key ID (0: none; security headers are skipped).
-    public func patch(romVersion: UInt8, keyID: UInt8 = 0) throws(FirmwareError) -> [UInt8] {
+    package func patch(romVersion: UInt8, keyID: UInt8 = 0) throws(FirmwareError) -> [UInt8] {
         let wanted = Int(romVersion) + 1
         let available = romVersions(keyID: keyID).map { "\($0)" }.joined(separator: ", ")
         let missing = bytes.failure("no patch for ROM version \(romVersion) (\(project.chip), project ID \(project.id)); "

@@ -1,22 +1,22 @@
 /// The 32-octet header MCUboot puts before an image's body (bootutil's `struct image_header`, little-endian).
-public struct MCUbootHeader: Sendable, Hashable {
+package struct MCUbootHeader: Sendable, Hashable {
     /// `IMAGE_MAGIC`.
-    public static let magic: UInt32 = 0x96F3_B83D
-    public static let size = 32
+    package static let magic: UInt32 = 0x96F3_B83D
+    package static let size = 32
 
     /// Where the image runs from when it is loaded to RAM (`ih_load_addr`; 0 unless RAM_LOAD).
-    public var loadAddress: UInt32
+    package var loadAddress: UInt32
     /// The header's size in the image: the body starts there (`ih_hdr_size`, at least 32; imgtool pads it).
-    public var headerSize: Int
+    package var headerSize: Int
     /// The protected TLV area's size, its info header included (`ih_protect_tlv_size`; 0 when there is none).
-    public var protectedTLVSize: Int
+    package var protectedTLVSize: Int
     /// The body's size (`ih_img_size`).
-    public var imageSize: Int
-    public var flags: MCUbootImageFlags
-    public var version: MCUbootVersion
+    package var imageSize: Int
+    package var flags: MCUbootImageFlags
+    package var version: MCUbootVersion
 
     /// Reads the header at the start of `bytes`.
-    public init(decoding bytes: [UInt8]) throws(MCUbootImageError) {
+    package init(decoding bytes: [UInt8]) throws(MCUbootImageError) {
         guard bytes.count >= Self.size else { throw .truncated("the image header", have: bytes.count, need: Self.size) }
         let reader = LittleEndian(bytes)
         let magic = reader.u32(0)
@@ -32,26 +32,26 @@ public struct MCUbootHeader: Sendable, Hashable {
 }
 
 /// `ih_flags`.
-public struct MCUbootImageFlags: OptionSet, Sendable, Hashable {
-    public var rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+package struct MCUbootImageFlags: OptionSet, Sendable, Hashable {
+    package var rawValue: UInt32
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    public static let positionIndependent = Self(rawValue: 0x01)
-    public static let encryptedAES128 = Self(rawValue: 0x04)
-    public static let encryptedAES256 = Self(rawValue: 0x08)
-    public static let nonBootable = Self(rawValue: 0x10)
-    public static let ramLoad = Self(rawValue: 0x20)
-    public static let romFixed = Self(rawValue: 0x100)
+    package static let positionIndependent = Self(rawValue: 0x01)
+    package static let encryptedAES128 = Self(rawValue: 0x04)
+    package static let encryptedAES256 = Self(rawValue: 0x08)
+    package static let nonBootable = Self(rawValue: 0x10)
+    package static let ramLoad = Self(rawValue: 0x20)
+    package static let romFixed = Self(rawValue: 0x100)
 }
 
 /// `struct image_version`: major.minor.revision+build.
-public struct MCUbootVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var major: UInt8
-    public var minor: UInt8
-    public var revision: UInt16
-    public var build: UInt32
+package struct MCUbootVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package var major: UInt8
+    package var minor: UInt8
+    package var revision: UInt16
+    package var build: UInt32
 
-    public init(major: UInt8, minor: UInt8, revision: UInt16, build: UInt32) {
+    package init(major: UInt8, minor: UInt8, revision: UInt16, build: UInt32) {
         self.major = major
         self.minor = minor
         self.revision = revision
@@ -59,13 +59,13 @@ public struct MCUbootVersion: Sendable, Hashable, Comparable, CustomStringConver
     }
 
     /// As imgtool writes it: "1.2.3+4".
-    public var description: String { "\(major).\(minor).\(revision)+\(build)" }
+    package var description: String { "\(major).\(minor).\(revision)+\(build)" }
 
     /// As Zephyr's image management reports it in an image state response: "1.2.3", with ".4" when the build
     /// number is not 0.
-    public var mcumgrString: String { "\(major).\(minor).\(revision)" + (build == 0 ? "" : ".\(build)") }
+    package var mcumgrString: String { "\(major).\(minor).\(revision)" + (build == 0 ? "" : ".\(build)") }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool {
+    package static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.major, lhs.minor, lhs.revision, lhs.build) < (rhs.major, rhs.minor, rhs.revision, rhs.build)
     }
 }

@@ -1,6 +1,6 @@
 /// What MCUboot's image validation (bootutil_img_validate) concludes about an image's signature, given the key it
 /// was built with.
-public enum MCUbootSignatureVerdict: Sendable, Hashable, CustomStringConvertible {
+package enum MCUbootSignatureVerdict: Sendable, Hashable, CustomStringConvertible {
     /// A signature TLV after the key hash TLV naming the key verifies over the image's hash.
     case verified
     /// The SHA-256 TLV does not match the image: MCUboot refuses it before any signature.
@@ -11,7 +11,7 @@ public enum MCUbootSignatureVerdict: Sendable, Hashable, CustomStringConvertible
     /// The key is named but its signature does not verify over the hash.
     case badSignature
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .verified: "signature verified"
         case .hashMismatch: "the SHA256 TLV does not match the image"
@@ -27,7 +27,7 @@ extension MCUbootImage {
     /// its kind that follow (ECDSA's DER signature over the 32-octet hash, Ed25519's over the hash as the message,
     /// as imgtool signs them); the image is accepted if one verifies. A key embedded as a PUBKEY TLV (MCUboot's
     /// `MCUBOOT_HW_KEY`) is not read.
-    public func signatureVerdict(with key: MCUbootPublicKey) -> MCUbootSignatureVerdict {
+    package func signatureVerdict(with key: MCUbootPublicKey) -> MCUbootSignatureVerdict {
         guard hashMatches else { return .hashMismatch }
         var keyNamed = false
         var badSignature = false

@@ -3,21 +3,21 @@ import BluetoothCrypto
 /// An image as MCUboot boots it and imgtool makes it: the header, the body, the protected TLV area (when the header
 /// gives it a size) and the TLV area, with the SHA-256 TLV checked against the hash of header, body and protected
 /// TLVs. The bytes after the TLV area (imgtool's padding to the slot size, the trailer) are kept, not read.
-public struct MCUbootImage: Sendable, Hashable {
+package struct MCUbootImage: Sendable, Hashable {
     /// The whole file, as it is uploaded.
-    public let bytes: [UInt8]
-    public let header: MCUbootHeader
+    package let bytes: [UInt8]
+    package let header: MCUbootHeader
     /// The protected TLVs then the others, in the order the file holds them.
-    public let tlvs: [MCUbootTLV]
+    package let tlvs: [MCUbootTLV]
     /// The SHA-256 TLV's value: what MCUmgr's image state reports as the image's hash.
-    public let hash: [UInt8]
+    package let hash: [UInt8]
     /// Whether `hash` is the SHA-256 of the header, body and protected TLVs (always, unless read without the check).
-    public let hashMatches: Bool
+    package let hashMatches: Bool
 
     /// Reads and checks `bytes`: a foreign or truncated file, a TLV area that runs past its size, or (when
     /// `checkingHash`, the default) a hash that does not match is an `MCUbootImageError`. A device's image
     /// manager reads the hash TLV without the check, as Zephyr's does; MCUboot checks it at boot.
-    public init(_ bytes: [UInt8], checkingHash: Bool = true) throws(MCUbootImageError) {
+    package init(_ bytes: [UInt8], checkingHash: Bool = true) throws(MCUbootImageError) {
         let header = try MCUbootHeader(decoding: bytes)
         let bodyEnd = header.headerSize + header.imageSize
         guard bodyEnd <= bytes.count else { throw .truncated("the image body", have: max(0, bytes.count - header.headerSize), need: header.imageSize) }
@@ -50,18 +50,18 @@ public struct MCUbootImage: Sendable, Hashable {
     }
 
     /// The image's version.
-    public var version: MCUbootVersion { header.version }
+    package var version: MCUbootVersion { header.version }
 
     /// The signatures' TLVs (none for an unsigned image). Verifying one takes the key MCUboot was built with
     /// (`signatureVerdict(with:)`).
-    public var signatures: [MCUbootTLV] { tlvs.filter(\.kind.isSignature) }
+    package var signatures: [MCUbootTLV] { tlvs.filter(\.kind.isSignature) }
 
     /// The key hash TLV's value: the SHA-256 of the public key the image is signed with.
-    public var keyHash: [UInt8]? { tlvs.first { $0.kind == .keyHash }?.value }
+    package var keyHash: [UInt8]? { tlvs.first { $0.kind == .keyHash }?.value }
 }
 
 /// Why a file is not an MCUboot image we upload.
-public enum MCUbootImageError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum MCUbootImageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file ends inside `what`.
     case truncated(String, have: Int, need: Int)
     /// The first four octets are not IMAGE_MAGIC.
@@ -79,7 +79,7 @@ public enum MCUbootImageError: Error, Sendable, Hashable, CustomStringConvertibl
     /// A signing key MCUboot is given is not a PEM ECDSA P-256 or Ed25519 key.
     case badKey(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated(let what, let have, let need): "MCUboot image: file ends inside \(what) (\(have) of \(need) octets)"
         case .notAnImage(let magic): "not an MCUboot image: magic 0x\(String(magic, radix: 16)), not 0x96f3b83d"

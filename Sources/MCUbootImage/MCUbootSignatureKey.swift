@@ -3,11 +3,11 @@
 /// `IMAGE_TLV_RSA3072_PSS`) and, for `IMAGE_TLV_ECDSA_SIG`, by the size of the DER signature, which tells the curve:
 /// a P-256 signature's r and s take at most 33 octets each (72 in all, with the SEQUENCE and INTEGER heads), a
 /// P-384 one's at most 49 (104).
-public enum MCUbootSignatureKey: Sendable, Hashable, CustomStringConvertible {
+package enum MCUbootSignatureKey: Sendable, Hashable, CustomStringConvertible {
     case ecdsaP224, ecdsaP256, ecdsaP384, ed25519, rsa2048, rsa3072
 
     /// The key kind `tlv` names; nil for a TLV that is no signature, or an ECDSA signature of no curve's size.
-    public init?(_ tlv: MCUbootTLV) {
+    package init?(_ tlv: MCUbootTLV) {
         switch tlv.kind {
         case .ecdsa224: self = .ecdsaP224
         case .ecdsaSignature:
@@ -29,7 +29,7 @@ public enum MCUbootSignatureKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The name MCUboot's and imgtool's documentation give the key type.
-    public var description: String {
+    package var description: String {
         switch self {
         case .ecdsaP224: "ECDSA P-224"
         case .ecdsaP256: "ECDSA P-256"
@@ -44,5 +44,5 @@ public enum MCUbootSignatureKey: Sendable, Hashable, CustomStringConvertible {
 extension MCUbootImage {
     /// The kinds of key the image's signature TLVs were made with (empty for an unsigned image; a signature TLV of
     /// no size its type allows is left out). Not verified: that takes the public key.
-    public var signatureKeys: [MCUbootSignatureKey] { signatures.compactMap(MCUbootSignatureKey.init) }
+    package var signatureKeys: [MCUbootSignatureKey] { signatures.compactMap(MCUbootSignatureKey.init) }
 }

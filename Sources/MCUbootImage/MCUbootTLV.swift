@@ -1,23 +1,23 @@
 /// One TLV of an image's TLV areas (bootutil's `struct image_tlv`: type and length, little-endian, then the value).
-public struct MCUbootTLV: Sendable, Hashable {
+package struct MCUbootTLV: Sendable, Hashable {
     /// The TLV types MCUboot defines (bootutil's `IMAGE_TLV_*`).
-    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        public var rawValue: UInt16
-        public init(rawValue: UInt16) { self.rawValue = rawValue }
+    package struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        package var rawValue: UInt16
+        package init(rawValue: UInt16) { self.rawValue = rawValue }
 
-        public static let keyHash = Kind(rawValue: 0x01)
-        public static let publicKey = Kind(rawValue: 0x02)
-        public static let sha256 = Kind(rawValue: 0x10)
-        public static let sha384 = Kind(rawValue: 0x11)
-        public static let sha512 = Kind(rawValue: 0x12)
-        public static let rsa2048PSS = Kind(rawValue: 0x20)
-        public static let ecdsa224 = Kind(rawValue: 0x21)
-        public static let ecdsaSignature = Kind(rawValue: 0x22)
-        public static let rsa3072PSS = Kind(rawValue: 0x23)
-        public static let ed25519 = Kind(rawValue: 0x24)
-        public static let dependency = Kind(rawValue: 0x40)
-        public static let securityCounter = Kind(rawValue: 0x50)
-        public static let bootRecord = Kind(rawValue: 0x60)
+        package static let keyHash = Kind(rawValue: 0x01)
+        package static let publicKey = Kind(rawValue: 0x02)
+        package static let sha256 = Kind(rawValue: 0x10)
+        package static let sha384 = Kind(rawValue: 0x11)
+        package static let sha512 = Kind(rawValue: 0x12)
+        package static let rsa2048PSS = Kind(rawValue: 0x20)
+        package static let ecdsa224 = Kind(rawValue: 0x21)
+        package static let ecdsaSignature = Kind(rawValue: 0x22)
+        package static let rsa3072PSS = Kind(rawValue: 0x23)
+        package static let ed25519 = Kind(rawValue: 0x24)
+        package static let dependency = Kind(rawValue: 0x40)
+        package static let securityCounter = Kind(rawValue: 0x50)
+        package static let bootRecord = Kind(rawValue: 0x60)
 
         /// The names imgtool's dumpinfo prints.
         static let names: [Kind: String] = [
@@ -27,29 +27,29 @@ public struct MCUbootTLV: Sendable, Hashable {
         ]
 
         /// Whether the TLV is a signature over the image's hash.
-        public var isSignature: Bool { [.rsa2048PSS, .ecdsa224, .ecdsaSignature, .rsa3072PSS, .ed25519].contains(self) }
+        package var isSignature: Bool { [.rsa2048PSS, .ecdsa224, .ecdsaSignature, .rsa3072PSS, .ed25519].contains(self) }
 
-        public var description: String {
+        package var description: String {
             let hex = "0x" + String(rawValue, radix: 16)
             return Self.names[self].map { "\($0) (\(hex))" } ?? hex
         }
     }
 
-    public var kind: Kind
-    public var value: [UInt8]
+    package var kind: Kind
+    package var value: [UInt8]
     /// Whether it is in the protected area (covered by the image hash).
-    public var isProtected: Bool
+    package var isProtected: Bool
 
-    public init(kind: Kind, value: [UInt8], isProtected: Bool) {
+    package init(kind: Kind, value: [UInt8], isProtected: Bool) {
         self.kind = kind
         self.value = value
         self.isProtected = isProtected
     }
 
     /// `IMAGE_TLV_INFO_MAGIC`: the unprotected area's info header.
-    public static let infoMagic: UInt16 = 0x6907
+    package static let infoMagic: UInt16 = 0x6907
     /// `IMAGE_TLV_PROT_INFO_MAGIC`: the protected area's.
-    public static let protectedInfoMagic: UInt16 = 0x6908
+    package static let protectedInfoMagic: UInt16 = 0x6908
 
     /// Reads the TLV area at `offset` of `bytes` (its 4-octet info header: magic and total size, then the TLVs);
     /// returns the TLVs and the offset after the area.

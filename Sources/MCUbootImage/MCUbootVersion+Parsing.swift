@@ -1,7 +1,7 @@
 extension MCUbootVersion {
     /// Reads a version as imgtool takes it: "major.minor.revision" with an optional "+build" (each part in its
     /// field's range: 0–255, 0–255, 0–65535, 0–4294967295); nil for anything else.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let parts = text.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false)
         let numbers = parts[0].split(separator: ".", omittingEmptySubsequences: false)
         guard numbers.count == 3, numbers.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),

@@ -10,17 +10,17 @@ import MCUbootImage
 /// write the power cut is not counted, and an erase the power cut leaves the slot empty with no upload. A power cut
 /// during a swap leaves it in progress, and the next boot finishes it, as MCUboot's swap status lets it. Runs on
 /// `loop`.
-public actor MCUbootSlots {
+package actor MCUbootSlots {
     /// Faults of a device's update path, for a campaign to catch.
-    public struct Faults: Sendable, Hashable {
+    package struct Faults: Sendable, Hashable {
         /// The upload's offset is lost at a reset (kept in RAM): the next upload starts over from 0.
-        public var losesUploadOffsetAtReset: Bool
+        package var losesUploadOffsetAtReset: Bool
         /// The application confirms whatever image it booted, at once: a test image never reverts.
-        public var confirmsItself: Bool
+        package var confirmsItself: Bool
         /// A power cut during a swap leaves the device unbootable (no swap status kept): it never runs again.
-        public var bricksOnInterruptedSwap: Bool
+        package var bricksOnInterruptedSwap: Bool
 
-        public init(losesUploadOffsetAtReset: Bool = false, confirmsItself: Bool = false, bricksOnInterruptedSwap: Bool = false) {
+        package init(losesUploadOffsetAtReset: Bool = false, confirmsItself: Bool = false, bricksOnInterruptedSwap: Bool = false) {
             self.losesUploadOffsetAtReset = losesUploadOffsetAtReset
             self.confirmsItself = confirmsItself
             self.bricksOnInterruptedSwap = bricksOnInterruptedSwap
@@ -28,15 +28,15 @@ public actor MCUbootSlots {
     }
 
     /// How long flash operations take.
-    public struct Timing: Sendable, Hashable {
+    package struct Timing: Sendable, Hashable {
         /// Erasing the secondary slot: on an upload's first chunk, and on an erase request.
-        public var erase: Duration
+        package var erase: Duration
         /// Writing 1,024 octets of a chunk.
-        public var writePerKiB: Duration
+        package var writePerKiB: Duration
         /// The swap at boot (either way).
-        public var swap: Duration
+        package var swap: Duration
 
-        public init(erase: Duration = .milliseconds(500), writePerKiB: Duration = .milliseconds(2), swap: Duration = .seconds(2)) {
+        package init(erase: Duration = .milliseconds(500), writePerKiB: Duration = .milliseconds(2), swap: Duration = .seconds(2)) {
             self.erase = erase
             self.writePerKiB = writePerKiB
             self.swap = swap
@@ -45,7 +45,7 @@ public actor MCUbootSlots {
 
     /// Flash work as it starts, for whoever charges it (a simulated accessory's current model): an erase of the
     /// secondary slot, or a write of a chunk's octets, each with how long it takes.
-    public enum FlashWork: Sendable, Hashable {
+    package enum FlashWork: Sendable, Hashable {
         case erase(Duration)
         case write(octets: Int, Duration)
     }
@@ -57,31 +57,31 @@ public actor MCUbootSlots {
         var written: [UInt8]
     }
 
-    public nonisolated let loop: EventLoop
-    public let timing: Timing
-    public let faults: Faults
-    public let slotSize: Int
+    package nonisolated let loop: EventLoop
+    package let timing: Timing
+    package let faults: Faults
+    package let slotSize: Int
     /// The key MCUboot was built with: an image whose signature does not verify with it is not booted (nil: only the
     /// hash is checked, as an MCUboot without signature validation does).
-    public let signingKey: MCUbootPublicKey?
+    package let signingKey: MCUbootPublicKey?
     /// The running image and whether it is confirmed.
-    public private(set) var primary: MCUbootImage
-    public internal(set) var primaryConfirmed = true
+    package private(set) var primary: MCUbootImage
+    package internal(set) var primaryConfirmed = true
     /// A complete image in the secondary slot, read without the hash check (as Zephyr's image manager reads it).
-    public internal(set) var secondary: MCUbootImage?
-    public internal(set) var pending = false
-    public internal(set) var permanent = false
+    package internal(set) var secondary: MCUbootImage?
+    package internal(set) var pending = false
+    package internal(set) var permanent = false
     /// The running image was booted for test: the next reset reverts it unless it is confirmed first.
-    public internal(set) var testing = false
+    package internal(set) var testing = false
     /// Resets so far.
-    public private(set) var boots = 0
+    package private(set) var boots = 0
     /// The swap under way, or the one a power cut interrupted: the next boot finishes it (or, with
     /// `bricksOnInterruptedSwap`, never boots again).
     private var swapping: Swap?
     /// A swap was under way when the power went.
-    public var swapInterrupted: Bool { swapping != nil }
+    package var swapInterrupted: Bool { swapping != nil }
     /// It will never run an application again.
-    public private(set) var bricked = false
+    package private(set) var bricked = false
     /// The upload under way or done (nil: none since the last erase, swap or lost offset).
     var upload: Upload?
     /// Counts power cuts, so that a swap, an erase or a chunk's write the power interrupted does not complete.
@@ -89,9 +89,9 @@ public actor MCUbootSlots {
     /// Told of each erase and write as it starts (`observeFlash`).
     private var flashObserver: (@Sendable (FlashWork) -> Void)?
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
-    public init(running image: MCUbootImage, slotSize: Int = 0x60000, timing: Timing = Timing(), faults: Faults = Faults(),
+    package init(running image: MCUbootImage, slotSize: Int = 0x60000, timing: Timing = Timing(), faults: Faults = Faults(),
                 signingKey: MCUbootPublicKey? = nil, loop: EventLoop) {
         primary = image
         self.signingKey = signingKey
@@ -102,10 +102,10 @@ public actor MCUbootSlots {
     }
 
     /// The offset of the upload under way (0 when none).
-    public var uploadOffset: Int { upload.map { $0.written.count } ?? 0 }
+    package var uploadOffset: Int { upload.map { $0.written.count } ?? 0 }
 
     /// The slots as an image state response lists them.
-    public var states: [MCUmgrImageState] {
+    package var states: [MCUmgrImageState] {
         var states = [MCUmgrImageState(slot: 0, version: primary.version.mcumgrString, hash: primary.hash,
                                        bootable: !primary.header.flags.contains(.nonBootable), confirmed: primaryConfirmed, active: true)]
         if let secondary {
@@ -119,7 +119,7 @@ public actor MCUbootSlots {
     func sleep(_ duration: Duration) async { try? await Task.sleep(for: duration, clock: loop.clock) }
 
     /// Tells `observer` of each erase and write from now on, as it starts.
-    public func observeFlash(_ observer: @escaping @Sendable (FlashWork) -> Void) { flashObserver = observer }
+    package func observeFlash(_ observer: @escaping @Sendable (FlashWork) -> Void) { flashObserver = observer }
 
     /// Writes `octets` of a chunk: `timing.writePerKiB` per 1,024.
     func writeFlash(_ octets: Int) async {
@@ -137,7 +137,7 @@ public actor MCUbootSlots {
     }
 
     /// The power goes: a swap under way stops where it is.
-    public func powerCut() { powerCuts += 1 }
+    package func powerCut() { powerCuts += 1 }
 
     /// A swap MCUboot does: a pending image in (`stays` when it was confirmed), or a test image back out.
     private enum Swap {
@@ -150,7 +150,7 @@ public actor MCUbootSlots {
     /// signature (MCUboot's boot_validate_slot: a bad one is erased and the running image stays); each swap takes `timing.swap`. False when no application runs: the power went during
     /// the swap (the next boot goes on with it), or the device is bricked.
     @discardableResult
-    public func boot() async -> Bool {
+    package func boot() async -> Bool {
         boots += 1
         guard !bricked else { return false }
         if faults.losesUploadOffsetAtReset { upload = nil }

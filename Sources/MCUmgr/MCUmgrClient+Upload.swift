@@ -2,34 +2,34 @@ import BluetoothCrypto
 import CBOR
 
 /// What an image upload did: each request's offset and data, the offset the device answered, and the time it took.
-public struct MCUmgrUploadReport: Sendable, Hashable {
+package struct MCUmgrUploadReport: Sendable, Hashable {
     /// One upload request and the device's answer.
-    public struct Chunk: Sendable, Hashable {
+    package struct Chunk: Sendable, Hashable {
         /// The offset the request carried.
-        public var offset: Int
+        package var offset: Int
         /// The data it carried.
-        public var length: Int
+        package var length: Int
         /// The offset the device answered: where the next chunk starts.
-        public var answered: Int
+        package var answered: Int
         /// The loop's clock when the request went and when the answer came.
-        public var sent: ContinuousClock.Instant
-        public var received: ContinuousClock.Instant
+        package var sent: ContinuousClock.Instant
+        package var received: ContinuousClock.Instant
         /// The end of the image data sent when the answer came: with requests still in flight behind it, the
         /// device may hold up to this much (a device cut off then may resume from anywhere from `answered` to here).
-        public var sentEnd: Int
+        package var sentEnd: Int
     }
 
-    public var imageLength: Int
-    public var chunks: [Chunk]
+    package var imageLength: Int
+    package var chunks: [Chunk]
     /// Whether the device said the image's SHA-256 matched (nil: it did not say).
-    public var match: Bool?
+    package var match: Bool?
 
     /// The offset the device answered the first request with: the first chunk's end on a fresh upload, the
     /// offset it already had when it resumed one.
-    public var firstAnswer: Int? { chunks.first?.answered }
+    package var firstAnswer: Int? { chunks.first?.answered }
 
     /// From the first request to the last answer, in seconds.
-    public var seconds: Double {
+    package var seconds: Double {
         guard let first = chunks.first, let last = chunks.last else { return 0 }
         let duration = first.sent.duration(to: last.received)
         return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
@@ -37,7 +37,7 @@ public struct MCUmgrUploadReport: Sendable, Hashable {
 
     /// Image octets the device took per second, in bits: the data of each chunk it answered with the chunk's end
     /// (a resumed upload's first chunk, answered with the offset the device already held, moved nothing).
-    public var bitsPerSecond: Double {
+    package var bitsPerSecond: Double {
         let moved = chunks.reduce(0) { $0 + ($1.answered == $1.offset + $1.length ? $1.length : 0) }
         return seconds > 0 ? Double(moved) * 8 / seconds : 0
     }
@@ -55,7 +55,7 @@ extension MCUmgrClient {
     /// advance, and one out of order or for an unknown sequence end the upload. Each answer is awaited
     /// `chunkTimeout` (`firstTimeout` for a request at offset 0, which may wait for a slot erase) from when its
     /// request went, named with its offset.
-    public func upload(_ image: [UInt8], imageNumber: Int? = nil, upgrade: Bool? = nil, window: Int = 4, firstTimeout: Duration = .seconds(40),
+    package func upload(_ image: [UInt8], imageNumber: Int? = nil, upgrade: Bool? = nil, window: Int = 4, firstTimeout: Duration = .seconds(40),
                        chunkTimeout: Duration? = nil,
                        progress: @Sendable (MCUmgrUploadReport.Chunk) async -> Void = { _ in }) async throws(MCUmgrError) -> MCUmgrUploadReport {
         let sha: [UInt8]

@@ -6,12 +6,12 @@ import Roles
 /// The central's side of MCUmgr SMP over GATT: requests written to the SMP characteristic, responses reassembled
 /// from its notifications. Every request has a deadline on the link's loop clock (virtual time on a simulated
 /// bench) that names what was awaited, and honours cancellation. Runs on the link's loop.
-public actor MCUmgrClient {
-    public nonisolated let link: LEConnection
+package actor MCUmgrClient {
+    package nonisolated let link: LEConnection
     /// The SMP characteristic on the peer.
-    public nonisolated let characteristic: GATTServiceTree.Characteristic
+    package nonisolated let characteristic: GATTServiceTree.Characteristic
     /// The deadline of a request that names none.
-    public let timeout: Duration
+    package let timeout: Duration
     private let notifications: AsyncStream<GATTNotification>
     private var reassembler = MCUmgrReassembler()
     private var sequence: UInt8 = 0
@@ -19,7 +19,7 @@ public actor MCUmgrClient {
     private var received: [[UInt8]] = []
     private var closedBy: String?
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { link.host.loop.asUnownedSerialExecutor() }
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { link.host.loop.asUnownedSerialExecutor() }
 
     private init(link: LEConnection, characteristic: GATTServiceTree.Characteristic, notifications: AsyncStream<GATTNotification>,
                  timeout: Duration) {
@@ -30,7 +30,7 @@ public actor MCUmgrClient {
     }
 
     /// Finds the SMP characteristic on the peer of `link` and subscribes to its notifications.
-    public static func connect(on link: LEConnection, timeout: Duration = .seconds(5)) async throws(MCUmgrError) -> MCUmgrClient {
+    package static func connect(on link: LEConnection, timeout: Duration = .seconds(5)) async throws(MCUmgrError) -> MCUmgrClient {
         let tree: GATTServiceTree
         let stream: AsyncStream<GATTNotification>
         do {
@@ -141,7 +141,7 @@ public actor MCUmgrClient {
     /// response with another sequence number, left from an earlier request, is passed over). A failure the
     /// response names is `.refused`; nothing within `timeout` (the client's own when nil) is `.silent`, naming
     /// `awaited`. After a deadline or a cancellation this client's response stream has ended: open another.
-    public func request(_ awaited: String, timeout: Duration? = nil,
+    package func request(_ awaited: String, timeout: Duration? = nil,
                         _ build: (UInt8) -> MCUmgrMessage) async throws(MCUmgrError) -> MCUmgrMessage {
         let message = build(nextSequence())
         try await send(message)
@@ -159,14 +159,14 @@ public actor MCUmgrClient {
 
 extension MCUmgrClient {
     /// OS management echo: the text the device echoes.
-    public func echo(_ text: String, timeout: Duration? = nil) async throws(MCUmgrError) -> String {
+    package func echo(_ text: String, timeout: Duration? = nil) async throws(MCUmgrError) -> String {
         let response = try await request("echo response", timeout: timeout) { MCUmgrRequest.echo(text, sequence: $0) }
         guard let echoed = response.body["r"]?.text else { throw .malformed(.field("r", expected: "text", got: response.body["r"]), awaited: "echo response") }
         return echoed
     }
 
     /// Image management state: the images in their slots as the device reports them.
-    public func imageStates(timeout: Duration? = nil) async throws(MCUmgrError) -> [MCUmgrImageState] {
+    package func imageStates(timeout: Duration? = nil) async throws(MCUmgrError) -> [MCUmgrImageState] {
         let response = try await request("image state response", timeout: timeout) { MCUmgrRequest.imageState(sequence: $0) }
         do throws(MCUmgrMessageError) {
             return try MCUmgrImageState.list(in: response.body)
@@ -177,12 +177,12 @@ extension MCUmgrClient {
 
     /// Marks the image with `hash` for test: MCUboot swaps it in at the next reset and reverts it at the one after
     /// unless it is confirmed. Returns the states the device reports after.
-    public func test(hash: [UInt8], timeout: Duration? = nil) async throws(MCUmgrError) -> [MCUmgrImageState] {
+    package func test(hash: [UInt8], timeout: Duration? = nil) async throws(MCUmgrError) -> [MCUmgrImageState] {
         try await setState(hash: hash, confirm: false, timeout: timeout)
     }
 
     /// Confirms the image with `hash` (nil: the running one), so that it stays. Returns the states after.
-    public func confirm(hash: [UInt8]? = nil, timeout: Duration? = nil) async throws(MCUmgrError) -> [MCUmgrImageState] {
+    package func confirm(hash: [UInt8]? = nil, timeout: Duration? = nil) async throws(MCUmgrError) -> [MCUmgrImageState] {
         try await setState(hash: hash, confirm: true, timeout: timeout)
     }
 
@@ -197,12 +197,12 @@ extension MCUmgrClient {
     }
 
     /// OS management reset: the device answers, then resets (the link ends).
-    public func reset(timeout: Duration? = nil) async throws(MCUmgrError) {
+    package func reset(timeout: Duration? = nil) async throws(MCUmgrError) {
         _ = try await request("reset response", timeout: timeout) { MCUmgrRequest.reset(sequence: $0) }
     }
 
     /// Image management erase of `slot` (nil: the device's default, the secondary slot).
-    public func erase(slot: Int? = nil, timeout: Duration? = nil) async throws(MCUmgrError) {
+    package func erase(slot: Int? = nil, timeout: Duration? = nil) async throws(MCUmgrError) {
         _ = try await request("image erase response", timeout: timeout) { MCUmgrRequest.erase(slot: slot, sequence: $0) }
     }
 }

@@ -3,7 +3,7 @@ import Roles
 
 /// Why an MCUmgr SMP exchange with a device failed: what was awaited, for how long, and what came instead; or the
 /// failure the device named.
-public enum MCUmgrError: Error, Sendable, CustomStringConvertible {
+package enum MCUmgrError: Error, Sendable, CustomStringConvertible {
     /// The peer lacks the SMP service or characteristic, or the characteristic lacks a property.
     case notFound(String)
     /// No response within the deadline: what was awaited, the time given, what came instead.
@@ -28,7 +28,7 @@ public enum MCUmgrError: Error, Sendable, CustomStringConvertible {
     case att(ATTError)
     case role(RoleError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let what): what
         case .silent(let awaited, let timeout, let instead):

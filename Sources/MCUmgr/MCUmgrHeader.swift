@@ -1,30 +1,30 @@
 /// The 8-octet header of an MCUmgr SMP message (Zephyr's SMP protocol specification): Res/Ver/OP, Flags, Data
 /// Length, Group ID, Sequence Num, Command ID; multi-octet fields big-endian. `length` is the CBOR body's.
-public struct MCUmgrHeader: Sendable, Hashable {
+package struct MCUmgrHeader: Sendable, Hashable {
     /// The OP field (low three bits of the first octet).
-    public enum Operation: UInt8, Sendable, Hashable {
+    package enum Operation: UInt8, Sendable, Hashable {
         case read = 0, readResponse = 1, write = 2, writeResponse = 3
 
         /// The response operation that answers this request operation.
-        public var response: Operation { self == .read ? .readResponse : self == .write ? .writeResponse : self }
+        package var response: Operation { self == .read ? .readResponse : self == .write ? .writeResponse : self }
     }
 
     /// The Ver field (bits 3–4): version 1 answers failures with `rc`, version 2 with `err: {group, rc}`.
-    public enum Version: UInt8, Sendable, Hashable {
+    package enum Version: UInt8, Sendable, Hashable {
         case v1 = 0, v2 = 1
     }
 
-    public static let size = 8
+    package static let size = 8
 
-    public var operation: Operation
-    public var version: Version
-    public var flags: UInt8
-    public var length: UInt16
-    public var group: MCUmgrGroup
-    public var sequence: UInt8
-    public var command: UInt8
+    package var operation: Operation
+    package var version: Version
+    package var flags: UInt8
+    package var length: UInt16
+    package var group: MCUmgrGroup
+    package var sequence: UInt8
+    package var command: UInt8
 
-    public init(operation: Operation, version: Version = .v2, flags: UInt8 = 0, length: UInt16, group: MCUmgrGroup,
+    package init(operation: Operation, version: Version = .v2, flags: UInt8 = 0, length: UInt16, group: MCUmgrGroup,
                 sequence: UInt8, command: UInt8) {
         self.operation = operation
         self.version = version
@@ -35,13 +35,13 @@ public struct MCUmgrHeader: Sendable, Hashable {
         self.command = command
     }
 
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         [version.rawValue << 3 | operation.rawValue, flags, UInt8(length >> 8), UInt8(length & 0xFF),
          UInt8(group.rawValue >> 8), UInt8(group.rawValue & 0xFF), sequence, command]
     }
 
     /// Reads the first 8 octets of `bytes`.
-    public init(decoding bytes: ArraySlice<UInt8>) throws(MCUmgrMessageError) {
+    package init(decoding bytes: ArraySlice<UInt8>) throws(MCUmgrMessageError) {
         guard bytes.count >= Self.size else { throw .truncated(have: bytes.count, need: Self.size) }
         let octets = Array(bytes.prefix(Self.size))
         guard let operation = Operation(rawValue: octets[0] & 0x07) else { throw .unknownOperation(octets[0] & 0x07) }
@@ -54,16 +54,16 @@ public struct MCUmgrHeader: Sendable, Hashable {
 }
 
 /// An MCUmgr SMP group ID: the management group a command belongs to.
-public struct MCUmgrGroup: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    public var rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+package struct MCUmgrGroup: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package var rawValue: UInt16
+    package init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// OS management (group 0): echo, reset, …
-    public static let os = MCUmgrGroup(rawValue: 0)
+    package static let os = MCUmgrGroup(rawValue: 0)
     /// Image management (group 1): state, upload, erase.
-    public static let image = MCUmgrGroup(rawValue: 1)
+    package static let image = MCUmgrGroup(rawValue: 1)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .os: "OS management (group 0)"
         case .image: "image management (group 1)"
@@ -73,15 +73,15 @@ public struct MCUmgrGroup: RawRepresentable, Sendable, Hashable, CustomStringCon
 }
 
 /// The command IDs this module sends, by group.
-public enum MCUmgrCommand {
+package enum MCUmgrCommand {
     /// OS management: echo.
-    public static let echo: UInt8 = 0
+    package static let echo: UInt8 = 0
     /// OS management: reset.
-    public static let reset: UInt8 = 5
+    package static let reset: UInt8 = 5
     /// Image management: state of images (read), set state (write).
-    public static let imageState: UInt8 = 0
+    package static let imageState: UInt8 = 0
     /// Image management: upload a chunk.
-    public static let upload: UInt8 = 1
+    package static let upload: UInt8 = 1
     /// Image management: erase a slot.
-    public static let erase: UInt8 = 5
+    package static let erase: UInt8 = 5
 }

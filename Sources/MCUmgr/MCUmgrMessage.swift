@@ -1,22 +1,22 @@
 import CBOR
 
 /// One MCUmgr SMP message: the header and its CBOR body (a map).
-public struct MCUmgrMessage: Sendable, Hashable {
-    public var header: MCUmgrHeader
-    public var body: CBORValue
+package struct MCUmgrMessage: Sendable, Hashable {
+    package var header: MCUmgrHeader
+    package var body: CBORValue
 
     /// A message whose header's length is its body's.
-    public init(_ operation: MCUmgrHeader.Operation, version: MCUmgrHeader.Version = .v2, group: MCUmgrGroup, command: UInt8,
+    package init(_ operation: MCUmgrHeader.Operation, version: MCUmgrHeader.Version = .v2, group: MCUmgrGroup, command: UInt8,
                 sequence: UInt8, body: CBORValue) {
         header = MCUmgrHeader(operation: operation, version: version, length: UInt16(truncatingIfNeeded: body.encoded.count),
                               group: group, sequence: sequence, command: command)
         self.body = body
     }
 
-    public var encoded: [UInt8] { header.encoded + body.encoded }
+    package var encoded: [UInt8] { header.encoded + body.encoded }
 
     /// Reads one whole message: the header and exactly the body length it gives, a CBOR map.
-    public init(decoding bytes: [UInt8], limits: CBORLimits = CBORLimits()) throws(MCUmgrMessageError) {
+    package init(decoding bytes: [UInt8], limits: CBORLimits = CBORLimits()) throws(MCUmgrMessageError) {
         header = try MCUmgrHeader(decoding: bytes[...])
         let end = MCUmgrHeader.size + Int(header.length)
         guard bytes.count >= end else { throw .truncated(have: bytes.count, need: end) }
@@ -31,7 +31,7 @@ public struct MCUmgrMessage: Sendable, Hashable {
 
     /// The failure the message reports: a version 2 `err` map, or a version 1 (or legacy) `rc` other than 0; nil
     /// for success. An `err` that is not a map of two integers is malformed.
-    public func failure() throws(MCUmgrMessageError) -> MCUmgrFailure? {
+    package func failure() throws(MCUmgrMessageError) -> MCUmgrFailure? {
         if let err = body["err"] {
             guard let group = err["group"]?.int, let group16 = UInt16(exactly: group) else {
                 throw .field("err.group", expected: "a group ID", got: err["group"])
@@ -45,14 +45,14 @@ public struct MCUmgrMessage: Sendable, Hashable {
     }
 
     /// Whether this is the response to `request`: the same group, command and sequence, the matching operation.
-    public func answers(_ request: MCUmgrMessage) -> Bool {
+    package func answers(_ request: MCUmgrMessage) -> Bool {
         header.group == request.header.group && header.command == request.header.command
             && header.sequence == request.header.sequence && header.operation == request.header.operation.response
     }
 }
 
 /// Why bytes are not an MCUmgr SMP message we take.
-public enum MCUmgrMessageError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum MCUmgrMessageError: Error, Sendable, Hashable, CustomStringConvertible {
     case truncated(have: Int, need: Int)
     case trailing(count: Int)
     case unknownOperation(UInt8)
@@ -61,7 +61,7 @@ public enum MCUmgrMessageError: Error, Sendable, Hashable, CustomStringConvertib
     /// A field missing or of the wrong kind: its name, what it should be, what came (nil: nothing).
     case field(String, expected: String, got: CBORValue?)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated(let have, let need): "MCUmgr message of \(have) octets, \(need) needed"
         case .trailing(let count): "MCUmgr message with \(count) octets after its body"

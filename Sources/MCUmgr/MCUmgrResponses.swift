@@ -1,25 +1,25 @@
 import CBOR
 
 /// One image in a slot as the device reports it in an image state response.
-public struct MCUmgrImageState: Sendable, Hashable {
+package struct MCUmgrImageState: Sendable, Hashable {
     /// The image number (absent when the device has one image: 0).
-    public var image: Int
+    package var image: Int
     /// The slot within the image: 0 primary (running), 1 secondary.
-    public var slot: Int
+    package var slot: Int
     /// The version as the device prints it ("1.2.3" or "1.2.3.4": major.minor.revision.build).
-    public var version: String
+    package var version: String
     /// The SHA-256 of the image's TLV (of header, body and protected TLVs), as MCUboot's image TLV holds it.
-    public var hash: [UInt8]?
-    public var bootable: Bool
+    package var hash: [UInt8]?
+    package var bootable: Bool
     /// Set for test or confirm: MCUboot swaps it in at the next reset.
-    public var pending: Bool
-    public var confirmed: Bool
+    package var pending: Bool
+    package var confirmed: Bool
     /// The running image.
-    public var active: Bool
+    package var active: Bool
     /// Stays in the primary slot after the next reset (pending and confirmed).
-    public var permanent: Bool
+    package var permanent: Bool
 
-    public init(image: Int = 0, slot: Int, version: String, hash: [UInt8]?, bootable: Bool = true, pending: Bool = false,
+    package init(image: Int = 0, slot: Int, version: String, hash: [UInt8]?, bootable: Bool = true, pending: Bool = false,
                 confirmed: Bool = false, active: Bool = false, permanent: Bool = false) {
         self.image = image
         self.slot = slot
@@ -34,7 +34,7 @@ public struct MCUmgrImageState: Sendable, Hashable {
 
     /// Reads one entry of `images`. Fields the device leaves out are false; fields this module does not know are
     /// passed over (devices add their own).
-    public init(_ value: CBORValue) throws(MCUmgrMessageError) {
+    package init(_ value: CBORValue) throws(MCUmgrMessageError) {
         guard value.entries != nil else { throw .field("images[]", expected: "a map", got: value) }
         guard let slot = value["slot"]?.int else { throw .field("slot", expected: "an integer", got: value["slot"]) }
         guard let version = value["version"]?.text else { throw .field("version", expected: "text", got: value["version"]) }
@@ -54,7 +54,7 @@ public struct MCUmgrImageState: Sendable, Hashable {
     }
 
     /// The entry as a device writes it: false flags left out, as Zephyr does.
-    public var cbor: CBORValue {
+    package var cbor: CBORValue {
         .deterministicMap([("image", image == 0 ? nil : .int(image)), ("slot", .int(slot)), ("version", .text(version)),
                            ("hash", hash.map { .bytes($0) }), ("bootable", bootable ? .bool(true) : nil),
                            ("pending", pending ? .bool(true) : nil), ("confirmed", confirmed ? .bool(true) : nil),
@@ -62,7 +62,7 @@ public struct MCUmgrImageState: Sendable, Hashable {
     }
 
     /// The `images` of an image state response.
-    public static func list(in body: CBORValue) throws(MCUmgrMessageError) -> [MCUmgrImageState] {
+    package static func list(in body: CBORValue) throws(MCUmgrMessageError) -> [MCUmgrImageState] {
         guard let images = body["images"]?.array else { throw .field("images", expected: "an array", got: body["images"]) }
         var states: [MCUmgrImageState] = []
         for image in images { states.append(try MCUmgrImageState(image)) }
@@ -72,19 +72,19 @@ public struct MCUmgrImageState: Sendable, Hashable {
 
 /// What an upload response says: the offset the device expects next and, on the last chunk, whether the image's
 /// SHA-256 matched.
-public struct MCUmgrUploadProgress: Sendable, Hashable {
-    public var offset: Int
-    public var match: Bool?
+package struct MCUmgrUploadProgress: Sendable, Hashable {
+    package var offset: Int
+    package var match: Bool?
 
-    public init(offset: Int, match: Bool? = nil) {
+    package init(offset: Int, match: Bool? = nil) {
         self.offset = offset
         self.match = match
     }
 
-    public init(_ body: CBORValue) throws(MCUmgrMessageError) {
+    package init(_ body: CBORValue) throws(MCUmgrMessageError) {
         guard let offset = body["off"]?.int, offset >= 0 else { throw .field("off", expected: "an offset", got: body["off"]) }
         self.init(offset: offset, match: body["match"]?.bool)
     }
 
-    public var cbor: CBORValue { .deterministicMap([("off", .int(offset)), ("match", match.map { .bool($0) })]) }
+    package var cbor: CBORValue { .deterministicMap([("off", .int(offset)), ("match", match.map { .bool($0) })]) }
 }

@@ -6,14 +6,14 @@ import Roles
 /// characteristic, reassembles each central's requests from its writes, answers OS management (echo, reset) and
 /// image management (state, upload, erase) from `MCUbootSlots`, and notifies each response in pieces of
 /// ATT_MTU − 3 octets. A simulated accessory runs it.
-public struct MCUmgrServer: Sendable {
-    public let device: LEDevice
-    public let slots: MCUbootSlots
+package struct MCUmgrServer: Sendable {
+    package let device: LEDevice
+    package let slots: MCUbootSlots
     /// The SMP characteristic's value handle.
-    public let valueHandle: UInt16
+    package let valueHandle: UInt16
 
     /// Finds the SMP service in the database `device` serves (add `MCUmgrService.definition()` to it first).
-    public init(device: LEDevice, slots: MCUbootSlots) async throws(MCUmgrError) {
+    package init(device: LEDevice, slots: MCUbootSlots) async throws(MCUmgrError) {
         guard let handle = device.database?.valueHandle(of: MCUmgrService.characteristic, in: MCUmgrService.service) else {
             throw .notFound("the device serves no MCUmgr SMP service \(MCUmgrService.service)")
         }
@@ -24,7 +24,7 @@ public struct MCUmgrServer: Sendable {
 
     /// The firmware's side for every central, until cancelled. After answering a reset it calls `reset` (which
     /// ends the links, runs `slots.boot()` and advertises again, as the device's reset would).
-    public func run(reset: @escaping @Sendable () async -> Void) async {
+    package func run(reset: @escaping @Sendable () async -> Void) async {
         let writes = await device.attributeWrites()
         var reassemblers: [UInt16: MCUmgrReassembler] = [:]
         for await write in writes where write.handle == valueHandle && !write.isClientConfiguration {

@@ -4,20 +4,20 @@ import GATT
 /// The GATT service MCUmgr SMP runs over (Zephyr's SMP Bluetooth transport): one characteristic the client writes
 /// requests to (Write Without Response) and the server notifies responses on. A message longer than ATT_MTU − 3
 /// spans several writes or notifications; its header's length says where it ends.
-public enum MCUmgrService {
-    public static let service = BluetoothUUID(high: 0x8D53_DC1D_1DB7_4CD3, low: 0x868B_8A52_7460_AA84)
-    public static let characteristic = BluetoothUUID(high: 0xDA2E_7828_FBCE_4E01, low: 0xAE9E_2611_7499_7C48)
+package enum MCUmgrService {
+    package static let service = BluetoothUUID(high: 0x8D53_DC1D_1DB7_4CD3, low: 0x868B_8A52_7460_AA84)
+    package static let characteristic = BluetoothUUID(high: 0xDA2E_7828_FBCE_4E01, low: 0xAE9E_2611_7499_7C48)
 
     /// The service, with `written` called for every value a client writes (servers usually read the device's
     /// `attributeWrites()` instead, which says which connection wrote).
-    public static func definition(written: @escaping GATTWriteHandler = { _ in }) -> GATTService {
+    package static func definition(written: @escaping GATTWriteHandler = { _ in }) -> GATTService {
         GATTService(uuid: service, characteristics: [
             GATTCharacteristic(uuid: characteristic, properties: [.writeWithoutResponse, .notify], value: .handlers(read: nil, write: written)),
         ])
     }
 
     /// `message` cut into pieces of at most `size` octets (ATT_MTU − 3), as it goes over the characteristic.
-    public static func fragments(_ message: [UInt8], size: Int) -> [[UInt8]] {
+    package static func fragments(_ message: [UInt8], size: Int) -> [[UInt8]] {
         let size = max(1, size)
         return stride(from: 0, to: message.count, by: size).map { Array(message[$0..<min(message.count, $0 + size)]) }
     }
@@ -25,16 +25,16 @@ public enum MCUmgrService {
 
 /// Joins the fragments of MCUmgr SMP messages one side of the characteristic receives: a message ends where its
 /// header's length says, and a fragment may end one message and start the next.
-public struct MCUmgrReassembler: Sendable {
+package struct MCUmgrReassembler: Sendable {
     private var buffer: [UInt8] = []
 
-    public init() {}
+    package init() {}
 
     /// Octets received that do not yet make a whole message.
-    public var pending: Int { buffer.count }
+    package var pending: Int { buffer.count }
 
     /// Adds a fragment; returns the whole messages (header and body) it completed, in order.
-    public mutating func append(_ fragment: [UInt8]) -> [[UInt8]] {
+    package mutating func append(_ fragment: [UInt8]) -> [[UInt8]] {
         buffer += fragment
         var messages: [[UInt8]] = []
         while buffer.count >= MCUmgrHeader.size {
@@ -47,5 +47,5 @@ public struct MCUmgrReassembler: Sendable {
     }
 
     /// Forgets a partial message (the link that carried it ended).
-    public mutating func reset() { buffer.removeAll() }
+    package mutating func reset() { buffer.removeAll() }
 }

@@ -7,15 +7,15 @@ import EventLoops
 /// The central's half of a bench run against a peer serving a stream (Bumble's `bench` GATT server, a
 /// simulated accessory with `bench`, or an accessory whose rig names the characteristics): it receives the
 /// peer's notifications, or writes to the peer, and measures what moved.
-public struct BenchClient: Sendable {
-    public let link: LEConnection
+package struct BenchClient: Sendable {
+    package let link: LEConnection
     /// The characteristic that notifies (the peer's packets to us).
-    public let notifying: GATTServiceTree.Characteristic
+    package let notifying: GATTServiceTree.Characteristic
     /// The characteristic we write to, when the peer has one (ACKs and write runs need it).
-    public let writable: GATTServiceTree.Characteristic?
+    package let writable: GATTServiceTree.Characteristic?
 
     /// Finds the characteristics on the peer: by default those of Bumble's bench service.
-    public static func find(on link: LEConnection, notifying: BluetoothUUID = SpeedService.rx,
+    package static func find(on link: LEConnection, notifying: BluetoothUUID = SpeedService.rx,
                             writable: BluetoothUUID? = SpeedService.tx) async throws(ThroughputError) -> BenchClient {
         let tree: GATTServiceTree
         do {
@@ -33,7 +33,7 @@ public struct BenchClient: Sendable {
     /// Subscribes and counts the peer's notifications for `duration` from the first SEQUENCE packet (or
     /// until the sender's last packet, which is acknowledged), then unsubscribes. Fails when nothing comes
     /// within `startTimeout`.
-    public func receive(for duration: Duration, startTimeout: Duration = .seconds(5)) async throws(ThroughputError) -> ThroughputReport {
+    package func receive(for duration: Duration, startTimeout: Duration = .seconds(5)) async throws(ThroughputError) -> ThroughputReport {
         let stream: AsyncStream<GATTNotification>
         do {
             stream = try await link.gatt.subscribe(to: notifying, indications: false)
@@ -60,7 +60,7 @@ public struct BenchClient: Sendable {
 
     /// Writes SEQUENCE packets of ATT_MTU − 3 octets (Write Without Response) for `duration`, the last one
     /// marked last, then waits up to `ackTimeout` for the peer's ACK notification.
-    public func send(for duration: Duration, ackTimeout: Duration = .seconds(5)) async throws(ThroughputError) -> ThroughputReport {
+    package func send(for duration: Duration, ackTimeout: Duration = .seconds(5)) async throws(ThroughputError) -> ThroughputReport {
         guard let writable else { throw .notFound("the peer has no characteristic to write the stream to") }
         // RESET before subscribing for the ACK: a peer that streams to whoever subscribes (a simulated accessory
         // with bench) knows from it that this central sends instead.

@@ -3,23 +3,23 @@ import HILResults
 /// Counts what a receiver of a bench stream got: packets, octets, missing sequence numbers, and each
 /// packet's delay relative to the first (receipt time against the sender's timestamp), within a window that
 /// starts at the first SEQUENCE packet.
-public struct BenchMeter: Sendable {
+package struct BenchMeter: Sendable {
     /// The window's length: packets after it are not counted (nil: until the sender's last packet).
-    public let window: Duration?
-    public private(set) var bytes = 0
-    public private(set) var packets = 0
-    public private(set) var gaps = 0
-    public private(set) var first: ContinuousClock.Instant?
-    public private(set) var latest: ContinuousClock.Instant?
-    public private(set) var lastSeen = false
+    package let window: Duration?
+    package private(set) var bytes = 0
+    package private(set) var packets = 0
+    package private(set) var gaps = 0
+    package private(set) var first: ContinuousClock.Instant?
+    package private(set) var latest: ContinuousClock.Instant?
+    package private(set) var lastSeen = false
     private var firstTimestamp: UInt32 = 0
     private var expected: UInt32?
     private var delays: [Double] = []
 
-    public init(window: Duration?) { self.window = window }
+    package init(window: Duration?) { self.window = window }
 
     /// What a receiver should do after a packet.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// Keep receiving.
         case more
         /// The window is full: stop.
@@ -29,7 +29,7 @@ public struct BenchMeter: Sendable {
     }
 
     /// One received value at `instant`.
-    public mutating func received(_ value: [UInt8], at instant: ContinuousClock.Instant) -> Outcome {
+    package mutating func received(_ value: [UInt8], at instant: ContinuousClock.Instant) -> Outcome {
         guard let packet = BenchPacket(decoding: value) else { return .more }
         switch packet {
         case .reset:
@@ -64,7 +64,7 @@ public struct BenchMeter: Sendable {
 
     /// The time the counted packets span: first to last packet when the sender ended the run, else the
     /// window (a stream that stalls counts its silence).
-    public func seconds(endedAt end: ContinuousClock.Instant) -> Double {
+    package func seconds(endedAt end: ContinuousClock.Instant) -> Double {
         guard let first else { return 0 }
         if lastSeen, let latest { return Self.milliseconds(first.duration(to: latest)) / 1_000 }
         let span = first.duration(to: end)
@@ -73,7 +73,7 @@ public struct BenchMeter: Sendable {
 
     /// Median and 95th percentile of the packets' delays relative to the first packet, in milliseconds
     /// (never below zero: a packet that came early against its timestamp came with no delay).
-    public var latencyPercentiles: (p50: Double, p95: Double) {
+    package var latencyPercentiles: (p50: Double, p95: Double) {
         let shifted = delays.map { max(0, $0) }
         let percentiles = SampleStatistics.percentiles(shifted)
         return (percentiles.p50, percentiles.p95)

@@ -6,20 +6,20 @@
 ///
 /// Written from the format's description (a public wire format); the bytes are checked against Bumble's own
 /// encoder in the tests.
-public enum BenchPacket: Sendable, Hashable {
+package enum BenchPacket: Sendable, Hashable {
     case reset
     case sequence(number: UInt32, timestampMicroseconds: UInt32, last: Bool, padding: Int)
     case ack(number: UInt32, last: Bool)
 
     /// Octets a SEQUENCE packet takes before its padding.
-    public static let sequenceHeaderLength = 10
+    package static let sequenceHeaderLength = 10
 
     /// A SEQUENCE packet of `length` octets in all (at least the header's ten).
-    public static func sequence(number: UInt32, timestampMicroseconds: UInt32, last: Bool, length: Int) -> BenchPacket {
+    package static func sequence(number: UInt32, timestampMicroseconds: UInt32, last: Bool, length: Int) -> BenchPacket {
         .sequence(number: number, timestampMicroseconds: timestampMicroseconds, last: last, padding: max(0, length - sequenceHeaderLength))
     }
 
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         switch self {
         case .reset:
             return [0]
@@ -34,7 +34,7 @@ public enum BenchPacket: Sendable, Hashable {
     }
 
     /// Decodes a packet; nil for bytes that are none (Bumble's receiver ignores those too).
-    public init?(decoding bytes: [UInt8]) {
+    package init?(decoding bytes: [UInt8]) {
         guard let type = bytes.first else { return nil }
         switch type {
         case 0:

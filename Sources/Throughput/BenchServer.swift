@@ -5,35 +5,35 @@ import Roles
 /// streams SEQUENCE notifications on RX to a subscribed central, and counts what a central writes to TX,
 /// acknowledging its last packet. A simulated accessory with `bench` runs it, and so does `hil bench
 /// --peripheral`.
-public struct BenchServer: Sendable {
+package struct BenchServer: Sendable {
     /// How the firmware streams: as fast as the link takes it (the default), paced, or with a fault to catch.
-    public struct Behaviour: Sendable {
+    package struct Behaviour: Sendable {
         /// Stops notifying once the ATT_MTU is above the default 23 (a firmware that breaks on a larger MTU).
-        public var stopsWhenMTUGrows: Bool
+        package var stopsWhenMTUGrows: Bool
         /// The time between packets on a link, as Bumble's bench `--pace` sets it (packet n goes at start + n ×
         /// pace, or as soon after as the link takes it); nil, or a nil answer: as fast as the link takes them.
-        public var pace: (@Sendable (LEConnection) async -> Duration?)?
+        package var pace: (@Sendable (LEConnection) async -> Duration?)?
 
-        public init(stopsWhenMTUGrows: Bool = false, pace: (@Sendable (LEConnection) async -> Duration?)? = nil) {
+        package init(stopsWhenMTUGrows: Bool = false, pace: (@Sendable (LEConnection) async -> Duration?)? = nil) {
             self.stopsWhenMTUGrows = stopsWhenMTUGrows
             self.pace = pace
         }
     }
 
     /// Where the stream stops.
-    public enum Limit: Sendable, Hashable {
+    package enum Limit: Sendable, Hashable {
         /// While the central stays subscribed (a simulated accessory's stream); never marks a last packet.
         case whileSubscribed
         /// For a duration, then a last packet, and the central's ACK awaited.
         case duration(Duration)
     }
 
-    public let device: LEDevice
-    public let rx: UInt16
-    public let tx: UInt16
+    package let device: LEDevice
+    package let rx: UInt16
+    package let tx: UInt16
 
     /// Finds the speed service in the database `device` serves (add `SpeedService.definition` to it first).
-    public init(device: LEDevice) async throws(ThroughputError) {
+    package init(device: LEDevice) async throws(ThroughputError) {
         guard let database = device.database, let rx = database.valueHandle(of: SpeedService.rx, in: SpeedService.service),
               let tx = database.valueHandle(of: SpeedService.tx, in: SpeedService.service) else {
             throw .notFound("the device serves no bench service \(SpeedService.service)")
@@ -46,7 +46,7 @@ public struct BenchServer: Sendable {
     /// Sends RESET then SEQUENCE packets of ATT_MTU − 3 octets on `link` until `limit` (or the central
     /// unsubscribes, or the link ends); returns the packets sent.
     @discardableResult
-    public func stream(on link: LEConnection, limit: Limit, behaviour: Behaviour = Behaviour()) async -> Int {
+    package func stream(on link: LEConnection, limit: Limit, behaviour: Behaviour = Behaviour()) async -> Int {
         let loop = link.host.loop
         guard (try? await link.notify(valueHandle: rx, value: BenchPacket.reset.encoded)) == true else { return 0 }
         let started = loop.now
@@ -70,7 +70,7 @@ public struct BenchServer: Sendable {
 
     /// Counts the SEQUENCE packets a central writes to TX on `link` for `window` from its first (or until
     /// its last packet, which is acknowledged with an ACK notification); nil when nothing came within `startTimeout`.
-    public func receive(on link: LEConnection, window: Duration, startTimeout: Duration) async -> BenchMeter? {
+    package func receive(on link: LEConnection, window: Duration, startTimeout: Duration) async -> BenchMeter? {
         let writes = await device.attributeWrites()
         let loop = link.host.loop
         let handle = link.handle, tx = tx, rx = rx
@@ -86,7 +86,7 @@ extension BenchServer {
     /// The firmware's side for every central, until cancelled: streams to each central that subscribes to RX
     /// (while it stays subscribed) unless that central wrote a RESET to TX first (it sends: its subscription is
     /// for the ACK), and acknowledges each central's last written packet.
-    public func run(behaviour: Behaviour = Behaviour()) async {
+    package func run(behaviour: Behaviour = Behaviour()) async {
         let writes = await device.attributeWrites()
         var meters: [UInt16: BenchMeter] = [:]
         var streams: [UInt16: Task<Void, Never>] = [:]
@@ -124,7 +124,7 @@ extension BenchServer {
 extension BenchServer {
     /// The report of a stream this server sent on `link`: `packets` of ATT_MTU − 3 octets from `started` to
     /// `ended` (now when nil); `acknowledged` says whether the central acknowledged the last (nil: not asked).
-    public func streamReport(on link: LEConnection, packets: Int, since started: ContinuousClock.Instant,
+    package func streamReport(on link: LEConnection, packets: Int, since started: ContinuousClock.Instant,
                              until ended: ContinuousClock.Instant? = nil, acknowledged: Bool? = nil) async -> ThroughputReport {
         let seconds = BenchMeter.milliseconds(started.duration(to: ended ?? link.host.loop.now)) / 1_000
         let figures = await LinkFigures(link, receiving: false)
@@ -133,7 +133,7 @@ extension BenchServer {
     }
 
     /// The report of what a central wrote on `link`, as `meter` counted it up to now.
-    public func receiveReport(on link: LEConnection, _ meter: BenchMeter) async -> ThroughputReport {
+    package func receiveReport(on link: LEConnection, _ meter: BenchMeter) async -> ThroughputReport {
         let figures = await LinkFigures(link, receiving: true)
         return figures.report(mode: "write", meterBytes: meter.bytes, packets: meter.packets, gaps: meter.gaps,
                               seconds: meter.seconds(endedAt: link.host.loop.now), latency: meter.latencyPercentiles, acknowledged: meter.lastSeen)

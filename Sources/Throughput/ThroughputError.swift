@@ -2,7 +2,7 @@ import GATT
 import Roles
 
 /// Why a throughput run failed: what was awaited, for how long, and what came instead.
-public enum ThroughputError: Error, Sendable, CustomStringConvertible {
+package enum ThroughputError: Error, Sendable, CustomStringConvertible {
     /// The peer lacks the stream's service or characteristic.
     case notFound(String)
     /// Nothing arrived: what was awaited, the time given, what came instead.
@@ -10,7 +10,7 @@ public enum ThroughputError: Error, Sendable, CustomStringConvertible {
     case att(ATTError)
     case role(RoleError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let what): what
         case .silent(let awaited, let timeout, let instead): "no \(awaited) within \(timeout.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))); \(instead)"
