@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "ControllerFirmware"),
         // Power meters a lab owns: Nordic's PPK2 (its serial commands, metadata and calibration, the sample stream
         // and its range-change filter) and the figures of a current trace (average, charge, energy); no I/O.
-        .target(name: "PowerMeters"),
+        .target(name: "PowerMeters", dependencies: ["Support"]),
         // What every module may need and none is about: child processes and deadlines, atomic file replacement
         // over file system calls a test can fail, one-shot values and change signals, off-pool work.
         .target(name: "Support", dependencies: [.target(name: "CLinuxCalls", condition: .when(platforms: [.linux]))]),

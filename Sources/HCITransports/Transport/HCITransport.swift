@@ -1,3 +1,4 @@
+import Support
 import HCIPackets
 import EventLoops
 /// A byte path to one controller: a socket, a serial port, a USB device or a simulated controller.
@@ -36,35 +37,26 @@ public enum HCITransportEvent: Sendable {
 }
 
 /// Why a transport could not be opened, or why it ended.
-public struct HCITransportError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Hashable {
-        /// The moniker does not name a transport this build knows.
-        case invalidMoniker
-        /// Nothing is there: no socket file, no device node, no listener.
-        case notFound
-        /// The operating system refused access.
-        case permissionDenied
-        /// The other end closed the connection.
-        case closedByPeer
-        /// The host closed it.
-        case closedByHost
-        /// A system call failed.
-        case io
-        /// The byte stream is not valid H4.
-        case framing
-        /// A read, write or connect did not finish in time.
-        case timeout
-        /// The platform or kernel lacks what the transport needs.
-        case unsupported
-    }
+public typealias HCITransportError = KindedError<HCITransportErrorKind>
 
-    public let kind: Kind
-    public let message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { message }
+/// Why a transport could not be opened, or why it ended: `HCITransportError.Kind`.
+public enum HCITransportErrorKind: String, Sendable, Hashable {
+    /// The moniker does not name a transport this build knows.
+    case invalidMoniker
+    /// Nothing is there: no socket file, no device node, no listener.
+    case notFound
+    /// The operating system refused access.
+    case permissionDenied
+    /// The other end closed the connection.
+    case closedByPeer
+    /// The host closed it.
+    case closedByHost
+    /// A system call failed.
+    case io
+    /// The byte stream is not valid H4.
+    case framing
+    /// A read, write or connect did not finish in time.
+    case timeout
+    /// The platform or kernel lacks what the transport needs.
+    case unsupported
 }
