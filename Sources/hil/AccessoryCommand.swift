@@ -33,15 +33,13 @@ enum AccessoryCommand {
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
         if arguments.flag("help") { print(usage); return .success }
-        let moniker: String, profilePath: String, planPath: String?, out: String, rigPath: String?, capture: CaptureArguments
+        var controller: SessionArguments, profilePath: String, planPath: String?, out: String
         do {
             guard let profile = try arguments.option("profile") else { throw UsageError("--profile PROFILE.json is required") }
             (profilePath, planPath) = (profile, try arguments.option("plan"))
             out = try arguments.option("out") ?? "results/accessory"
-            rigPath = try arguments.option("rig")
-            capture = try CaptureArguments.parse(&arguments, alwaysCaptures: true)
-            moniker = try arguments.required("a controller moniker")
-            try arguments.finish()
+            controller = try SessionArguments.parse(&arguments, alwaysCaptures: true)
+            try controller.finish(&arguments)
         } catch {
             return Diagnostics.usageError("accessory", error)
         }
@@ -87,11 +85,11 @@ enum AccessoryCommand {
         do { try AccessoryReport.prepare(directory) } catch {
             return Diagnostics.fail("accessory", error.description, .usageError)
         }
+        let (moniker, capture) = (controller.moniker, controller.capture)
         let capturePath = capture.path ?? ResultsLayout(directory).captures.appendingPathComponent("accessory.btsnoop").path
         let started = Date()
         let session: ControllerSession
-        switch await SessionOpening.open("accessory", moniker: moniker, rigPath: rigPath,
-                                         capture: CaptureArguments(path: capturePath, keys: capture.keys)) {
+        switch await controller.open("accessory", capture: CaptureArguments(path: capturePath, keys: capture.keys)) {
         case .success(let opened): session = opened
         case .failure(let status): return status
         }
@@ -125,7 +123,7 @@ enum AccessoryCommand {
         case .success(let played): result = played
         case .failure(let error): return Diagnostics.fail("accessory", "\(moniker): \(error)", .infrastructureError)
         }
-        let context = RunContext(rig: rigPath, command: (["hil"] + CommandLine.arguments.dropFirst()).joined(separator: " "), started: started,
+        let context = RunContext(rig: controller.rigPath, command: (["hil"] + CommandLine.arguments.dropFirst()).joined(separator: " "), started: started,
                                  properties: ["adapter": moniker, "profile": profilePath, "plan": planPath ?? "none"])
         let relativeCapture = capture.path == nil ? "captures/accessory.btsnoop" : nil
         let records: [TestRecord]

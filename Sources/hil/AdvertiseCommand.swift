@@ -30,9 +30,7 @@ enum AdvertiseCommand {
         var profiles: [StandardProfile] = []
         let interval: Double
         let duration: Double?
-        let moniker: String
-        let capture: CaptureArguments
-        let rigPath: String?
+        var controller: SessionArguments
         var protection: ProtectionLevel?
         var security: SecurityArguments?
         do {
@@ -60,10 +58,8 @@ enum AdvertiseCommand {
             }
             interval = try arguments.number("interval", in: 20...10_240) ?? 100
             duration = try arguments.number("duration", in: 0.1...86_400)
-            capture = try CaptureArguments.parse(&arguments)
-            rigPath = try arguments.option("rig")
-            moniker = try arguments.required("a controller moniker")
-            try arguments.finish()
+            controller = try SessionArguments.parse(&arguments)
+            try controller.finish(&arguments)
         } catch {
             return Diagnostics.usageError("advertise", error)
         }
@@ -75,7 +71,7 @@ enum AdvertiseCommand {
             return Diagnostics.fail("advertise", "cannot build the GATT database: \(error)", .usageError)
         }
         let session: ControllerSession
-        switch await SessionOpening.open("advertise", moniker: moniker, rigPath: rigPath, capture: capture) {
+        switch await controller.open("advertise") {
         case .success(let opened): session = opened
         case .failure(let status): return status
         }
@@ -93,7 +89,7 @@ enum AdvertiseCommand {
                 options = PairingOptions(ioCapability: .noInputNoOutput, secureConnections: !security.legacy)
             }
             do {
-                let bonds = try await security.bondFile(for: moniker)
+                let bonds = try await security.bondFile(for: controller.moniker)
                 await device.configureSecurity(pairing: options, bonds: bonds, identity: await bonds.identity)
             } catch {
                 await device.close(); await session.close()
@@ -122,7 +118,7 @@ enum AdvertiseCommand {
             print("advertising \"\(name)\" from \(await device.ownAddress().0) every \(Int(interval)) ms; services \(advertised.map(\.description).joined(separator: ", ")); Ctrl-C to stop")
         } catch {
             await device.close(); await session.close()
-            return Diagnostics.fail("advertise", "\(moniker): \(error)", .infrastructureError)
+            return Diagnostics.fail("advertise", "\(controller.moniker): \(error)", .infrastructureError)
         }
         let incoming = await device.incomingConnections()
         let watcher = Task {

@@ -50,9 +50,7 @@ enum BenchCommand {
         let advertiseName: String
         let wait: Double
         let scanTimeout: Double
-        let moniker: String
-        let capture: CaptureArguments
-        let rigPath: String?
+        var controller: SessionArguments
         do {
             peripheral = arguments.flag("peripheral")
             let json = arguments.flag("json")
@@ -78,11 +76,9 @@ enum BenchCommand {
             advertiseName = try arguments.option("advertise-name") ?? "hil-bench"
             wait = try arguments.number("wait", in: 0.1...86_400) ?? 60
             scanTimeout = try arguments.number("scan-timeout", in: 0.1...3600) ?? 10
-            capture = try CaptureArguments.parse(&arguments)
-            rigPath = try arguments.option("rig")
+            controller = try SessionArguments.parse(&arguments)
             filter = peripheral ? ScanFilter() : try FilterArguments.parse(&arguments)
-            moniker = try arguments.required("a controller moniker")
-            try arguments.finish()
+            try controller.finish(&arguments)
             guard peripheral || !filter.isEmpty else { throw UsageError("say which peer: --name, --address, --service or --manufacturer (or --peripheral)") }
         } catch {
             return Diagnostics.usageError("bench", error)
@@ -94,7 +90,7 @@ enum BenchCommand {
             return Diagnostics.fail("bench", "cannot build the GATT database: \(error)", .usageError)
         }
         let session: ControllerSession
-        switch await SessionOpening.open("bench", moniker: moniker, rigPath: rigPath, capture: capture) {
+        switch await controller.open("bench") {
         case .success(let opened): session = opened
         case .failure(let status): return status
         }
@@ -110,7 +106,7 @@ enum BenchCommand {
         } catch let error as BenchFailure {
             status = Diagnostics.fail("bench", error.message, error.status)
         } catch {
-            status = Diagnostics.fail("bench", "\(moniker): \(error)", .infrastructureError)
+            status = Diagnostics.fail("bench", "\(controller.moniker): \(error)", .infrastructureError)
         }
         await device.close()
         await session.close()

@@ -23,29 +23,26 @@ enum ConnectCommand {
         var arguments = arguments
         if arguments.flag("help") { print(usage); return .success }
         let filter: ScanFilter
-        let moniker: String
+        var controller: SessionArguments
         let gatt: Bool
-        let capture: CaptureArguments
-        let rigPath: String?
         let timeout: Double
         let scanTimeout: Double
         let bondDirectory: BondDirectory
         do {
             bondDirectory = BondDirectory.resolved(try arguments.option("bonds"))
             gatt = arguments.flag("gatt")
-            capture = try CaptureArguments.parse(&arguments)
-            rigPath = try arguments.option("rig")
+            controller = try SessionArguments.parse(&arguments)
             filter = try FilterArguments.parse(&arguments)
             timeout = try arguments.number("timeout", in: 0.1...600) ?? 5
             scanTimeout = try arguments.number("scan-timeout", in: 0.1...3600) ?? 10
-            moniker = try arguments.required("a controller moniker")
-            try arguments.finish()
-            guard !filter.isEmpty else { throw UsageError("say which accessory: --name, --address, --service or --manufacturer") }
+            try controller.finish(&arguments)
+            try FilterArguments.requireAccessory(filter)
         } catch {
             return Diagnostics.usageError("connect", error)
         }
+        let moniker = controller.moniker
         let session: ControllerSession
-        switch await SessionOpening.open("connect", moniker: moniker, rigPath: rigPath, capture: capture) {
+        switch await controller.open("connect") {
         case .success(let opened): session = opened
         case .failure(let status): return status
         }

@@ -47,9 +47,7 @@ enum DFUCommand {
         let timeout: Duration
         let scanTimeout: Duration
         let filter: ScanFilter
-        let moniker: String
-        let capture: CaptureArguments
-        let rigPath: String?
+        var controller: SessionArguments
         do {
             json = arguments.flag("json")
             let list = arguments.flag("list"), reset = arguments.flag("reset"), test = arguments.flag("test"), confirm = arguments.flag("confirm")
@@ -60,12 +58,10 @@ enum DFUCommand {
             window = Int(try arguments.number("window", in: 1...64) ?? 4)
             timeout = .milliseconds(Int64((try arguments.number("timeout", in: 0.1...3600) ?? 10) * 1000))
             scanTimeout = .milliseconds(Int64((try arguments.number("scan-timeout", in: 0.1...3600) ?? 10) * 1000))
-            capture = try CaptureArguments.parse(&arguments)
-            rigPath = try arguments.option("rig")
+            controller = try SessionArguments.parse(&arguments)
             filter = try FilterArguments.parse(&arguments)
-            moniker = try arguments.required("a controller moniker")
-            try arguments.finish()
-            guard !filter.isEmpty else { throw UsageError("say which accessory: --name, --address, --service or --manufacturer") }
+            try controller.finish(&arguments)
+            try FilterArguments.requireAccessory(filter)
             if let imagePath {
                 action = .upload(try readImage(imagePath), path: imagePath, then: test ? .test : confirm ? .confirm : .nothing)
             } else {
@@ -75,7 +71,7 @@ enum DFUCommand {
             return Diagnostics.usageError("dfu", error)
         }
         let session: ControllerSession
-        switch await SessionOpening.open("dfu", moniker: moniker, rigPath: rigPath, capture: capture) {
+        switch await controller.open("dfu") {
         case .success(let opened): session = opened
         case .failure(let status): return status
         }
@@ -87,7 +83,7 @@ enum DFUCommand {
         } catch let error as DFUFailure {
             status = Diagnostics.fail("dfu", error.message, error.status)
         } catch {
-            status = Diagnostics.fail("dfu", "\(moniker): \(error)", .infrastructureError)
+            status = Diagnostics.fail("dfu", "\(controller.moniker): \(error)", .infrastructureError)
         }
         await device.close()
         await session.close()

@@ -10,38 +10,33 @@ enum InfoCommand {
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
         if arguments.flag("help") { print(usage); return .success }
-        let moniker: String
+        var controller: SessionArguments
         let json: Bool
-        let capture: CaptureArguments
-        let rigPath: String?
         let timeout: Double
         do {
             json = arguments.flag("json")
-            capture = try CaptureArguments.parse(&arguments)
-            rigPath = try arguments.option("rig")
+            controller = try SessionArguments.parse(&arguments)
             timeout = try arguments.number("timeout", in: 0.01...600) ?? 2
-            moniker = try arguments.required("a controller moniker")
-            try arguments.finish()
+            try controller.finish(&arguments)
         } catch {
             return Diagnostics.usageError("info", error)
         }
         let session: ControllerSession
-        switch await SessionOpening.open("info", moniker: moniker, rigPath: rigPath, capture: capture,
-                                         commandTimeout: .milliseconds(Int64(timeout * 1000))) {
+        switch await controller.open("info", commandTimeout: .milliseconds(Int64(timeout * 1000))) {
         case .success(let opened): session = opened
         case .failure(let status): return status
         }
         let host = session.host
         do {
             let info = try await host.initialize()
-            let report = ControllerInfoReport(moniker: moniker, info: info, leSupported: await host.state != .unsupported,
+            let report = ControllerInfoReport(moniker: controller.moniker, info: info, leSupported: await host.state != .unsupported,
                                               firmware: session.firmware, quirks: session.quirks)
             print(json ? JSONOutput.text(report) : report.text())
             await session.close()
             return .success
         } catch {
             await session.close()
-            return Diagnostics.fail("info", "\(moniker): \(error)", .infrastructureError)
+            return Diagnostics.fail("info", "\(controller.moniker): \(error)", .infrastructureError)
         }
     }
 }

@@ -20,27 +20,24 @@ enum PairCommand {
         var arguments = arguments
         if arguments.flag("help") { print(usage); return .success }
         let filter: ScanFilter
-        let moniker: String
+        var controller: SessionArguments
         let security: SecurityArguments
         let options: PairingOptions
-        let capture: CaptureArguments
-        let rigPath: String?
         let timeout: Double
         let scanTimeout: Double
         do {
-            capture = try CaptureArguments.parse(&arguments)
-            rigPath = try arguments.option("rig")
+            controller = try SessionArguments.parse(&arguments)
             filter = try FilterArguments.parse(&arguments)
             security = try SecurityArguments.parse(&arguments)
             options = try security.centralOptions()
             timeout = try arguments.number("timeout", in: 0.1...600) ?? 30
             scanTimeout = try arguments.number("scan-timeout", in: 0.1...3600) ?? 10
-            moniker = try arguments.required("a controller moniker")
-            try arguments.finish()
-            guard !filter.isEmpty else { throw UsageError("say which accessory: --name, --address, --service or --manufacturer") }
+            try controller.finish(&arguments)
+            try FilterArguments.requireAccessory(filter)
         } catch {
             return Diagnostics.usageError("pair", error)
         }
+        let moniker = controller.moniker
         let bonds: AdapterBondFile
         do {
             bonds = try await security.bondFile(for: moniker)
@@ -48,7 +45,7 @@ enum PairCommand {
             return Diagnostics.fail("pair", error.description, error.bondStoreFailure?.exitStatus ?? .usageError)
         }
         let session: ControllerSession
-        switch await SessionOpening.open("pair", moniker: moniker, rigPath: rigPath, capture: capture) {
+        switch await controller.open("pair") {
         case .success(let opened): session = opened
         case .failure(let status): return status
         }

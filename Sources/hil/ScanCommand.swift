@@ -21,30 +21,27 @@ enum ScanCommand {
         var arguments = arguments
         if arguments.flag("help") { print(usage); return .success }
         let options: ScanOptions
-        let moniker: String
+        var controller: SessionArguments
         let json: Bool
-        let capture: CaptureArguments
-        let rigPath: String?
         do {
             json = arguments.flag("json")
-            capture = try CaptureArguments.parse(&arguments)
-            rigPath = try arguments.option("rig")
+            controller = try SessionArguments.parse(&arguments)
             let filter = try FilterArguments.parse(&arguments)
             let timeout = try arguments.number("timeout", in: 0.1...3600) ?? 10
             let passive = arguments.flag("passive")
             let all = arguments.flag("all")
-            moniker = try arguments.required("a controller moniker")
-            try arguments.finish()
+            try controller.finish(&arguments)
             options = ScanOptions(filter: filter, timeout: .milliseconds(Int64(timeout * 1000)), active: !passive,
                                   stopAtFirstMatch: all ? false : !filter.isEmpty)
         } catch {
             return Diagnostics.usageError("scan", error)
         }
         let session: ControllerSession
-        switch await SessionOpening.open("scan", moniker: moniker, rigPath: rigPath, capture: capture) {
+        switch await controller.open("scan") {
         case .success(let opened): session = opened
         case .failure(let status): return status
         }
+        let moniker = controller.moniker
         let device = LEDevice(host: session.host)
         let toStandardError = json
         let progress: @Sendable (String) -> Void = { line in
@@ -90,8 +87,13 @@ enum ScanCommand {
     }
 }
 
-/// The scan filter options shared by `hil scan` and `hil connect`.
+/// The scan filter options shared by `hil scan`, `hil connect`, `hil pair`, `hil dfu` and `hil bench`.
 enum FilterArguments {
+    /// A command that acts on one accessory needs a filter that names it.
+    static func requireAccessory(_ filter: ScanFilter) throws(UsageError) {
+        guard !filter.isEmpty else { throw UsageError("say which accessory: --name, --address, --service or --manufacturer") }
+    }
+
     static func parse(_ arguments: inout Arguments) throws(UsageError) -> ScanFilter {
         var filter = ScanFilter()
         if let text = try arguments.option("address") {

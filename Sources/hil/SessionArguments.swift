@@ -3,6 +3,37 @@ import Foundation
 import HCITransports
 import StrictJSON
 
+/// The controller a command opens, and how: `--capture FILE [--capture-keys]`, `--rig RIG.json` and the
+/// MONIKER. A command reads the options with its own (`parse`) and the moniker after all of them (`finish`),
+/// so that no option's value is taken for the moniker.
+struct SessionArguments {
+    /// `--capture FILE` and `--capture-keys`.
+    let capture: CaptureArguments
+    /// `--rig RIG.json`, if given.
+    let rigPath: String?
+    /// The controller moniker, once `finish` has read it.
+    private(set) var moniker = ""
+
+    /// Reads `--capture`, `--capture-keys` and `--rig` (see `CaptureArguments.parse` for `alwaysCaptures`).
+    static func parse(_ arguments: inout Arguments, alwaysCaptures: Bool = false) throws(UsageError) -> SessionArguments {
+        let capture = try CaptureArguments.parse(&arguments, alwaysCaptures: alwaysCaptures)
+        return SessionArguments(capture: capture, rigPath: try arguments.option("rig"))
+    }
+
+    /// Reads the moniker, the one positional word, once every option is read; then nothing may be left.
+    mutating func finish(_ arguments: inout Arguments) throws(UsageError) {
+        moniker = try arguments.required("a controller moniker")
+        try arguments.finish()
+    }
+
+    /// Opens the controller (`SessionOpening.open`), with `capture` in place of the one given when the
+    /// command chose where its capture goes.
+    func open(_ command: String, capture: CaptureArguments? = nil,
+              commandTimeout: Duration = .seconds(2)) async -> Result<ControllerSession, ExitStatus> {
+        await SessionOpening.open(command, moniker: moniker, rigPath: rigPath, capture: capture ?? self.capture, commandTimeout: commandTimeout)
+    }
+}
+
 /// Opens the controller a command names, printing the one-line diagnostic and choosing the exit status
 /// when it cannot: a bad moniker or rig file is a usage error (3), anything else the bench's (2).
 enum SessionOpening {
