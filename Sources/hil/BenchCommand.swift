@@ -89,34 +89,13 @@ enum BenchCommand {
         } catch {
             return Diagnostics.fail("bench", "cannot build the GATT database: \(error)", .usageError)
         }
-        let session: ControllerSession
-        switch await controller.open("bench") {
-        case .success(let opened): session = opened
-        case .failure(let status): return status
-        }
-        let device = LEDevice(host: session.host, database: database)
-        let status: ExitStatus
-        do {
-            try await device.start()
+        return await controller.withDevice("bench", database: database) { device in
             let report = peripheral
                 ? try await runPeripheral(device, options, name: advertiseName, wait: .milliseconds(Int64(wait * 1000)))
                 : try await runCentral(device, options, filter: filter, scanTimeout: .milliseconds(Int64(scanTimeout * 1000)))
             present(report, json: options.json)
-            status = report.bytes > 0 ? .success : .productFailure
-        } catch let error as BenchFailure {
-            status = Diagnostics.fail("bench", error.message, error.status)
-        } catch {
-            status = Diagnostics.fail("bench", "\(controller.moniker): \(error)", .infrastructureError)
+            return report.bytes > 0 ? .success : .productFailure
         }
-        await device.close()
-        await session.close()
-        return status
-    }
-
-    /// A failure of the run, with the exit status it earns.
-    struct BenchFailure: Error {
-        var message: String
-        var status: ExitStatus
     }
 
     static func runCentral(_ device: LEDevice, _ options: Options, filter: ScanFilter, scanTimeout: Duration) async throws -> ThroughputReport {
@@ -124,7 +103,7 @@ enum BenchCommand {
         do {
             found = try await device.find(filter, timeout: scanTimeout)
         } catch {
-            throw BenchFailure(message: error.description, status: .productFailure)
+            throw CommandFailure(message: error.description, status: .productFailure)
         }
         let link = try await device.connect(to: found.address, type: found.addressType)
         defer { Task { _ = try? await link.disconnect() } }
@@ -139,7 +118,7 @@ enum BenchCommand {
             return report
         } catch let error as ThroughputError {
             _ = try? await link.disconnect()
-            throw BenchFailure(message: "\(found.address): \(error)", status: .productFailure)
+            throw CommandFailure(message: "\(found.address): \(error)", status: .productFailure)
         }
     }
 
@@ -173,13 +152,13 @@ enum BenchCommand {
         if !options.json { print("advertising \"\(name)\" with the bench speed service; waiting \(formatDuration(wait)) for a central") }
         let loop = device.host.loop
         let link: LEConnection? = await firstElement(of: incoming, within: wait, on: loop)
-        guard let link else { throw BenchFailure(message: "no central connected within \(formatDuration(wait))", status: .productFailure) }
+        guard let link else { throw CommandFailure(message: "no central connected within \(formatDuration(wait))", status: .productFailure) }
         let duration = Duration.milliseconds(Int64(options.seconds * 1000))
         if options.mode == "notify" {
             let subscribed: AttributeWrite? = await firstElement(of: subscriptions, within: wait, on: loop) { write in
                 write.connection == link.handle && write.handle == server.rx && write.value.first.map { $0 & 1 != 0 } == true
             }
-            guard subscribed != nil else { throw BenchFailure(message: "the central did not subscribe to RX within \(formatDuration(wait))", status: .productFailure) }
+            guard subscribed != nil else { throw CommandFailure(message: "the central did not subscribe to RX within \(formatDuration(wait))", status: .productFailure) }
             // Bumble's receiver writes the ACK of the last packet to TX, as its own sender waits for: so does ours
             // (5 s at most), and the run is timed to it, as the central's write runs are.
             let writes = await device.attributeWrites()
@@ -193,7 +172,7 @@ enum BenchCommand {
             return await server.streamReport(on: link, packets: sent, since: started, until: ack != nil ? loop.now : nil, acknowledged: ack != nil)
         }
         guard let meter = await server.receive(on: link, window: duration, startTimeout: wait) else {
-            throw BenchFailure(message: "the central wrote no bench packet within \(formatDuration(wait))", status: .productFailure)
+            throw CommandFailure(message: "the central wrote no bench packet within \(formatDuration(wait))", status: .productFailure)
         }
         return await server.receiveReport(on: link, meter)
     }

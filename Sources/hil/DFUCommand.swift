@@ -70,30 +70,9 @@ enum DFUCommand {
         } catch {
             return Diagnostics.usageError("dfu", error)
         }
-        let session: ControllerSession
-        switch await controller.open("dfu") {
-        case .success(let opened): session = opened
-        case .failure(let status): return status
+        return await controller.withDevice("dfu") { device in
+            try await perform(action, device: device, filter: filter, mtu: mtu, window: window, timeout: timeout, scanTimeout: scanTimeout, json: json)
         }
-        let device = LEDevice(host: session.host)
-        let status: ExitStatus
-        do {
-            try await device.start()
-            status = try await perform(action, device: device, filter: filter, mtu: mtu, window: window, timeout: timeout, scanTimeout: scanTimeout, json: json)
-        } catch let error as DFUFailure {
-            status = Diagnostics.fail("dfu", error.message, error.status)
-        } catch {
-            status = Diagnostics.fail("dfu", "\(controller.moniker): \(error)", .infrastructureError)
-        }
-        await device.close()
-        await session.close()
-        return status
-    }
-
-    /// A failure of the update, with the exit status it earns.
-    struct DFUFailure: Error {
-        var message: String
-        var status: ExitStatus
     }
 
     /// The image at `path`, read and checked: a file that is not an MCUboot image with a matching hash is a usage error.
@@ -113,7 +92,7 @@ enum DFUCommand {
             let found = try await device.find(filter, timeout: scanTimeout)
             link = try await device.connect(to: found.address, type: found.addressType)
         } catch {
-            throw DFUFailure(message: error.description, status: .productFailure)
+            throw CommandFailure(message: error.description, status: .productFailure)
         }
         defer { Task { _ = try? await link.disconnect() } }
         do {
@@ -140,9 +119,9 @@ enum DFUCommand {
             _ = try? await link.disconnect()
             return .success
         } catch let error as MCUmgrError {
-            throw DFUFailure(message: "\(link.peerAddress): \(error)", status: .productFailure)
+            throw CommandFailure(message: "\(link.peerAddress): \(error)", status: .productFailure)
         } catch let error as ATTError {
-            throw DFUFailure(message: "\(link.peerAddress): \(error)", status: .productFailure)
+            throw CommandFailure(message: "\(link.peerAddress): \(error)", status: .productFailure)
         }
     }
 }
