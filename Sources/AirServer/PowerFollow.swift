@@ -8,27 +8,22 @@ package struct PowerFollow: Sendable, Hashable {
     package let accessory: String
     package let location: USBLocation
 
-    package init(accessory: String, location: USBLocation) {
-        self.accessory = accessory
-        self.location = location
-    }
-
-    /// Parses `ACCESSORY=BUS-PORT.PORT` (`thermometer=1-1.2`).
-    package init(parsing text: String) throws(ServeError) {
-        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-            throw ServeError("--power-follows '\(text)': expected ACCESSORY=USB-LOCATION (e.g. thermometer=1-1.2)", usage: true)
-        }
-        let name = String(text[..<equals])
-        let locationText = String(text[text.index(after: equals)...])
-        guard let location = USBLocation(locationText), !location.isRootHub else {
-            throw ServeError("--power-follows '\(text)': '\(locationText)' is not a USB device location (BUS-PORT[.PORT…], e.g. 1-1.2)", usage: true)
-        }
-        self.init(accessory: name, location: location)
-    }
-
     /// How often presence is looked at.
     static let pollInterval = Duration.milliseconds(50)
 
     /// Whether the device is enumerated now (its sysfs directory with idVendor/idProduct).
     func isPresent(in sysfs: SysfsRoot) -> Bool { sysfs.device(at: location) != nil }
+}
+
+extension PowerFollow {
+    /// Parses `ACCESSORY=BUS-PORT.PORT` (`thermometer=1-1.2`).
+    package init(parsing text: String) throws(ServeError) {
+        guard let (name, locationText) = nameEqualsValue(text) else {
+            throw ServeError("--power-follows '\(text)': expected ACCESSORY=USB-LOCATION (e.g. thermometer=1-1.2)", usage: true)
+        }
+        guard let location = USBLocation(locationText), !location.isRootHub else {
+            throw ServeError("--power-follows '\(text)': '\(locationText)' is not a USB device location (BUS-PORT[.PORT…], e.g. 1-1.2)", usage: true)
+        }
+        self.init(accessory: name, location: location)
+    }
 }

@@ -23,10 +23,6 @@ package actor SimulatedAirServer {
     package struct ControllerListen: Sendable, Hashable {
         package let controller: String
         package let address: ServeAddress
-        package init(controller: String, address: ServeAddress) {
-            self.controller = controller
-            self.address = address
-        }
     }
 
     package struct Options: Sendable {
@@ -318,5 +314,15 @@ package actor SimulatedAirServer {
             options.log("hil sim serve: \(connections.count) connection(s) had not finished closing after 2 s")
         }
         await tail?.value
+    }
+}
+
+extension SimulatedAirServer.ControllerListen {
+    /// Parses `NAME=ADDRESS` (`central=unix:/tmp/hil-central`).
+    package init(parsing text: String) throws(ServeError) {
+        guard let (name, addressText) = nameEqualsValue(text) else {
+            throw ServeError("--listen-controller '\(text)': expected NAME=ADDRESS (e.g. central=unix:/tmp/hil-central)", usage: true)
+        }
+        self.init(controller: name, address: try ServeAddress(parsing: addressText))
     }
 }

@@ -39,12 +39,7 @@ enum SimServeCommand {
         do {
             rigPath = try arguments.option("rig") ?? Rig.defaultPath() ?? "rigs/simulated.json"
             let listen = try arguments.options("listen").map { text throws(ServeError) in try ServeAddress(parsing: text) }
-            let claims = try arguments.options("listen-controller").map { text throws(ServeError) -> SimulatedAirServer.ControllerListen in
-                guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-                    throw ServeError("--listen-controller '\(text)': expected NAME=ADDRESS (e.g. central=unix:/tmp/hil-central)", usage: true)
-                }
-                return .init(controller: String(text[..<equals]), address: try ServeAddress(parsing: String(text[text.index(after: equals)...])))
-            }
+            let claims = try arguments.options("listen-controller").map { text throws(ServeError) in try SimulatedAirServer.ControllerListen(parsing: text) }
             let control = try arguments.option("control").map { text throws(ServeError) in try Self.controlAddress(text) }
             let follows = try arguments.options("power-follows").map { text throws(ServeError) in try PowerFollow(parsing: text) }
             let sysfs = try arguments.option("sysfs") ?? "/sys"
