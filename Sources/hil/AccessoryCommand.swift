@@ -32,7 +32,6 @@ enum AccessoryCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         var controller: SessionArguments, profilePath: String, planPath: String?, out: String
         do {
             guard let profile = try arguments.option("profile") else { throw UsageError("--profile PROFILE.json is required") }

@@ -7,7 +7,6 @@ enum AdaptersCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let json = arguments.flag("json")
         do { try arguments.finish() } catch { return Diagnostics.usageError("adapters", error) }
         let inventory = AdapterInventory.read()

@@ -24,7 +24,6 @@ enum AdvertiseCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let name: String
         var services: [BluetoothUUID] = []
         var profiles: [StandardProfile] = []

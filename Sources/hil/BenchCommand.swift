@@ -43,7 +43,6 @@ enum BenchCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let options: Options
         let peripheral: Bool
         let filter: ScanFilter

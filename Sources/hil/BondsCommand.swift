@@ -28,7 +28,6 @@ enum BondsCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let verb: Verb
         let directory: BondDirectory
         let adapter: String?

@@ -21,7 +21,6 @@ enum ConnectCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let filter: ScanFilter
         var controller: SessionArguments
         let gatt: Bool

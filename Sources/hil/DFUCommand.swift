@@ -39,7 +39,6 @@ enum DFUCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let action: Action
         let json: Bool
         let mtu: Int

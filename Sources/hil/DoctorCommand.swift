@@ -9,7 +9,6 @@ enum DoctorCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let json = arguments.flag("json")
         do { try arguments.finish() } catch { return Diagnostics.usageError("doctor", error) }
         var hubs: [DoctorEnvironment.HubFact]?

@@ -49,7 +49,6 @@ enum FirmwareCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let options: Options
         do {
             guard let subcommand = arguments.positional() else { throw UsageError("missing a subcommand (inspect)") }

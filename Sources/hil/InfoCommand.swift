@@ -9,7 +9,6 @@ enum InfoCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         var controller: SessionArguments
         let json: Bool
         let timeout: Double

@@ -23,7 +23,6 @@ enum MeterCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let port: String, seconds: Double, window: Double?, mode: PPK2Mode, millivolts: Int, json: Bool
         do {
             let moniker = try arguments.required("the meter (ppk2:PORT)")

@@ -18,7 +18,6 @@ enum PairCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let filter: ScanFilter
         var controller: SessionArguments
         let security: SecurityArguments

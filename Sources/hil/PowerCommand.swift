@@ -18,7 +18,6 @@ enum PowerCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let json = arguments.flag("json")
         let description: PowerSwitchDescription
         let action: String

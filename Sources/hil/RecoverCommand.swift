@@ -22,7 +22,6 @@ enum RecoverCommand {
     /// nothing — what a test of the command asks for. The CLI runs the bench at the rate of real time.
     static func run(_ arguments: Arguments, drivesSimulation: Bool) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let moniker: String
         let json: Bool
         let resetTimeout: Duration

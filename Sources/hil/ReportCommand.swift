@@ -25,7 +25,6 @@ enum ReportCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         if arguments.flag("history") { return ReportHistoryCommand.run(arguments) }
         let directory: String
         let quiet: Bool

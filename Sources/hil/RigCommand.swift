@@ -19,7 +19,6 @@ enum RigCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         do {
             switch arguments.positional() {
             case "schema":

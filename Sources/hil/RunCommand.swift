@@ -36,7 +36,6 @@ enum RunCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         var options: RunOptions
         let quiet: Bool
         let captureKeys: Bool

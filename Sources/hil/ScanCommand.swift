@@ -19,7 +19,6 @@ enum ScanCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let options: ScanOptions
         var controller: SessionArguments
         let json: Bool

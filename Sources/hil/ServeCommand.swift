@@ -37,7 +37,6 @@ enum ServeCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let moniker: String
         let listen: ServeAddress
         let rigPath: String?

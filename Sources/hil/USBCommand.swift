@@ -13,7 +13,6 @@ enum USBCommand {
 
     static func run(_ arguments: Arguments) async -> ExitStatus {
         var arguments = arguments
-        if arguments.flag("help") { print(usage); return .success }
         let json: Bool
         let watch: Double?
         do {

@@ -69,15 +69,31 @@ captures:            keys (LTK, IRK, CSRK, pairing values) are replaced by REDAC
 hil_stdout_line_buffered()
 #endif
 
-/// Each command and how it runs; `hil help CMD` and `hil CMD --help` print its usage.
-let commands: [String: @Sendable (Arguments) async -> ExitStatus] = [
-    "info": InfoCommand.run, "scan": ScanCommand.run, "connect": ConnectCommand.run, "advertise": AdvertiseCommand.run,
-    "pair": PairCommand.run, "bonds": BondsCommand.run, "preflight": PreflightCommand.run, "usb": USBCommand.run,
-    "power": PowerCommand.run, "run": RunCommand.run, "report": ReportCommand.run, "adapters": AdaptersCommand.run,
-    "doctor": DoctorCommand.run, "recover": RecoverCommand.run, "sim": SimCommand.run, "rig": RigCommand.run,
-    "serve": ServeCommand.run, "lab": LabCommand.run, "accessory": AccessoryCommand.run, "bench": BenchCommand.run, "dfu": DFUCommand.run,
-    "firmware": FirmwareCommand.run, "meter": MeterCommand.run,
+/// Each command: its usage, which `hil help CMD` and `hil CMD --help` (`--help` anywhere among its words) print
+/// instead of running it, and how it runs. A command without one here answers `--help` itself: `preflight`
+/// (also `-h`), and `sim` and `lab`, whose unknown subcommand is an error even with `--help`.
+let commands: [String: (usage: String?, run: @Sendable (Arguments) async -> ExitStatus)] = [
+    "info": (InfoCommand.usage, InfoCommand.run), "scan": (ScanCommand.usage, ScanCommand.run),
+    "connect": (ConnectCommand.usage, ConnectCommand.run), "advertise": (AdvertiseCommand.usage, AdvertiseCommand.run),
+    "pair": (PairCommand.usage, PairCommand.run), "bonds": (BondsCommand.usage, BondsCommand.run),
+    "preflight": (nil, PreflightCommand.run), "usb": (USBCommand.usage, USBCommand.run),
+    "power": (PowerCommand.usage, PowerCommand.run), "run": (RunCommand.usage, RunCommand.run),
+    "report": (ReportCommand.usage, ReportCommand.run), "adapters": (AdaptersCommand.usage, AdaptersCommand.run),
+    "doctor": (DoctorCommand.usage, DoctorCommand.run), "recover": (RecoverCommand.usage, RecoverCommand.run),
+    "sim": (nil, SimCommand.run), "rig": (RigCommand.usage, RigCommand.run), "serve": (ServeCommand.usage, ServeCommand.run),
+    "lab": (nil, LabCommand.run), "accessory": (AccessoryCommand.usage, AccessoryCommand.run),
+    "bench": (BenchCommand.usage, BenchCommand.run), "dfu": (DFUCommand.usage, DFUCommand.run),
+    "firmware": (FirmwareCommand.usage, FirmwareCommand.run), "meter": (MeterCommand.usage, MeterCommand.run),
 ]
+
+/// Prints the command's usage when its words ask for help and it has one here; runs it otherwise.
+func answer(_ command: (usage: String?, run: @Sendable (Arguments) async -> ExitStatus), _ words: [String]) async -> ExitStatus {
+    if let usage = command.usage, words.contains("--help") {
+        print(usage)
+        return .success
+    }
+    return await command.run(Arguments(words))
+}
 
 var words = Array(CommandLine.arguments.dropFirst())
 guard let command = words.first else {
@@ -95,14 +111,14 @@ if ["--version", "version"].contains(command) {
 }
 let status: ExitStatus
 if command == "help", let topic = words.first {
-    if let run = commands[topic] {
-        status = await run(Arguments(["--help"]))
+    if let entry = commands[topic] {
+        status = await answer(entry, ["--help"])
     } else {
         StandardStreams.error("hil help: unknown command '\(topic)'; see 'hil --help'\n")
         status = .usageError
     }
-} else if let run = commands[command] {
-    status = await run(Arguments(words))
+} else if let entry = commands[command] {
+    status = await answer(entry, words)
 } else {
     StandardStreams.error("hil: unknown command '\(command)'; see 'hil --help'\n")
     status = .usageError
