@@ -29,6 +29,28 @@ package struct CurrentRecording: Equatable, Sendable {
         logicSeen |= logic
     }
 
+    /// Adds `samples` in order, as `add` does one by one (to the same sums, bit for bit), each window's share in one pass.
+    package mutating func add(_ samples: ArraySlice<PPK2Sample>) {
+        samples.withUnsafeBufferPointer { samples in
+            var next = 0
+            while next < samples.count {
+                if count % windowSamples == 0 { windowSums.append(0); windowCounts.append(0) }
+                let end = min(samples.count, next + windowSamples - count % windowSamples)
+                var windowSum = windowSums[windowSums.count - 1], logic: UInt8 = 0
+                for index in next..<end {
+                    windowSum += samples[index].microamperes
+                    sum += samples[index].microamperes
+                    logic |= samples[index].logic
+                }
+                count += end - next
+                windowSums[windowSums.count - 1] = windowSum
+                windowCounts[windowCounts.count - 1] += end - next
+                logicSeen |= logic
+                next = end
+            }
+        }
+    }
+
     /// The whole recording's figures.
     package var total: CurrentFigures {
         CurrentFigures(sum: sum, samples: count, samplesPerSecond: samplesPerSecond, supplyVolts: supplyVolts)

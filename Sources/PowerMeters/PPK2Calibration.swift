@@ -25,8 +25,31 @@ package struct PPK2Calibration: Equatable, Sendable {
     /// The current in amperes for `counts` (the 14-bit reading times 4) measured on `range` with the device's
     /// supply at `supplyVolts`: the shunt's voltage over its resistance, corrected by the range's gains.
     package func amperes(counts: Double, range: Int, supplyVolts: Double) -> Double {
-        let calibration = ranges[range]
-        let uncorrected = (counts - calibration.o) * (Self.voltsPerCount / calibration.r)
-        return calibration.ug * (uncorrected * (calibration.gs * uncorrected + calibration.gi) + (calibration.s * supplyVolts + calibration.i))
+        Terms(ranges[range], supplyVolts: supplyVolts).amperes(counts: counts)
+    }
+
+    /// One range's calibration at a given supply, its factors worked out once for a stream of samples:
+    /// `amperes` is the same formula, to the last bit.
+    package struct Terms: Sendable {
+        let offset, amperesPerCount, quadratic, linear, constant, gain: Double
+
+        init(_ range: Range, supplyVolts: Double) {
+            offset = range.o
+            amperesPerCount = PPK2Calibration.voltsPerCount / range.r
+            quadratic = range.gs
+            linear = range.gi
+            constant = range.s * supplyVolts + range.i
+            gain = range.ug
+        }
+
+        package func amperes(counts: Double) -> Double {
+            let uncorrected = (counts - offset) * amperesPerCount
+            return gain * (uncorrected * (quadratic * uncorrected + linear) + constant)
+        }
+    }
+
+    /// Every range's `Terms` at `supplyVolts`, indexed by range.
+    package func terms(supplyVolts: Double) -> [Terms] {
+        ranges.map { Terms($0, supplyVolts: supplyVolts) }
     }
 }

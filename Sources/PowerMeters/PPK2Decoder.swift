@@ -9,12 +9,15 @@ package struct PPK2Decoder: Sendable {
 
     /// Octets of a word the last read ended in the middle of.
     private var partial: [UInt8] = []
-    private var rollingAverage: Double?
-    /// The slower average used while the PPK2 is on its least sensitive range.
-    private var rollingAverageHigh: Double?
-    private var previousRange: Int?
+    /// The filter's rolling averages, valid once a sample has been seen; `rollingAverageHigh` is the slower
+    /// one used while the PPK2 is on its least sensitive range.
+    private var rollingAverage = 0.0
+    private var rollingAverageHigh = 0.0
+    private var previousRange = -1
     private var samplesSinceRangeChange = 0
     private var filteredAhead = 0
+    /// Each range's calibration with the supply's term worked out, for `amperes`.
+    private let terms: [PPK2Calibration.Terms]
 
     /// The filter's weights and length, as the Power Profiler's.
     private static let alpha = 0.18
@@ -24,35 +27,43 @@ package struct PPK2Decoder: Sendable {
     package init(calibration: PPK2Calibration, supplyMillivolts: Int) {
         self.calibration = calibration
         self.supplyVolts = Double(supplyMillivolts) / 1000
+        terms = calibration.terms(supplyVolts: supplyVolts)
     }
 
     /// The samples in `octets`, the stream's next read. Throws `PowerMeterError(.protocolViolation)` for a word
     /// whose range bits name no range (5–7): the PPK2 reports a range error so, and no current can be read from it.
+    /// A PPK2 sends 400,000 octets a second: the words are read through one buffer pointer, not octet by octet.
     package mutating func decode(_ octets: some Collection<UInt8>) throws(PowerMeterError) -> [PPK2Sample] {
-        var samples: [PPK2Sample] = []
-        samples.reserveCapacity((partial.count + octets.count) / 4)
-        var word: [UInt8] = partial
-        partial = []
-        for octet in octets {
-            word.append(octet)
-            guard word.count == 4 else { continue }
-            let value = UInt32(word[0]) | UInt32(word[1]) << 8 | UInt32(word[2]) << 16 | UInt32(word[3]) << 24
-            word.removeAll(keepingCapacity: true)
-            samples.append(try sample(PPK2Word(value), raw: value))
+        var bytes = partial
+        bytes.append(contentsOf: octets)
+        let words = bytes.count / 4
+        partial = Array(bytes[(words * 4)...])
+        var failure: PowerMeterError?
+        let samples = bytes.withUnsafeBytes { raw in
+            terms.withUnsafeBufferPointer { terms in
+                var samples: [PPK2Sample] = []
+                samples.reserveCapacity(words)
+                for index in 0..<words {
+                    let value = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
+                    do throws(PowerMeterError) { samples.append(try sample(PPK2Word(value), raw: value, terms: terms)) } catch { failure = error; break }
+                }
+                return samples
+            }
         }
-        partial = word
+        if let failure { throw failure }
         return samples
     }
 
-    private mutating func sample(_ word: PPK2Word, raw: UInt32) throws(PowerMeterError) -> PPK2Sample {
+    private mutating func sample(_ word: PPK2Word, raw: UInt32, terms: UnsafeBufferPointer<PPK2Calibration.Terms>) throws(PowerMeterError) -> PPK2Sample {
         guard word.range <= 4 else {
             throw PowerMeterError(.protocolViolation, "PPK2 range error: sample 0x\(String(raw, radix: 16)) names range \(word.range) (the PPK2 has ranges 0 to 4)")
         }
-        var amperes = calibration.amperes(counts: Double(word.counts), range: word.range, supplyVolts: supplyVolts)
+        var amperes = terms[word.range].amperes(counts: Double(word.counts))
         let before = (rollingAverage, rollingAverageHigh)
-        rollingAverage = rollingAverage.map { Self.alpha * amperes + (1 - Self.alpha) * $0 } ?? amperes
-        rollingAverageHigh = rollingAverageHigh.map { Self.alphaHigh * amperes + (1 - Self.alphaHigh) * $0 } ?? amperes
-        let previous = previousRange ?? word.range
+        let first = previousRange < 0
+        rollingAverage = first ? amperes : Self.alpha * amperes + (1 - Self.alpha) * rollingAverage
+        rollingAverageHigh = first ? amperes : Self.alphaHigh * amperes + (1 - Self.alphaHigh) * rollingAverageHigh
+        let previous = first ? word.range : previousRange
         if previous != word.range || filteredAhead > 0 {
             if previous != word.range {
                 samplesSinceRangeChange = 0
@@ -66,9 +77,9 @@ package struct PPK2Decoder: Sendable {
                     rollingAverage = before.0
                     rollingAverageHigh = before.1
                 }
-                amperes = rollingAverageHigh ?? amperes
+                amperes = rollingAverageHigh
             } else {
-                amperes = rollingAverage ?? amperes
+                amperes = rollingAverage
             }
             filteredAhead -= 1
         }

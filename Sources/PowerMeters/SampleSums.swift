@@ -28,6 +28,33 @@ package struct SampleSums: Sendable {
         if count % blockSamples == 0 { Self.store(sum, at: count / blockSamples, in: &coarse, capacity: coarseCapacity) }
     }
 
+    /// Adds each sample's current in order, as `add` does one by one: a PPK2 sends 100,000 a second, so the exact
+    /// sums are written through one buffer pointer once their ring is full.
+    package mutating func add(_ samples: [PPK2Sample]) {
+        samples.withUnsafeBufferPointer { samples in
+            var next = 0
+            while next < samples.count, fine.count < fineCapacity + 1 {
+                add(samples[next].microamperes)
+                next += 1
+            }
+            guard next < samples.count else { return }
+            var sum = self.sum, count = self.count
+            let slots = fineCapacity + 1, block = blockSamples
+            var blockSums: [(index: Int, sum: Double)] = []
+            fine.withUnsafeMutableBufferPointer { ring in
+                for index in next..<samples.count {
+                    sum += samples[index].microamperes
+                    count += 1
+                    ring[count % slots] = sum
+                    if count % block == 0 { blockSums.append((count / block, sum)) }
+                }
+            }
+            self.sum = sum
+            self.count = count
+            for (index, sum) in blockSums { Self.store(sum, at: index, in: &coarse, capacity: coarseCapacity) }
+        }
+    }
+
     private static func store(_ value: Double, at index: Int, in ring: inout [Double], capacity: Int) {
         if ring.count < capacity { ring.append(value) } else { ring[index % capacity] = value }
     }

@@ -1,4 +1,4 @@
-import PowerMeters
+@testable import PowerMeters
 import Testing
 
 /// The running sums a long PPK2 stream keeps: exact for recent windows, within a block for older ones, bounded,
@@ -15,6 +15,22 @@ struct SampleSumsTests {
     }
 
     static func direct(_ range: Range<Int>) -> Double { samples[range].reduce(0, +) }
+
+    @Test("Samples added a read at a time, past the exact ring's filling and wrapping, keep the sums of one at a time")
+    func addedByRead() {
+        let single = Self.sums()
+        var byRead = SampleSums(blockSamples: 10, fineCapacity: 500, coarseCapacity: 100)
+        var next = 0
+        for size in [7, 1, 493, 0, 600, 3, 896] where next < Self.samples.count {
+            let end = min(Self.samples.count, next + size)
+            byRead.add(Self.samples[next..<end].map { PPK2Sample(microamperes: $0, range: 0, logic: 0) })
+            next = end
+        }
+        #expect(next == 2000 && byRead.count == 2000 && byRead.oldestKept == single.oldestKept)
+        let differing = (0...2000).filter { byRead.sum(before: $0) != single.sum(before: $0) }
+        #expect(differing.isEmpty, "sums differ before samples \(differing.prefix(5))")
+        #expect(byRead.sum(from: 1503, to: 1997).map { abs($0 - Self.direct(1503..<1997)) < 1e-6 } == true)
+    }
 
     @Test("A window within the last fineCapacity samples is summed exactly")
     func recentExact() {

@@ -67,9 +67,8 @@ package final class PPK2Meter<C: Clock<Duration>>: Sendable {
                     PowerMeterError(.timeout, "PPK2 at \(name) stopped streaming: no sample within \(limit) after \(count) samples; it last sent \(Self.quote(last.value.withLock { $0 }))")
                 }) { [channel] in try await channel.receive() }
                 last.value.withLock { $0 = Array(octets.suffix(16)) }
-                for sample in try decoder.decode(octets) where recording.samples < wanted {
-                    recording.add(sample.microamperes, logic: sample.logic)
-                }
+                let samples = try decoder.decode(octets)
+                recording.add(samples.prefix(wanted - recording.samples))
             }
         } catch {
             try? await channel.send(PPK2Command.stopSampling.octets)

@@ -89,7 +89,7 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
         let waiters = try state.withLock { state throws(PowerMeterError) -> [CheckedContinuation<Void, Never>] in
             state.last = Array(octets.suffix(16))
             if state.anchor == nil, !decoded.isEmpty { state.anchor = now.advanced(by: .zero - period * decoded.count) }
-            for sample in decoded { state.sums.add(sample.microamperes) }
+            state.sums.add(decoded)
             if let anchor = state.anchor {
                 let elapsed = anchor.duration(to: now), count = state.sums.count
                 let lag = elapsed - period * count
