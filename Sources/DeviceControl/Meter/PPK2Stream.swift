@@ -29,6 +29,9 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
     }
     private let state: Mutex<State>
     private let reader = Mutex<Task<Void, Never>?>(nil)
+    /// When AVERAGE_START was sent: the stream cannot have started before it, and its anchor (placed by the first
+    /// read, so late by that read's latency) not before it either; a window starting in between starts at sample 0.
+    private let commanded: C.Instant
 
     /// Starts the stream (AVERAGE_START) on a meter already configured, decoding with `decoder`.
     package init(meter: PPK2Meter<C>, decoder: PPK2Decoder, sums: SampleSums = SampleSums(), lateness: Duration = .seconds(2),
@@ -38,6 +41,7 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
         self.lateness = lateness
         self.maximumDrift = maximumDrift
         state = Mutex(State(sums: sums))
+        commanded = meter.clock.now
         try await meter.channel.send(PPK2Command.startSampling.octets)
         let task = Task { [self] in await read(decoder) }
         reader.withLock { $0 = task }
@@ -185,7 +189,9 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
         return try state.withLock { state throws(PowerMeterError) -> (Int, Int)? in
             if let failure = state.failure { throw failure }
             guard let anchor = state.anchor else { return nil }
-            let first = Self.sampleIndex(of: start, anchor: anchor), last = max(first, Self.sampleIndex(of: end, anchor: anchor))
+            var first = Self.sampleIndex(of: start, anchor: anchor)
+            if first < 0, start >= commanded { first = 0 }
+            let last = max(first, Self.sampleIndex(of: end, anchor: anchor))
             guard first >= 0 else {
                 throw PowerMeterError(.unavailable, "PPK2 at \(name): a window starts \(start.duration(to: anchor)) before its stream did")
             }

@@ -146,6 +146,23 @@ struct PPK2StreamTests {
         }
     }
 
+    @Test("A window from AVERAGE_START on but before the anchor (late by the first read's latency) starts at sample 0")
+    func beforeTheAnchor() async throws {
+        try await withSteppedTime { time in
+            // Sent at t0, read at t0 + 1 ms with 50 samples: the anchor is t0 + 0.5 ms.
+            let (_, t0, stream) = try await Self.streaming(time, first: Self.words(Array(Self.hundred.prefix(50))))
+            var reference = Self.decoder()
+            let decoded = try reference.decode(Self.words(Array(Self.hundred.prefix(50)))).map(\.microamperes)
+            // [t0 + 0.2 ms, t0 + 0.8 ms): from sample 0 to sample 30 (0.3 ms after the anchor).
+            let figures = try await stream.figures(from: t0.advanced(by: .microseconds(200)), to: t0.advanced(by: .microseconds(800)))
+            #expect(figures.samples == 30)
+            #expect(abs(figures.averageMicroamperes - decoded[0..<30].reduce(0, +) / 30) < 1e-9 * figures.averageMicroamperes)
+            let early = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0.advanced(by: .milliseconds(-1)), to: t0) }
+            #expect(early == PowerMeterError(.unavailable, "PPK2 at /dev/ttyACM9: a window starts 0.0015 seconds before its stream did"))
+            await stream.stop()
+        }
+    }
+
     @Test("A window from before the stream started, or after it was stopped, is refused")
     func outside() async throws {
         try await withSteppedTime { time in
