@@ -209,7 +209,7 @@ int main(int argc, char **argv) {
   size_t pending_length = 0, backlog_start = 0, backlog_end = 0;
   for (;;) {
     struct pollfd p = {.fd = fd, .events = POLLIN | (backlog_end > backlog_start ? POLLOUT : 0)};
-    poll(&p, 1, streaming ? 5 : 20);
+    poll(&p, 1, streaming ? 1 : 20);  /* streaming, a write a millisecond, as a PPK2 sends a packet every USB frame */
     ssize_t n = read(fd, pending + pending_length, sizeof pending - pending_length);
     if (n > 0) pending_length += (size_t)n;
     else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) usleep(5000);  /* no reader has the port open yet */
