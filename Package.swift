@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(name: "RolesTests", dependencies: ["Support", "Roles", "TestSupport", "DeviceControl", "Simulation", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP"]),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"]),
-        .testTarget(name: "MCUbootImageTests", dependencies: ["MCUbootImage"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "MCUbootImageTests", dependencies: ["MCUbootImage", "Support", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MCUmgrTests", dependencies: ["MCUmgr", "CBOR", "MCUbootImage", "BluetoothCrypto", "Simulation", "Throughput", "TestSupport", "HCIPackets", "EventLoops", "HostCore", "GATT", "Roles"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),

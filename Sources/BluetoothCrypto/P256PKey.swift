@@ -8,14 +8,7 @@ import CCrypto
 enum P256PKey {
     /// A fresh random private key from libcrypto's EC key generator (EVP_PKEY_generate on "P-256").
     static func generatePrivateKey() throws(BluetoothCryptoError) -> [UInt8] {
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, CCRYPTO_KEY_TYPE_EC, nil) else {
-            throw .libcryptoFailure("EVP_PKEY_CTX_new_from_name(EC)")
-        }
-        defer { EVP_PKEY_CTX_free(context) }
-        try BluetoothCryptoError.check(EVP_PKEY_keygen_init(context), "EVP_PKEY_keygen_init")
-        try BluetoothCryptoError.check(EVP_PKEY_CTX_set_group_name(context, CCRYPTO_GROUP_P256), "EVP_PKEY_CTX_set_group_name(P-256)")
-        var key: OpaquePointer?
-        try BluetoothCryptoError.check(EVP_PKEY_generate(context, &key), "EVP_PKEY_generate")
+        let key = try generate()
         defer { EVP_PKEY_free(key) }
         var scalar: OpaquePointer?
         try BluetoothCryptoError.check(EVP_PKEY_get_bn_param(key, CCRYPTO_PARAM_PRIV_KEY, &scalar),
@@ -24,6 +17,20 @@ enum P256PKey {
         var privateKey = [UInt8](repeating: 0, count: 32)
         guard BN_bn2binpad(scalar, &privateKey, 32) == 32 else { throw .libcryptoFailure("BN_bn2binpad") }
         return privateKey
+    }
+
+    /// A fresh random P-256 key pair as an EVP_PKEY (EVP_PKEY_generate on "P-256"): the caller frees it.
+    static func generate() throws(BluetoothCryptoError) -> OpaquePointer {
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, CCRYPTO_KEY_TYPE_EC, nil) else {
+            throw .libcryptoFailure("EVP_PKEY_CTX_new_from_name(EC)")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        try BluetoothCryptoError.check(EVP_PKEY_keygen_init(context), "EVP_PKEY_keygen_init")
+        try BluetoothCryptoError.check(EVP_PKEY_CTX_set_group_name(context, CCRYPTO_GROUP_P256), "EVP_PKEY_CTX_set_group_name(P-256)")
+        var key: OpaquePointer?
+        try BluetoothCryptoError.check(EVP_PKEY_generate(context, &key), "EVP_PKEY_generate")
+        guard let key else { throw .libcryptoFailure("EVP_PKEY_generate") }
+        return key
     }
 
     /// An EVP_PKEY on P-256 with the public point (x, y) and, when given, the private key: the

@@ -36,6 +36,11 @@ package struct SignaturePublicKey: Sendable, Hashable {
             throw .invalidArgument(what: "PEM key", reason: "neither a PEM public key nor a PEM private key libcrypto reads")
         }
         defer { EVP_PKEY_free(key) }
+        try self.init(key: key)
+    }
+
+    /// The public half of `key` (which stays the caller's): its algorithm checked, its SubjectPublicKeyInfo kept.
+    init(key: OpaquePointer) throws(BluetoothCryptoError) {
         algorithm = try Self.algorithm(of: key)
         var out: UnsafeMutablePointer<UInt8>?
         let length = i2d_PUBKEY(key, &out)
@@ -55,7 +60,7 @@ package struct SignaturePublicKey: Sendable, Hashable {
         }
     }
 
-    private static func algorithm(of key: OpaquePointer) throws(BluetoothCryptoError) -> Algorithm {
+    static func algorithm(of key: OpaquePointer) throws(BluetoothCryptoError) -> Algorithm {
         switch EVP_PKEY_get_base_id(key) {
         case EVP_PKEY_ED25519:
             return .ed25519

@@ -78,6 +78,8 @@ package enum MCUbootImageError: Error, Sendable, Hashable, CustomStringConvertib
     case crypto(String)
     /// A signing key MCUboot is given is not a PEM ECDSA P-256 or Ed25519 key.
     case badKey(String)
+    /// libcrypto failed to sign an image's hash.
+    case cannotSign(String)
 
     package var description: String {
         switch self {
@@ -93,6 +95,7 @@ package enum MCUbootImageError: Error, Sendable, Hashable, CustomStringConvertib
         case .hashMismatch(let stated, let computed): "MCUboot image: SHA256 TLV \(hex(stated)) does not match the image's hash \(hex(computed))"
         case .crypto(let failure): "MCUboot image: cannot hash: \(failure)"
         case .badKey(let failure): "MCUboot signing key: \(failure)"
+        case .cannotSign(let failure): "MCUboot image: cannot sign: \(failure)"
         }
     }
 }

@@ -10,11 +10,15 @@ package struct MCUbootPublicKey: Sendable, Hashable, CustomStringConvertible {
     /// Reads `pem`; a text that is no PEM key, or a key MCUboot does not sign with here, is `.badKey`.
     package init(pem: String) throws(MCUbootImageError) {
         do {
-            key = try SignaturePublicKey(pem: pem)
-            hash = try SHA256.digest(key.der)
+            try self.init(key: try SignaturePublicKey(pem: pem))
         } catch {
             throw .badKey(error.description)
         }
+    }
+
+    init(key: SignaturePublicKey) throws(BluetoothCryptoError) {
+        self.key = key
+        hash = try SHA256.digest(key.der)
     }
 
     /// The signature TLV kind the key checks.
