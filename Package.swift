@@ -109,7 +109,7 @@ let package = Package(
         // Imports no Bluetooth or device module, so it could serve any harness.
         .target(name: "HILResults", dependencies: ["Support"]),
         // The rig model: a bench's adapter, accessories, switches and budgets, read through StrictJSON.
-        .target(name: "Rigs", dependencies: ["DeviceControl", "Simulation", "StrictJSON", "HCIPackets", "HCITransports", "GATT", "SMP", "Roles"]),
+        .target(name: "Rigs", dependencies: ["DeviceControl", "Simulation", "StrictJSON", "MCUbootImage", "HCIPackets", "HCITransports", "GATT", "SMP", "Roles"]),
         // Operations on a bench: leasing it (the rig lock), opening its adapter, the recovery ladder, doctor.
         .target(name: "BenchOperations", dependencies: ["Support", "HCIUSB", "HCILinux", "LibUSB", "DeviceControl", "Rigs", "HILResults", "StrictJSON", "ControllerFirmware", "BluetoothCrypto", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles"]),
         // `hil sim serve`: the simulated air served as H4 controllers, with its control channel.

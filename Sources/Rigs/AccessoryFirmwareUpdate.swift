@@ -1,3 +1,4 @@
+import MCUbootImage
 import Simulation
 import StrictJSON
 
@@ -11,8 +12,16 @@ public struct AccessoryFirmwareUpdate: Sendable, Hashable {
     public var erase, swap: Duration
     /// From power (or the reset) to the start of MCUboot's swap.
     public var boot: Duration
+    /// Whether its MCUboot refuses an image whose signature does not verify with the key it is built with (a
+    /// simulated `dfu` block's signingKey).
+    public var checksSignatures: Bool
+    /// The test bench's key the campaign signs its images with (a simulated `dfu` block's signedWith); nil: unsigned.
+    public var signedWith: MCUbootSigningKey?
 
-    public init(erase: Duration, swap: Duration, boot: Duration) { (self.erase, self.swap, self.boot) = (erase, swap, boot) }
+    public init(erase: Duration, swap: Duration, boot: Duration, checksSignatures: Bool = false, signedWith: MCUbootSigningKey? = nil) {
+        (self.erase, self.swap, self.boot) = (erase, swap, boot)
+        (self.checksSignatures, self.signedWith) = (checksSignatures, signedWith)
+    }
 }
 
 extension AccessoryFirmwareUpdate {
@@ -29,11 +38,13 @@ extension AccessoryFirmwareUpdate {
 
 extension Rig.Accessory {
     /// How it updates over MCUmgr SMP: its `firmwareUpdate`, or else what its simulated `dfu` block declares (the
-    /// erase, the swap, and its boot delay); nil when it declares neither.
+    /// erase, the swap, its boot delay, whether it checks signatures and the key to sign with); nil when it
+    /// declares neither.
     public var updates: AccessoryFirmwareUpdate? {
         if let firmwareUpdate { return firmwareUpdate }
         guard let simulated, let dfu = simulated.dfu else { return nil }
         return AccessoryFirmwareUpdate(erase: .milliseconds(dfu.eraseMilliseconds), swap: .milliseconds(dfu.swapMilliseconds),
-                                       boot: .milliseconds(simulated.bootDelayMilliseconds))
+                                       boot: .milliseconds(simulated.bootDelayMilliseconds), checksSignatures: dfu.signingKey != nil,
+                                       signedWith: dfu.signedWith)
     }
 }

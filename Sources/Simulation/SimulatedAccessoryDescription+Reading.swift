@@ -76,7 +76,7 @@ extension SimulatedDFU {
             }
             return Self(version: version, slotSizeKiB: try fields.integer(Table.slotSizeKiB), eraseMilliseconds: try fields.number(Table.eraseMilliseconds),
                         writeMillisecondsPerKiB: try fields.number(Table.writeMillisecondsPerKiB), swapMilliseconds: try fields.number(Table.swapMilliseconds),
-                        signingKeyFile: try fields.optionalString(Table.signingKey))
+                        signingKeyFile: try fields.optionalString(Table.signingKey), signedWithFile: try fields.optionalString(Table.signedWith))
         }
     }
 }

@@ -6,15 +6,27 @@ extension SimulatedDFU {
     static let keyFileBytes = 16_384
 
     /// Reads the key files the block names, relative to `directory` unless absolute (`""`: the working directory):
-    /// `signingKeyFile` into `signingKey`. A file that cannot be read, or holds no PEM key MCUboot checks
-    /// signatures with (ECDSA P-256 or Ed25519), is an error at `path.signingKey` naming the file:
-    /// `accessories[0].simulated.dfu.signingKey: rigs/keys/x.pub.pem: cannot read it (no such file)`.
+    /// `signingKeyFile` into `signingKey`, `signedWithFile` into `signedWith`. A file that cannot be read, or
+    /// holds no PEM key MCUboot checks signatures with (ECDSA P-256 or Ed25519), is an error at `path.signingKey`
+    /// naming the file: `accessories[0].simulated.dfu.signingKey: rigs/keys/x.pub.pem: cannot read it (no such
+    /// file)`; so is, at `path.signedWith`, a file with no ECDSA P-256 private key or another key than signingKey's.
     package mutating func readKeys(relativeTo directory: String, at path: String) throws(InputError) {
         if let file = signingKeyFile {
             let (resolved, text) = try Self.read(file, relativeTo: directory, at: "\(path).signingKey")
             do { signingKey = try MCUbootPublicKey(pem: text) } catch {
                 throw InputError(at: "\(path).signingKey", "\(resolved): not a PEM ECDSA P-256 or Ed25519 key MCUboot checks signatures with (\(error))")
             }
+        }
+        if let file = signedWithFile {
+            let (resolved, text) = try Self.read(file, relativeTo: directory, at: "\(path).signedWith")
+            let key: MCUbootSigningKey
+            do { key = try MCUbootSigningKey(pem: text) } catch {
+                throw InputError(at: "\(path).signedWith", "\(resolved): not a PEM ECDSA P-256 private key (\(error))")
+            }
+            if let signingKey, signingKey != key.publicKey {
+                throw InputError(at: "\(path).signedWith", "\(resolved): not the private half of signingKey (its public key is \(key.publicKey), signingKey is \(signingKey))")
+            }
+            signedWith = key
         }
     }
 

@@ -15,9 +15,14 @@ package struct SimulatedDFU: Sendable, Hashable {
     package var signingKeyFile: String?
     /// That key, once read (`readKeys(relativeTo:at:)`, when the rig is loaded); nil: MCUboot checks hashes only.
     package var signingKey: MCUbootPublicKey?
+    /// The path of the PEM private key a test bench signs its updates with (`signedWith`), as the rig wrote it.
+    package var signedWithFile: String?
+    /// That key, once read with the others.
+    package var signedWith: MCUbootSigningKey?
 
     package init(version: MCUbootVersion, slotSizeKiB: Int = 384, eraseMilliseconds: Double = 500, writeMillisecondsPerKiB: Double = 2,
-                 swapMilliseconds: Double = 2000, signingKeyFile: String? = nil, signingKey: MCUbootPublicKey? = nil) {
+                 swapMilliseconds: Double = 2000, signingKeyFile: String? = nil, signingKey: MCUbootPublicKey? = nil,
+                signedWithFile: String? = nil, signedWith: MCUbootSigningKey? = nil) {
         self.version = version
         self.slotSizeKiB = slotSizeKiB
         self.eraseMilliseconds = eraseMilliseconds
@@ -25,6 +30,8 @@ package struct SimulatedDFU: Sendable, Hashable {
         self.swapMilliseconds = swapMilliseconds
         self.signingKeyFile = signingKeyFile
         self.signingKey = signingKey
+        self.signedWithFile = signedWithFile
+        self.signedWith = signedWith
     }
 
     var timing: MCUbootSlots.Timing {

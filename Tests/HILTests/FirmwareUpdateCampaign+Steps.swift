@@ -15,6 +15,8 @@ struct FirmwareUpdateSteps {
     let erase: Duration
     /// From power to the firmware's start (before MCUboot's swap).
     let bootDelay: Duration
+    /// The key the images are signed with, when the rig names one (the accessory's MCUboot checks signatures).
+    let signingKey: MCUbootSigningKey?
 
     init(_ bench: HILCase) throws {
         guard let updates = bench.accessory?.updates else {
@@ -24,6 +26,7 @@ struct FirmwareUpdateSteps {
         self.swap = updates.swap
         self.erase = updates.erase
         self.bootDelay = updates.boot
+        self.signingKey = updates.signedWith
     }
 
     /// How long the accessory may take to advertise again after a reset or a power-on: the reconnect budget,
@@ -54,11 +57,13 @@ struct FirmwareUpdateSteps {
         return (hash, states)
     }
 
-    /// An image unlike the running one (its body drawn from the running image's hash), as imgtool makes an
-    /// unsigned one; with `corrupt`, one body octet flipped after the hash was computed.
-    static func image(unlike running: [UInt8], corrupt: Bool = false) throws -> MCUbootImage {
+    /// An image unlike the running one (its body drawn from the running image's hash), as imgtool makes one:
+    /// signed with the rig's `signedWith` key when it names one (or with `key`), unsigned otherwise; with
+    /// `corrupt`, one body octet flipped after the hash was computed.
+    func image(unlike running: [UInt8], corrupt: Bool = false, signedWith key: MCUbootSigningKey? = nil) throws -> MCUbootImage {
         let body = (0..<24_576).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(running[$0 % running.count])) }
-        let image = try MCUbootImage.make(version: MCUbootVersion(major: 2, minor: running[0], revision: UInt16(running[1]), build: 0), body: body)
+        let image = try MCUbootImage.make(version: MCUbootVersion(major: 2, minor: running[0], revision: UInt16(running[1]), build: 0), body: body,
+                                          signingKey: key ?? signingKey)
         guard corrupt else { return image }
         var bytes = image.bytes
         bytes[image.header.headerSize + 100] ^= 0xff

@@ -33,7 +33,7 @@ extension StandardSuites {
             let steps = try FirmwareUpdateSteps(bench)
             var (link, client) = try await steps.settled()
             let previous = try await steps.running(client).hash
-            let image = try FirmwareUpdateSteps.image(unlike: previous)
+            let image = try steps.image(unlike: previous)
             if let fraction = cut.uploadFraction {
                 let central = bench.central, cutLink = link
                 let (report, acknowledged) = try await steps.upload(image, with: client, cuttingAt: fraction) {
@@ -99,7 +99,7 @@ extension StandardSuites {
             let steps = try FirmwareUpdateSteps(bench)
             var (link, client) = try await steps.settled()
             let previous = try await steps.running(client).hash
-            let image = try FirmwareUpdateSteps.image(unlike: previous, corrupt: true)
+            let image = try steps.image(unlike: previous, corrupt: true)
             #expect(!image.hashMatches)
             do {
                 try await steps.uploadWhole(image, with: client)

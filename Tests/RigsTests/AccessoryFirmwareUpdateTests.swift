@@ -1,4 +1,5 @@
 import Foundation
+import MCUbootImage
 import Rigs
 import Testing
 
@@ -18,10 +19,13 @@ import Testing
 
     @Test func aSimulatedDFUBlockSaysTheSameAndTheDefaultsAreItsOwn() throws {
         let rig = try Rig.load(path: RigTests.root.appendingPathComponent("rigs/simulated-dfu.json").path)
-        // The rig's dfu block: a 500 ms erase and a 2 s swap; the boot is the accessory's own boot delay.
+        // The rig's dfu block: a 500 ms erase and a 2 s swap; the boot is the accessory's own boot delay; its MCUboot
+        // checks signatures, and the campaign signs with the rig's test key.
         let dfu = try #require(rig.accessory(named: "dfu")?.simulated)
+        let key = try MCUbootSigningKey(pem: String(contentsOf: RigTests.root.appendingPathComponent("rigs/keys/test-dfu-ecdsa-p256.pem"), encoding: .utf8))
         #expect(rig.accessory(named: "dfu")?.updates
-                == AccessoryFirmwareUpdate(erase: .milliseconds(500), swap: .seconds(2), boot: .milliseconds(dfu.bootDelayMilliseconds)))
+                == AccessoryFirmwareUpdate(erase: .milliseconds(500), swap: .seconds(2), boot: .milliseconds(dfu.bootDelayMilliseconds),
+                                           checksSignatures: true, signedWith: key))
         let defaults = try Rig.parse(RigTests.rig(#"[{"name": "x", "match": {"name": "X"}, "firmwareUpdate": {}}]"#))
         #expect(defaults.accessory(named: "x")?.updates == AccessoryFirmwareUpdate(erase: .milliseconds(500), swap: .seconds(2), boot: .zero))
         #expect(try Rig.parse(RigTests.rig(#"[{"name": "x", "match": {"name": "X"}}]"#)).accessory(named: "x")?.updates == nil)

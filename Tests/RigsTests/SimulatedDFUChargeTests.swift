@@ -21,7 +21,9 @@ import Testing
         "dfu": {
         """
         #expect(text.components(separatedBy: "\"dfu\": {").count == 2, "one dfu block")
-        return try Rig.parse(Data(text.replacingOccurrences(of: "\"dfu\": {", with: current).utf8))
+        // Parsed from no file, its key files are named from the repository's root.
+        let keyed = text.replacingOccurrences(of: "\"keys/", with: "\"\(repositoryRoot.path)/rigs/keys/")
+        return try Rig.parse(Data(keyed.replacingOccurrences(of: "\"dfu\": {", with: current).utf8))
     }
 
     @Test func anUploadChargesItsEraseAndWritesAtTheFlashCurrents() async throws {

@@ -10,7 +10,7 @@ import Testing
 /// accessory of rigs/simulated-dfu.json comes through as MCUboot promises, and each accessory of
 /// rigs/checks/simulated-dfu-faults.json shows its fault.
 @Suite struct SimulatedDFUFaultTests {
-    static let image = Result { Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Tests/MCUbootImageTests/Fixtures/signed-ecdsa-p256.bin"))) }
+    static let image = Result { Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Tests/MCUbootImageTests/Fixtures/signed-test-dfu-key.bin"))) }
 
     static func connect(_ central: LEDevice, _ rig: Rig, _ name: String) async throws -> MCUmgrClient {
         let accessory = try #require(rig.accessory(named: name))

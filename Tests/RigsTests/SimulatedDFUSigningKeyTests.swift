@@ -10,13 +10,14 @@ import Testing
 @Suite struct SimulatedDFUSigningKeyTests {
     static let fixtures = repositoryRoot.appendingPathComponent("Tests/MCUbootImageTests/Fixtures")
 
-    /// rigs/simulated-dfu.json written into a new directory with `"signingKey": key`, and `files` (name → fixture)
-    /// copied under it; `body` gets the rig file's path.
-    static func withRig(key: String, files: [String: String] = [:], _ body: (String) async throws -> Void) async throws {
+    /// rigs/simulated-dfu.json written into a new directory with `"signingKey": key` (and `"signedWith"` when
+    /// given) instead of its own key pair, and `files` (name → fixture) copied under it; `body` gets the rig file's path.
+    static func withRig(key: String, signedWith: String? = nil, files: [String: String] = [:], _ body: (String) async throws -> Void) async throws {
         let directory = try TemporaryDirectory.make("hil-dfu-key")
         defer { TemporaryDirectory.remove(directory) }
         let text = try String(contentsOf: repositoryRoot.appendingPathComponent("rigs/simulated-dfu.json"), encoding: .utf8)
-        let keyed = text.replacingOccurrences(of: "\"swapMilliseconds\": 2000", with: "\"swapMilliseconds\": 2000, \"signingKey\": \"\(key)\"")
+        let keys = "\"signingKey\": \"keys/test-dfu-ecdsa-p256.pub.pem\",\n          \"signedWith\": \"keys/test-dfu-ecdsa-p256.pem\""
+        let keyed = text.replacingOccurrences(of: keys, with: "\"signingKey\": \"\(key)\"" + (signedWith.map { ", \"signedWith\": \"\($0)\"" } ?? ""))
         #expect(keyed != text)
         let rigFile = directory.appendingPathComponent("rig.json")
         try Data(keyed.utf8).write(to: rigFile)
@@ -70,6 +71,34 @@ import Testing
                 let states = try await client.imageStates()
                 #expect(states.count == 1 && states.first?.version == "1.0.0" && states.first?.active == true && states.first?.confirmed == true)
             }
+        }
+    }
+
+    @Test("The rig's signedWith is its signingKey's private half: what the campaign signs with it, its MCUboot boots")
+    func theRigsKeyPair() throws {
+        let rig = try Rig.load(path: repositoryRoot.appendingPathComponent("rigs/simulated-dfu.json").path)
+        let dfu = try #require(rig.accessory(named: "dfu")?.simulated?.dfu)
+        let signedWith = try #require(dfu.signedWith)
+        #expect(signedWith.publicKey == dfu.signingKey)
+        let image = try MCUbootImage.make(version: MCUbootVersion(major: 2, minor: 0, revision: 0, build: 0), body: [1, 2, 3], signingKey: signedWith)
+        #expect(image.signatureVerdict(with: try #require(dfu.signingKey)) == .verified)
+        // imgtool signed this fixture with the same test key: its verdict and ours agree.
+        let imgtools = try MCUbootImage(Array(try Data(contentsOf: Self.fixtures.appendingPathComponent("signed-test-dfu-key.bin"))))
+        #expect(imgtools.signatureVerdict(with: try #require(dfu.signingKey)) == .verified)
+        #expect(try String(contentsOf: Self.fixtures.appendingPathComponent("signed-test-dfu-key.verify-test-dfu.txt"), encoding: .utf8).hasPrefix("Image was correctly validated"))
+    }
+
+    @Test("A signedWith that is no private key, or another key than signingKey's, is one rig error naming it")
+    func badSignedWith() async throws {
+        try await Self.withRig(key: "keys/test.pub.pem", signedWith: "keys/test.pub.pem", files: ["keys/test.pub.pem": "ecdsa-p256.pub.pem"]) { path in
+            let message = Self.loadError(path)
+            #expect(message.hasPrefix("rig file \(path): accessories[0].simulated.dfu.signedWith: ") && message.contains("keys/test.pub.pem: not a PEM ECDSA P-256 private key"), "\(message)")
+        }
+        try await Self.withRig(key: "keys/test.pub.pem", signedWith: "keys/signing.pem",
+                               files: ["keys/test.pub.pem": "ecdsa-p256.pub.pem", "keys/signing.pem": "signing-ecdsa-p256.pem"]) { path in
+            let message = Self.loadError(path)
+            #expect(message.hasPrefix("rig file \(path): accessories[0].simulated.dfu.signedWith: ") && message.contains("keys/signing.pem: not the private half of signingKey"), "\(message)")
+            #expect(!message.contains("\n"))
         }
     }
 }

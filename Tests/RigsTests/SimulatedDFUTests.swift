@@ -16,13 +16,13 @@ import Testing
         return try await MCUmgrClient.connect(on: link)
     }
 
-    @Test("It runs its 1.0.0 factory image, takes imgtool's image, and after test and a reset boots it unconfirmed")
+    @Test("It runs its 1.0.0 factory image, takes imgtool's image signed with its key, and after test and a reset boots it unconfirmed")
     func update() async throws {
         try await SimulatedRigRuntimeTests.session("rigs/simulated-dfu.json") { _, central, rig in
             var client = try await Self.connect(central, rig)
             let factory = try await client.imageStates()
             #expect(factory.count == 1 && factory.first?.version == "1.0.0" && factory.first?.active == true && factory.first?.confirmed == true)
-            let bytes = Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Tests/MCUbootImageTests/Fixtures/signed-ecdsa-p256.bin")))
+            let bytes = Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Tests/MCUbootImageTests/Fixtures/signed-test-dfu-key.bin")))
             let image = try MCUbootImage(bytes)
             let report = try await client.upload(bytes)
             #expect(report.chunks.last?.answered == bytes.count && report.match == true)
