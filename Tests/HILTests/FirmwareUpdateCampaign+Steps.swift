@@ -180,10 +180,35 @@ extension FirmwareUpdateSteps {
     func expectRunning(_ hash: [UInt8], confirmed: Bool, on client: MCUmgrClient, _ context: String) async throws {
         let states = try await running(client).states
         guard let active = states.first(where: \.active), active.hash == hash, active.confirmed == confirmed else {
-            let listed = states.map { "slot \($0.slot) \($0.version)\($0.active ? " active" : "")\($0.confirmed ? " confirmed" : "")\($0.pending ? " pending" : "")" }
-            throw FirmwareUpdateFailure("\(context): expected the \(confirmed ? "confirmed" : "unconfirmed") image \(hex(hash)) active, the device lists \(listed.joined(separator: ", "))")
+            throw FirmwareUpdateFailure("\(context): expected the \(confirmed ? "confirmed" : "unconfirmed") image \(hex(hash)) active, the device lists \(describe(states))")
         }
         bench.mark(.update, "running \(active.version) (\(confirmed ? "confirmed" : "on test"))")
+    }
+
+    /// Uploads `image`, tests it and resets, and checks that the device refused it (at the upload's end, at `test`,
+    /// or at the reset, when MCUboot erases it) and came back on the `previous` image, confirmed, with `image`
+    /// neither pending nor active; puts the slots that came back on the timeline. `what` names the image.
+    func expectNeverRun(_ image: MCUbootImage, _ what: String, with link: LEConnection, _ client: MCUmgrClient, previous: [UInt8]) async throws {
+        var (link, client) = (link, client)
+        do {
+            try await uploadWhole(image, with: client)
+            _ = try await client.test(hash: image.hash)
+            bench.mark(.update, "the device took \(what) for test; MCUboot must refuse it at the reset")
+            (link, client) = try await reset(client)
+        } catch MCUmgrError.refused(let failure, let request) {
+            bench.mark(.update, "the device refused \(request): \(failure)")
+        }
+        let states = try await running(client).states
+        bench.mark(.update, "came back with \(describe(states))")
+        try await expectRunning(previous, confirmed: true, on: client, "\(what) was run")
+        #expect(!states.contains { $0.hash == image.hash && ($0.pending || $0.active) }, "\(what) is still pending: \(describe(states))")
+        _ = try? await link.disconnect()
+    }
+
+    /// The slots as a line: `slot 0 1.0.0 active confirmed, slot 1 2.3.4 pending`.
+    func describe(_ states: [MCUmgrImageState]) -> String {
+        states.map { "slot \($0.slot) \($0.version)\($0.active ? " active" : "")\($0.confirmed ? " confirmed" : "")\($0.pending ? " pending" : "")" }
+            .joined(separator: ", ")
     }
 
     /// Tests the uploaded image, resets (it runs unconfirmed), confirms it and resets again (it stays); returns the last link.

@@ -26,17 +26,29 @@ enum FirmwareUpdateCut: String, CaseIterable, Sendable {
 /// The rig's accessories that declare a `dfu` block, for the firmware-update campaign; none on a rig without
 /// them (the campaign is then skipped with that reason).
 enum DFUAccessories {
-    static let names: [String] = {
+    static let names = named { _ in true }
+    /// Those whose MCUboot checks signatures (a simulated `dfu` block's signingKey), for the case of another key's image.
+    static let signatureCheckingNames = named(\.checksSignatures)
+
+    static func named(_ declares: (AccessoryFirmwareUpdate) -> Bool) -> [String] {
         guard let path = Bench.rigPath else { return ["(no rig: set HIL_RIG)"] }
         do {
-            return try Rig.load(path: path).accessories.filter { $0.updates != nil }.map(\.name)
+            return try Rig.load(path: path).accessories.filter { $0.updates.map(declares) ?? false }.map(\.name)
         } catch {
             return ["(rig error: \(error))"]
         }
-    }()
+    }
 }
 
 extension Trait where Self == ConditionTrait {
+    /// Runs only when an accessory of the rig updates over MCUmgr into an MCUboot that checks signatures.
+    static var requiresSignatureCheckingDFUAccessory: ConditionTrait {
+        .enabled("no accessory of the rig checks its firmware's signature (a simulated accessory's \"dfu\" block with a \"signingKey\")") {
+            guard let rig = try? await Bench.shared.lease() else { return true }
+            return rig.accessories.contains { $0.updates?.checksSignatures == true }
+        }
+    }
+
     /// Runs only when an accessory of the rig updates its firmware over MCUmgr (its `firmwareUpdate`, or a simulated
     /// accessory's `dfu` block).
     static var requiresDFUAccessory: ConditionTrait {
