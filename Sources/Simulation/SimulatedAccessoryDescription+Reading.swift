@@ -112,7 +112,8 @@ extension SimulatedAccessoryFaults {
                 halvesNotificationRate: try fields.bool(Table.halvesNotificationRate),
                 dfu: MCUbootSlots.Faults(losesUploadOffsetAtReset: try fields.bool(Table.dfuLosesUploadOffsetAtReset),
                                          confirmsItself: try fields.bool(Table.dfuConfirmsItself),
-                                         bricksOnInterruptedSwap: try fields.bool(Table.dfuBricksOnInterruptedSwap)))
+                                         bricksOnInterruptedSwap: try fields.bool(Table.dfuBricksOnInterruptedSwap),
+                                         skipsSignatureCheck: try fields.bool(Table.dfuSkipsSignatureCheck)))
         }
     }
 }

@@ -29,6 +29,14 @@ import Testing
         }
     }
 
+    @Test("With skipsSignatureCheck, another key's image boots for test")
+    func skipsSignatureCheck() async throws {
+        try await MCUmgrBench.with(signingKey: try MCUmgrBench.key("ecdsa-p256"), faults: MCUbootSlots.Faults(skipsSignatureCheck: true)) { bench in
+            let (_, booted) = try await Self.update(bench, try MCUmgrBench.image("signed-ecdsa-p256-other-key"))
+            #expect(booted.first?.version == "2.0.4.80" && booted.first?.active == true && booted.first?.confirmed == false)
+        }
+    }
+
     @Test("An image signed with the key boots for test")
     func rightKeyBoots() async throws {
         try await MCUmgrBench.with(signingKey: try MCUmgrBench.key("ecdsa-p256")) { bench in

@@ -41,6 +41,7 @@ struct MCUmgrBench {
     /// answers); `signingKey` the key its MCUboot checks signatures with. The accessory runs unsigned.bin (1.2.3+4). Its reset stops advertising, ends its links, boots the
     /// slots (MCUboot's swap) and advertises again.
     static func with(timing: MCUbootSlots.Timing = MCUbootSlots.Timing(), serving: Bool = true, signingKey: MCUbootPublicKey? = nil,
+                     faults: MCUbootSlots.Faults = MCUbootSlots.Faults(),
                      _ body: (MCUmgrBench) async throws -> Void) async throws {
         let world = try SimulatedWorld(world)
         let clock = world.air.clock
@@ -51,7 +52,7 @@ struct MCUmgrBench {
                                                            SpeedService.definition { _ in }])
                 let accessory = LEDevice(host: try HCIHost(transport: world.openTransport(named: "peripheral")), database: database)
                 let central = LEDevice(host: try HCIHost(transport: world.openTransport(named: "central")))
-                let slots = MCUbootSlots(running: try MCUbootImage(try image("unsigned")), timing: timing, signingKey: signingKey,
+                let slots = MCUbootSlots(running: try MCUbootImage(try image("unsigned")), timing: timing, faults: faults, signingKey: signingKey,
                                          loop: accessory.host.loop)
                 let server = try await MCUmgrServer(device: accessory, slots: slots)
                 let bench = try await BenchServer(device: accessory)
