@@ -15,8 +15,11 @@ public struct AccessoryFirmwareUpdate: Sendable, Hashable {
     /// Whether its MCUboot refuses an image whose signature does not verify with the key it is built with (a
     /// simulated `dfu` block's signingKey).
     public var checksSignatures: Bool
-    /// The test bench's key the campaign signs its images with (a simulated `dfu` block's signedWith); nil: unsigned.
+    /// The test bench's key the campaign signs its images with (`signedWith`, or a simulated `dfu` block's); nil:
+    /// unsigned.
     public var signedWith: MCUbootSigningKey?
+    /// The path of that key as the rig wrote it (`firmwareUpdate.signedWith`), read with the rig's other files.
+    public var signedWithFile: String?
 
     public init(erase: Duration, swap: Duration, boot: Duration, checksSignatures: Bool = false, signedWith: MCUbootSigningKey? = nil) {
         (self.erase, self.swap, self.boot) = (erase, swap, boot)
@@ -27,11 +30,15 @@ public struct AccessoryFirmwareUpdate: Sendable, Hashable {
 extension AccessoryFirmwareUpdate {
     private typealias Table = RigFormatTable.FirmwareUpdate
 
-    /// Reads `firmwareUpdate`: every key optional (erase 500 ms, swap 2000 ms, boot 0 ms), a misspelt one an error.
+    /// Reads `firmwareUpdate`: every key optional (erase 500 ms, swap 2000 ms, boot 0 ms), a misspelt one an error;
+    /// with `signedWith` its MCUboot checks signatures (the key file is read with the rig's other files).
     init(reading value: InputValue) throws(InputError) {
         self = try value.object(Table.shape) { fields throws(InputError) -> Self in
-            Self(erase: .milliseconds(try fields.number(Table.eraseMilliseconds)), swap: .milliseconds(try fields.number(Table.swapMilliseconds)),
-                 boot: .milliseconds(try fields.number(Table.bootMilliseconds)))
+            var update = Self(erase: .milliseconds(try fields.number(Table.eraseMilliseconds)), swap: .milliseconds(try fields.number(Table.swapMilliseconds)),
+                              boot: .milliseconds(try fields.number(Table.bootMilliseconds)))
+            update.signedWithFile = try fields.optionalString(Table.signedWith)
+            update.checksSignatures = update.signedWithFile != nil
+            return update
         }
     }
 }

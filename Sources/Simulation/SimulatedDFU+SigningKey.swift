@@ -18,15 +18,20 @@ extension SimulatedDFU {
             }
         }
         if let file = signedWithFile {
-            let (resolved, text) = try Self.read(file, relativeTo: directory, at: "\(path).signedWith")
-            let key: MCUbootSigningKey
-            do { key = try MCUbootSigningKey(pem: text) } catch {
-                throw InputError(at: "\(path).signedWith", "\(resolved): not a PEM ECDSA P-256 private key (\(error))")
-            }
+            let (resolved, key) = try Self.readSigningKey(file, relativeTo: directory, at: "\(path).signedWith")
             if let signingKey, signingKey != key.publicKey {
                 throw InputError(at: "\(path).signedWith", "\(resolved): not the private half of signingKey (its public key is \(key.publicKey), signingKey is \(signingKey))")
             }
             signedWith = key
+        }
+    }
+
+    /// The PEM ECDSA P-256 private key in `file` (relative to `directory` unless absolute), and the path it was read
+    /// at; a file that cannot be read or holds no such key is an error at `field` naming it.
+    package static func readSigningKey(_ file: String, relativeTo directory: String, at field: String) throws(InputError) -> (path: String, key: MCUbootSigningKey) {
+        let (resolved, text) = try read(file, relativeTo: directory, at: field)
+        do { return (resolved, try MCUbootSigningKey(pem: text)) } catch {
+            throw InputError(at: field, "\(resolved): not a PEM ECDSA P-256 private key (\(error))")
         }
     }
 

@@ -108,7 +108,7 @@ extension StandardSuites {
         /// An image signed with another key than the one the accessory's MCUboot checks (a key made for the case)
         /// is never run: uploaded, tested and reset, the accessory comes back advertising on its previous image,
         /// confirmed, as MCUboot's image validation promises. Only where the accessory checks signatures (a
-        /// simulated `dfu` block's signingKey); skipped with that reason elsewhere.
+        /// simulated `dfu` block's signingKey, a `firmwareUpdate`'s signedWith); skipped with that reason elsewhere.
         @Test(.requiresSignatureCheckingDFUAccessory, arguments: DFUAccessories.signatureCheckingNames)
         func refusesAnotherKeysSignature(accessory: String) async throws {
             let bench = try await HILCase.open(accessory: accessory)

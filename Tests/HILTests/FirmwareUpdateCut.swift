@@ -27,7 +27,8 @@ enum FirmwareUpdateCut: String, CaseIterable, Sendable {
 /// them (the campaign is then skipped with that reason).
 enum DFUAccessories {
     static let names = named { _ in true }
-    /// Those whose MCUboot checks signatures (a simulated `dfu` block's signingKey), for the case of another key's image.
+    /// Those whose MCUboot checks signatures (a simulated `dfu` block's signingKey, a `firmwareUpdate`'s signedWith),
+    /// for the case of another key's image.
     static let signatureCheckingNames = named(\.checksSignatures)
 
     static func named(_ declares: (AccessoryFirmwareUpdate) -> Bool) -> [String] {
@@ -43,7 +44,7 @@ enum DFUAccessories {
 extension Trait where Self == ConditionTrait {
     /// Runs only when an accessory of the rig updates over MCUmgr into an MCUboot that checks signatures.
     static var requiresSignatureCheckingDFUAccessory: ConditionTrait {
-        .enabled("no accessory of the rig checks its firmware's signature (a simulated accessory's \"dfu\" block with a \"signingKey\")") {
+        .enabled("no accessory of the rig checks its firmware's signature (a simulated accessory's \"dfu\" block with a \"signingKey\", or a \"firmwareUpdate\" with \"signedWith\")") {
             guard let rig = try? await Bench.shared.lease() else { return true }
             return rig.accessories.contains { $0.updates?.checksSignatures == true }
         }

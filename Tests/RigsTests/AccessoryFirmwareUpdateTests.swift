@@ -31,6 +31,18 @@ import Testing
         #expect(try Rig.parse(RigTests.rig(#"[{"name": "x", "match": {"name": "X"}}]"#)).accessory(named: "x")?.updates == nil)
     }
 
+    @Test func aRealAccessorysSignedWithIsReadAndMeansItChecksSignatures() throws {
+        let keys = RigTests.root.appendingPathComponent("rigs/keys").path
+        let rig = try Rig.parse(RigTests.rig(#"[{"name": "x", "match": {"name": "X"}, "firmwareUpdate": {"signedWith": "\#(keys)/test-dfu-ecdsa-p256.pem"}}]"#))
+        let updates = try #require(rig.accessory(named: "x")?.updates)
+        #expect(updates.checksSignatures)
+        // The private half of the key imgtool getpub printed.
+        let publicKey = try MCUbootPublicKey(pem: String(contentsOf: URL(fileURLWithPath: "\(keys)/test-dfu-ecdsa-p256.pub.pem"), encoding: .utf8))
+        #expect(updates.signedWith?.publicKey == publicKey)
+        let message = RigTests.message(RigTests.rig(#"[{"name": "x", "match": {"name": "X"}, "firmwareUpdate": {"signedWith": "\#(keys)/test-dfu-ecdsa-p256.pub.pem"}}]"#))
+        #expect(message.hasPrefix("accessories[0].firmwareUpdate.signedWith: \(keys)/test-dfu-ecdsa-p256.pub.pem: not a PEM ECDSA P-256 private key"), "\(message)")
+    }
+
     @Test(arguments: [
         (#"{"swapMiliseconds": 10}"#, "accessories[0].firmwareUpdate.swapMiliseconds: unknown key; did you mean swapMilliseconds?"),
         (#"{"eraseMilliseconds": -1}"#, "accessories[0].firmwareUpdate.eraseMilliseconds: expected a number of milliseconds from 0 to 600000, found -1"),
