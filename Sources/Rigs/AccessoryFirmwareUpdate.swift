@@ -16,14 +16,19 @@ public struct AccessoryFirmwareUpdate: Sendable, Hashable {
     /// simulated `dfu` block's signingKey).
     public var checksSignatures: Bool
     /// The test bench's key the campaign signs its images with (`signedWith`, or a simulated `dfu` block's); nil:
-    /// unsigned.
-    public var signedWith: MCUbootSigningKey?
+    /// unsigned. The package's own: a user's suite has no use for the campaign's key.
+    package var signedWith: MCUbootSigningKey?
     /// The path of that key as the rig wrote it (`firmwareUpdate.signedWith`), read with the rig's other files.
     public var signedWithFile: String?
 
-    public init(erase: Duration, swap: Duration, boot: Duration, checksSignatures: Bool = false, signedWith: MCUbootSigningKey? = nil) {
-        (self.erase, self.swap, self.boot) = (erase, swap, boot)
-        (self.checksSignatures, self.signedWith) = (checksSignatures, signedWith)
+    public init(erase: Duration, swap: Duration, boot: Duration, checksSignatures: Bool = false) {
+        (self.erase, self.swap, self.boot, self.checksSignatures) = (erase, swap, boot, checksSignatures)
+    }
+
+    /// One the campaign signs its images for, with the test bench's key.
+    package init(erase: Duration, swap: Duration, boot: Duration, checksSignatures: Bool, signedWith: MCUbootSigningKey?) {
+        self.init(erase: erase, swap: swap, boot: boot, checksSignatures: checksSignatures)
+        self.signedWith = signedWith
     }
 }
 
