@@ -11,8 +11,9 @@ package struct PowerFollow: Sendable, Hashable {
     /// How often presence is looked at.
     static let pollInterval = Duration.milliseconds(50)
 
-    /// Whether the device is enumerated now (its sysfs directory with idVendor/idProduct).
-    func isPresent(in sysfs: SysfsRoot) -> Bool { sysfs.device(at: location) != nil }
+    /// Whether the device is enumerated now (its sysfs directory with idVendor): one `access(2)`, as it is
+    /// looked at every `pollInterval` for each follow.
+    func isPresent(in sysfs: SysfsRoot) -> Bool { sysfs.hasDevice(at: location) }
 }
 
 extension PowerFollow {

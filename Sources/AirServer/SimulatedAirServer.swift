@@ -257,7 +257,7 @@ package actor SimulatedAirServer {
                 }
             }
         }
-        for follow in options.powerFollows { followers.append(watch(follow)) }
+        if !options.powerFollows.isEmpty { followers.append(watch(options.powerFollows)) }
     }
 
     /// `serving 3 controllers' air on unix:/tmp/hil-air (control unix:/tmp/hil-air.ctl)`: printed once

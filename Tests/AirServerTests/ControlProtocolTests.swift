@@ -114,6 +114,34 @@ import TestSupport
         }
     }
 
+    /// Two accessories following two devices from the one watcher: each is powered at the first look after its
+    /// own device appears, and a device that leaves powers off its accessory alone.
+    @Test func eachAccessoryFollowsItsOwnDevice() async throws {
+        let sysfs = URL(fileURLWithPath: "/tmp/hil-sysfs-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: sysfs) }
+        func plug(_ location: String) throws {
+            let device = sysfs.appendingPathComponent("bus/usb/devices/\(location)")
+            try FileManager.default.createDirectory(at: device, withIntermediateDirectories: true)
+            try Data("0403\n".utf8).write(to: device.appendingPathComponent("idVendor"))
+        }
+        let follows = [try PowerFollow(parsing: "thermometer=1-1.1"), try PowerFollow(parsing: "heart-rate=1-1.2")]
+        try await ServedAirFixture.with(powerFollows: follows, sysfs: SysfsRoot(path: sysfs.path)) { air in
+            let thermometer = try #require(air.server.runtime.accessories["thermometer"])
+            let heartRate = try #require(air.server.runtime.accessories["heart-rate"])
+            #expect(!thermometer.controller.isPoweredOn && !heartRate.controller.isPoweredOn)
+            try plug("1-1.2")
+            _ = try #require(await air.log.line { $0.contains("USB device 1-1.2 appeared: ok heart-rate on") }.at)
+            #expect(heartRate.controller.isPoweredOn)
+            #expect(!thermometer.controller.isPoweredOn, "its device is still absent")
+            try plug("1-1.1")
+            _ = try #require(await air.log.line { $0.contains("USB device 1-1.1 appeared: ok thermometer on") }.at)
+            try FileManager.default.removeItem(at: sysfs.appendingPathComponent("bus/usb/devices/1-1.2"))
+            _ = try #require(await air.log.line { $0.contains("USB device 1-1.2 left: ok heart-rate off") }.at)
+            #expect(!heartRate.controller.isPoweredOn)
+            #expect(thermometer.controller.isPoweredOn, "its device stayed")
+        }
+    }
+
     @Test(arguments: ["thermometer", "=1-1.2", "thermometer=", "thermometer=1", "thermometer=1-1.2/../../etc", "thermometer=usb1"])
     func rejectsBadPowerFollows(text: String) {
         #expect(throws: ServeError.self) { try PowerFollow(parsing: text) }

@@ -100,6 +100,13 @@ public struct SysfsRoot: Sendable {
         return USBPresence(location: location, id: USBID(vendor: vendor, product: product), serial: serial)
     }
 
+    /// Whether sysfs has a device at `location`: its directory with the `idVendor` attribute every USB device has
+    /// (an interface directory has none). One `access(2)`, for a poller that looks many times a second and needs
+    /// presence alone; `device(at:)` reads and parses three attributes.
+    package func hasDevice(at location: USBLocation) -> Bool {
+        access(usbDevicesDirectory + "/" + location.sysfsDeviceName + "/idVendor", F_OK) == 0
+    }
+
     /// A device's string attribute (`manufacturer`, `product`, `serial`), readable without opening the device.
     package func stringAttribute(_ name: String, of location: USBLocation) -> String? {
         try? readAttribute(usbDevicesDirectory + "/" + location.sysfsDeviceName + "/" + name)

@@ -105,6 +105,21 @@ import Testing
         #expect(devices.last == USBPresence(location: USBLocation("1-1.2")!, id: USBID("2fe3:000b")!, serial: "ABC123"))
     }
 
+    /// Presence as Linux's sysfs shows it: a device directory has idVendor, an interface directory (1-1:1.0)
+    /// does not, and a device that left has no directory.
+    @Test func hasDeviceSeesDevicesNotInterfaces() throws {
+        let fake = try FakeSysfs()
+        defer { fake.remove() }
+        try fake.addDevice("1-1.2", id: "0403:6001", serial: "TWIN-HRM")
+        try fake.addPort(hubInterface: "1-1:1.0", port: "1-1-port2")
+        let sysfs = fake.sysfs()
+        #expect(sysfs.hasDevice(at: USBLocation("1-1.2")!))
+        #expect(!sysfs.hasDevice(at: USBLocation("1-1")!), "1-1 has only its interface directory here")
+        #expect(!sysfs.hasDevice(at: USBLocation("1-1.3")!))
+        try FileManager.default.removeItem(atPath: fake.devices + "/1-1.2")
+        #expect(!sysfs.hasDevice(at: USBLocation("1-1.2")!))
+    }
+
     @Test func kernelVersions() {
         #expect(KernelVersion(release: "6.1.0-57-amd64") == KernelVersion(major: 6, minor: 1))
         #expect(KernelVersion(release: "5.19.17")?.keepsDisabledPortsOff == false)
