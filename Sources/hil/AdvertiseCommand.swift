@@ -69,78 +69,71 @@ enum AdvertiseCommand {
         } catch {
             return Diagnostics.fail("advertise", "cannot build the GATT database: \(error)", .usageError)
         }
-        let session: ControllerSession
-        switch await controller.open("advertise") {
-        case .success(let opened): session = opened
-        case .failure(let status): return status
-        }
-        let device = LEDevice(host: session.host, database: database)
-        var pairingPrinter: Task<Void, Never>?
-        let bondsNotStored = Tally()
-        if let protection, let security {
-            let options: PairingOptions
-            switch (protection, security.passkey) {
-            case (.authentication, .some(let passkey)):
-                options = PairingOptions(ioCapability: .displayOnly, mitm: true, secureConnections: !security.legacy, passkey: passkey)
-            case (.authentication, .none):
-                options = PairingOptions(ioCapability: .displayYesNo, mitm: true, secureConnections: !security.legacy, confirmsNumericComparison: security.confirm)
-            default:
-                options = PairingOptions(ioCapability: .noInputNoOutput, secureConnections: !security.legacy)
+        return await controller.withOpenDevice("advertise", database: database) { device in
+            var pairingPrinter: Task<Void, Never>?
+            let bondsNotStored = Tally()
+            if let protection, let security {
+                let options: PairingOptions
+                switch (protection, security.passkey) {
+                case (.authentication, .some(let passkey)):
+                    options = PairingOptions(ioCapability: .displayOnly, mitm: true, secureConnections: !security.legacy, passkey: passkey)
+                case (.authentication, .none):
+                    options = PairingOptions(ioCapability: .displayYesNo, mitm: true, secureConnections: !security.legacy, confirmsNumericComparison: security.confirm)
+                default:
+                    options = PairingOptions(ioCapability: .noInputNoOutput, secureConnections: !security.legacy)
+                }
+                do throws(SecurityError) {
+                    let bonds = try await security.bondFile(for: controller.moniker)
+                    await device.configureSecurity(pairing: options, bonds: bonds, identity: await bonds.identity)
+                } catch {
+                    return Diagnostics.fail("advertise", error.description, error.bondStoreFailure?.exitStatus ?? .usageError)
+                }
+                let events = await device.pairingEvents()
+                pairingPrinter = Task {
+                    for await event in events {
+                        switch event {
+                        case .prompt(let prompt, _): print(prompt.line)
+                        case .paired(let result, let peer):
+                            print("paired       \(peer): \(result.method), \(result.secureConnections ? "Secure Connections" : "legacy"), \(result.keySize)-octet key\(result.bonded ? ", bond stored" : "")")
+                        case .failed(let error, let peer) where error.bondStoreFailure != nil:
+                            // Said at once on standard error, and the command ends with exit 2 when it stops.
+                            bondsNotStored.add()
+                            _ = Diagnostics.fail("advertise", "\(peer): paired, but the bond was not stored: \(error)", .infrastructureError)
+                        case .failed(let error, let peer): print("pairing failed \(peer): \(error)")
+                        }
+                    }
+                }
             }
+            let advertised = services.isEmpty ? profiles.map(\.uuid) : services
             do {
-                let bonds = try await security.bondFile(for: controller.moniker)
-                await device.configureSecurity(pairing: options, bonds: bonds, identity: await bonds.identity)
+                try await device.start()
+                try await device.startAdvertising(Advertisement(name: name, serviceUUIDs: advertised, interval: UInt16(interval / 0.625)))
+                print("advertising \"\(name)\" from \(await device.ownAddress().0) every \(Int(interval)) ms; services \(advertised.map(\.description).joined(separator: ", ")); Ctrl-C to stop")
             } catch {
-                await device.close(); await session.close()
-                return Diagnostics.fail("advertise", error.description, error.bondStoreFailure?.exitStatus ?? .usageError)
+                return Diagnostics.fail("advertise", "\(controller.moniker): \(error)", .infrastructureError)
             }
-            let events = await device.pairingEvents()
-            pairingPrinter = Task {
-                for await event in events {
-                    switch event {
-                    case .prompt(let prompt, _): print(prompt.line)
-                    case .paired(let result, let peer):
-                        print("paired       \(peer): \(result.method), \(result.secureConnections ? "Secure Connections" : "legacy"), \(result.keySize)-octet key\(result.bonded ? ", bond stored" : "")")
-                    case .failed(let error, let peer) where error.bondStoreFailure != nil:
-                        // Said at once on standard error, and the command ends with exit 2 when it stops.
-                        bondsNotStored.add()
-                        _ = Diagnostics.fail("advertise", "\(peer): paired, but the bond was not stored: \(error)", .infrastructureError)
-                    case .failed(let error, let peer): print("pairing failed \(peer): \(error)")
+            let incoming = await device.incomingConnections()
+            let watcher = Task {
+                for await link in incoming {
+                    print("connected    \(link.peerAddress) handle 0x\(String(link.handle, radix: 16, uppercase: true))")
+                    Task {
+                        if let reason = try? await link.waitForDisconnection(timeout: .seconds(86_400)) {
+                            print("disconnected \(link.peerAddress): \(reason)")
+                        }
                     }
                 }
             }
-        }
-        let advertised = services.isEmpty ? profiles.map(\.uuid) : services
-        do {
-            try await device.start()
-            try await device.startAdvertising(Advertisement(name: name, serviceUUIDs: advertised, interval: UInt16(interval / 0.625)))
-            print("advertising \"\(name)\" from \(await device.ownAddress().0) every \(Int(interval)) ms; services \(advertised.map(\.description).joined(separator: ", ")); Ctrl-C to stop")
-        } catch {
-            await device.close(); await session.close()
-            return Diagnostics.fail("advertise", "\(controller.moniker): \(error)", .infrastructureError)
-        }
-        let incoming = await device.incomingConnections()
-        let watcher = Task {
-            for await link in incoming {
-                print("connected    \(link.peerAddress) handle 0x\(String(link.handle, radix: 16, uppercase: true))")
-                Task {
-                    if let reason = try? await link.waitForDisconnection(timeout: .seconds(86_400)) {
-                        print("disconnected \(link.peerAddress): \(reason)")
-                    }
-                }
+            let stop = await StopSignal.wait(upTo: duration)
+            watcher.cancel()
+            pairingPrinter?.cancel()
+            try? await device.stopAdvertising()
+            print("stopped (\(stop))")
+            let unkept = bondsNotStored.count
+            if unkept > 0 {
+                return Diagnostics.fail("advertise", "\(unkept) bond(s) were not stored (see above)", .infrastructureError)
             }
+            return .success
         }
-        let stop = await StopSignal.wait(upTo: duration)
-        watcher.cancel()
-        pairingPrinter?.cancel()
-        try? await device.stopAdvertising()
-        await device.close(); await session.close()
-        print("stopped (\(stop))")
-        let unkept = bondsNotStored.count
-        if unkept > 0 {
-            return Diagnostics.fail("advertise", "\(unkept) bond(s) were not stored (see above)", .infrastructureError)
-        }
-        return .success
     }
 }
 

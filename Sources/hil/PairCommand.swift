@@ -43,57 +43,50 @@ enum PairCommand {
         } catch {
             return Diagnostics.fail("pair", error.description, error.bondStoreFailure?.exitStatus ?? .usageError)
         }
-        let session: ControllerSession
-        switch await controller.open("pair") {
-        case .success(let opened): session = opened
-        case .failure(let status): return status
-        }
-        let device = LEDevice(host: session.host)
-        await device.configureSecurity(pairing: options, bonds: bonds, identity: await bonds.identity)
-        let prompts = await device.pairingEvents()
-        let printer = Task {
-            for await event in prompts { if case .prompt(let prompt, _) = event { print(prompt.line) } }
-        }
-        defer { printer.cancel() }
-        let clock = ContinuousClock()
-        do {
-            let found = try await device.find(filter, timeout: .milliseconds(Int64(scanTimeout * 1000)))
-            print("found      \(found.address) (\(found.addressType)) \(found.advertisingData.localName.map { "\"\($0)\"" } ?? "")")
-            let link = try await device.connect(to: found.address, type: found.addressType)
-            print("connected  handle 0x\(String(link.handle, radix: 16, uppercase: true)) as \(await device.ownAddress().0)")
-            let start = clock.now
-            let result: PairingResult
-            do {
-                result = try await link.pair(options, timeout: .milliseconds(Int64(timeout * 1000)))
-            } catch {
-                _ = try? await link.disconnect()
-                await device.close(); await session.close()
-                if error.bondStoreFailure != nil {
-                    // The keys were exchanged, but this side will not have them: the bench failed, not the accessory.
-                    return Diagnostics.fail("pair", "\(found.address): paired, but the bond was not stored: \(error)", .infrastructureError)
+        return await controller.withOpenDevice("pair") { device in
+            await device.configureSecurity(pairing: options, bonds: bonds, identity: await bonds.identity)
+            let prompts = await device.pairingEvents()
+            let printer = Task {
+                for await event in prompts { if case .prompt(let prompt, _) = event { print(prompt.line) } }
+            }
+            defer { printer.cancel() }
+            let clock = ContinuousClock()
+            do throws(RoleError) {
+                let found = try await device.find(filter, timeout: .milliseconds(Int64(scanTimeout * 1000)))
+                print("found      \(found.address) (\(found.addressType)) \(found.advertisingData.localName.map { "\"\($0)\"" } ?? "")")
+                let link = try await device.connect(to: found.address, type: found.addressType)
+                print("connected  handle 0x\(String(link.handle, radix: 16, uppercase: true)) as \(await device.ownAddress().0)")
+                let start = clock.now
+                let result: PairingResult
+                do throws(SecurityError) {
+                    result = try await link.pair(options, timeout: .milliseconds(Int64(timeout * 1000)))
+                } catch {
+                    _ = try? await link.disconnect()
+                    if error.bondStoreFailure != nil {
+                        // The keys were exchanged, but this side will not have them: the bench failed, not the accessory.
+                        return Diagnostics.fail("pair", "\(found.address): paired, but the bond was not stored: \(error)", .infrastructureError)
+                    }
+                    return Diagnostics.fail("pair", "\(found.address): \(error)", .productFailure)
                 }
-                return Diagnostics.fail("pair", "\(found.address): \(error)", .productFailure)
+                let took = start.duration(to: clock.now)
+                // The accessory must have our keys before the link goes: one ATT round trip it answers in order.
+                if !(await link.awaitPeerCaughtUp()) {
+                    print("note       the accessory did not answer an ATT request within 2 s after pairing: it may not have stored the bond")
+                }
+                print("paired     \(result.method), \(result.secureConnections ? "LE Secure Connections" : "LE legacy pairing"), \(result.keySize)-octet key, "
+                      + "\(result.method.isAuthenticated ? "authenticated" : "unauthenticated") (security level \(await link.security.level)) in \(formatDuration(took))")
+                if result.bonded {
+                    print("bonded     \(result.bond.peerAddress) (\(result.bond.peerAddressType)) stored in \(bonds.path)")
+                } else {
+                    print("not bonded (the accessory did not ask to bond): nothing stored")
+                }
+                let reason = try await link.disconnect()
+                print("disconnected: \(reason)")
+                return .success
+            } catch {
+                if case .notFound = error { return Diagnostics.fail("pair", error.description, .productFailure) }
+                return Diagnostics.fail("pair", "\(moniker): \(error)", .infrastructureError)
             }
-            let took = start.duration(to: clock.now)
-            // The accessory must have our keys before the link goes: one ATT round trip it answers in order.
-            if !(await link.awaitPeerCaughtUp()) {
-                print("note       the accessory did not answer an ATT request within 2 s after pairing: it may not have stored the bond")
-            }
-            print("paired     \(result.method), \(result.secureConnections ? "LE Secure Connections" : "LE legacy pairing"), \(result.keySize)-octet key, "
-                  + "\(result.method.isAuthenticated ? "authenticated" : "unauthenticated") (security level \(await link.security.level)) in \(formatDuration(took))")
-            if result.bonded {
-                print("bonded     \(result.bond.peerAddress) (\(result.bond.peerAddressType)) stored in \(bonds.path)")
-            } else {
-                print("not bonded (the accessory did not ask to bond): nothing stored")
-            }
-            let reason = try await link.disconnect()
-            print("disconnected: \(reason)")
-            await device.close(); await session.close()
-            return .success
-        } catch {
-            await device.close(); await session.close()
-            if case .notFound = error { return Diagnostics.fail("pair", error.description, .productFailure) }
-            return Diagnostics.fail("pair", "\(moniker): \(error)", .infrastructureError)
         }
     }
 }

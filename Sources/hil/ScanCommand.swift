@@ -35,53 +35,48 @@ enum ScanCommand {
         } catch {
             return Diagnostics.usageError("scan", error)
         }
-        let session: ControllerSession
-        switch await controller.open("scan") {
-        case .success(let opened): session = opened
-        case .failure(let status): return status
-        }
         let moniker = controller.moniker
-        let device = LEDevice(host: session.host)
-        let toStandardError = json
-        let progress: @Sendable (String) -> Void = { line in
-            if toStandardError { StandardStreams.error((line + "\n")) } else { print(line) }
-        }
-        let mode = options.active ? "active" : "passive"
-        progress("scanning \(moniker) for up to \(formatDuration(options.timeout)) (\(mode)\(options.filter.isEmpty ? "" : ", \(options.filter)")); Ctrl-C to stop")
-        let seen = Mutex<[ScanResult]>([])
-        let scanning = Task {
-            try await device.scan(options) { result in
-                seen.withLock { $0.append(result) }
-                let name = result.advertisingData.localName.map { " \"\($0)\"" } ?? ""
-                progress("found      \(result.address) (\(result.addressType))\(name) RSSI \(result.rssi == 127 ? "n/a" : "\(result.rssi) dBm")")
+        return await controller.withOpenDevice("scan") { device in
+            let toStandardError = json
+            let progress: @Sendable (String) -> Void = { line in
+                if toStandardError { StandardStreams.error((line + "\n")) } else { print(line) }
             }
-        }
-        let interrupted = OnceFlag()
-        let stopper = Task {
-            let why = await StopSignal.wait(upTo: nil)
-            _ = interrupted.take()
-            progress("\(why): stopping the scan")
-            scanning.cancel()
-        }
-        let outcome = await scanning.result
-        stopper.cancel()
-        await device.close(); await session.close()
-        if !interrupted.take() {
-            let results = seen.withLock { $0 }
-            let report = ScanReport(moniker: moniker, filter: options.filter, results: results)
-            print(json ? JSONOutput.text(report) : report.text())
-            return .interrupted
-        }
-        switch outcome {
-        case .success(let results):
-            let report = ScanReport(moniker: moniker, filter: options.filter, results: results)
-            print(json ? JSONOutput.text(report) : report.text())
-            if results.isEmpty && !options.filter.isEmpty {
-                return Diagnostics.fail("scan", "no advertiser matching \(options.filter) within \(formatDuration(options.timeout))", .productFailure)
+            let mode = options.active ? "active" : "passive"
+            progress("scanning \(moniker) for up to \(formatDuration(options.timeout)) (\(mode)\(options.filter.isEmpty ? "" : ", \(options.filter)")); Ctrl-C to stop")
+            let seen = Mutex<[ScanResult]>([])
+            let scanning = Task {
+                try await device.scan(options) { result in
+                    seen.withLock { $0.append(result) }
+                    let name = result.advertisingData.localName.map { " \"\($0)\"" } ?? ""
+                    progress("found      \(result.address) (\(result.addressType))\(name) RSSI \(result.rssi == 127 ? "n/a" : "\(result.rssi) dBm")")
+                }
             }
-            return .success
-        case .failure(let error):
-            return Diagnostics.fail("scan", "\(moniker): \(error)", .infrastructureError)
+            let interrupted = OnceFlag()
+            let stopper = Task {
+                let why = await StopSignal.wait(upTo: nil)
+                _ = interrupted.take()
+                progress("\(why): stopping the scan")
+                scanning.cancel()
+            }
+            let outcome = await scanning.result
+            stopper.cancel()
+            if !interrupted.take() {
+                let results = seen.withLock { $0 }
+                let report = ScanReport(moniker: moniker, filter: options.filter, results: results)
+                print(json ? JSONOutput.text(report) : report.text())
+                return .interrupted
+            }
+            switch outcome {
+            case .success(let results):
+                let report = ScanReport(moniker: moniker, filter: options.filter, results: results)
+                print(json ? JSONOutput.text(report) : report.text())
+                if results.isEmpty && !options.filter.isEmpty {
+                    return Diagnostics.fail("scan", "no advertiser matching \(options.filter) within \(formatDuration(options.timeout))", .productFailure)
+                }
+                return .success
+            case .failure(let error):
+                return Diagnostics.fail("scan", "\(moniker): \(error)", .infrastructureError)
+            }
         }
     }
 }
