@@ -48,7 +48,7 @@ enum BenchCommand {
         let filter: ScanFilter
         let advertiseName: String
         let wait: Double
-        let scanTimeout: Double
+        let scanTimeout: Duration
         var controller: SessionArguments
         do {
             peripheral = arguments.flag("peripheral")
@@ -74,7 +74,7 @@ enum BenchCommand {
                               intervalMilliseconds: try arguments.number("interval-ms", in: 7.5...4000), characteristic: characteristic)
             advertiseName = try arguments.option("advertise-name") ?? "hil-bench"
             wait = try arguments.number("wait", in: 0.1...86_400) ?? 60
-            scanTimeout = try arguments.number("scan-timeout", in: 0.1...3600) ?? 10
+            scanTimeout = try FilterArguments.scanTimeout(&arguments)
             controller = try SessionArguments.parse(&arguments)
             filter = peripheral ? ScanFilter() : try FilterArguments.parse(&arguments)
             try controller.finish(&arguments)
@@ -91,7 +91,7 @@ enum BenchCommand {
         return await controller.withDevice("bench", database: database) { device in
             let report = peripheral
                 ? try await runPeripheral(device, options, name: advertiseName, wait: .milliseconds(Int64(wait * 1000)))
-                : try await runCentral(device, options, filter: filter, scanTimeout: .milliseconds(Int64(scanTimeout * 1000)))
+                : try await runCentral(device, options, filter: filter, scanTimeout: scanTimeout)
             present(report, json: options.json)
             return report.bytes > 0 ? .success : .productFailure
         }

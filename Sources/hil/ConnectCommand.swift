@@ -25,7 +25,7 @@ enum ConnectCommand {
         var controller: SessionArguments
         let gatt: Bool
         let timeout: Double
-        let scanTimeout: Double
+        let scanTimeout: Duration
         let bondDirectory: BondDirectory
         do {
             bondDirectory = BondDirectory.resolved(try arguments.option("bonds"))
@@ -33,9 +33,8 @@ enum ConnectCommand {
             controller = try SessionArguments.parse(&arguments)
             filter = try FilterArguments.parse(&arguments)
             timeout = try arguments.number("timeout", in: 0.1...600) ?? 5
-            scanTimeout = try arguments.number("scan-timeout", in: 0.1...3600) ?? 10
-            try controller.finish(&arguments)
-            try FilterArguments.requireAccessory(filter)
+            scanTimeout = try FilterArguments.scanTimeout(&arguments)
+            try controller.finish(&arguments, accessory: filter)
         } catch {
             return Diagnostics.usageError("connect", error)
         }
@@ -54,7 +53,7 @@ enum ConnectCommand {
             let clock = ContinuousClock()
             let found: ScanResult
             do throws(RoleError) {
-                found = try await device.find(filter, timeout: .milliseconds(Int64(scanTimeout * 1000)))
+                found = try await device.find(filter, timeout: scanTimeout)
             } catch {
                 if case .notFound = error { return Diagnostics.fail("connect", error.description, .productFailure) }
                 return Diagnostics.fail("connect", "\(moniker): \(error)", .infrastructureError)

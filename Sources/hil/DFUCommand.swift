@@ -56,11 +56,10 @@ enum DFUCommand {
             mtu = Int(try arguments.number("mtu", in: 23...517) ?? 247)
             window = Int(try arguments.number("window", in: 1...64) ?? 4)
             timeout = .milliseconds(Int64((try arguments.number("timeout", in: 0.1...3600) ?? 10) * 1000))
-            scanTimeout = .milliseconds(Int64((try arguments.number("scan-timeout", in: 0.1...3600) ?? 10) * 1000))
+            scanTimeout = try FilterArguments.scanTimeout(&arguments)
             controller = try SessionArguments.parse(&arguments)
             filter = try FilterArguments.parse(&arguments)
-            try controller.finish(&arguments)
-            try FilterArguments.requireAccessory(filter)
+            try controller.finish(&arguments, accessory: filter)
             if let imagePath {
                 action = .upload(try readImage(imagePath), path: imagePath, then: test ? .test : confirm ? .confirm : .nothing)
             } else {

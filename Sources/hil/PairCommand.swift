@@ -23,16 +23,15 @@ enum PairCommand {
         let security: SecurityArguments
         let options: PairingOptions
         let timeout: Double
-        let scanTimeout: Double
+        let scanTimeout: Duration
         do {
             controller = try SessionArguments.parse(&arguments)
             filter = try FilterArguments.parse(&arguments)
             security = try SecurityArguments.parse(&arguments)
             options = try security.centralOptions()
             timeout = try arguments.number("timeout", in: 0.1...600) ?? 30
-            scanTimeout = try arguments.number("scan-timeout", in: 0.1...3600) ?? 10
-            try controller.finish(&arguments)
-            try FilterArguments.requireAccessory(filter)
+            scanTimeout = try FilterArguments.scanTimeout(&arguments)
+            try controller.finish(&arguments, accessory: filter)
         } catch {
             return Diagnostics.usageError("pair", error)
         }
@@ -52,7 +51,7 @@ enum PairCommand {
             defer { printer.cancel() }
             let clock = ContinuousClock()
             do throws(RoleError) {
-                let found = try await device.find(filter, timeout: .milliseconds(Int64(scanTimeout * 1000)))
+                let found = try await device.find(filter, timeout: scanTimeout)
                 print("found      \(found.address) (\(found.addressType)) \(found.advertisingData.localName.map { "\"\($0)\"" } ?? "")")
                 let link = try await device.connect(to: found.address, type: found.addressType)
                 print("connected  handle 0x\(String(link.handle, radix: 16, uppercase: true)) as \(await device.ownAddress().0)")

@@ -88,6 +88,11 @@ enum FilterArguments {
         guard !filter.isEmpty else { throw UsageError("say which accessory: --name, --address, --service or --manufacturer") }
     }
 
+    /// `--scan-timeout SECONDS` (0.1 to 3600, default 10): how long a command looks for the accessory it acts on.
+    static func scanTimeout(_ arguments: inout Arguments) throws(UsageError) -> Duration {
+        .milliseconds(Int64((try arguments.number("scan-timeout", in: 0.1...3600) ?? 10) * 1000))
+    }
+
     static func parse(_ arguments: inout Arguments) throws(UsageError) -> ScanFilter {
         var filter = ScanFilter()
         if let text = try arguments.option("address") {

@@ -1,6 +1,7 @@
 import BenchOperations
 import Foundation
 import HCITransports
+import Roles
 import StrictJSON
 
 /// The controller a command opens, and how: `--capture FILE [--capture-keys]`, `--rig RIG.json` and the
@@ -24,6 +25,12 @@ struct SessionArguments {
     mutating func finish(_ arguments: inout Arguments) throws(UsageError) {
         moniker = try arguments.required("a controller moniker")
         try arguments.finish()
+    }
+
+    /// `finish`, for a command that acts on one accessory: then the scan filter must name it.
+    mutating func finish(_ arguments: inout Arguments, accessory filter: ScanFilter) throws(UsageError) {
+        try finish(&arguments)
+        try FilterArguments.requireAccessory(filter)
     }
 
     /// Opens the controller (`SessionOpening.open`), with `capture` in place of the one given when the
