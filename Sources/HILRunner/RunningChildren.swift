@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 import Synchronization
 
 /// The children a run has running (`swift build`, `swift test`, a test bundle), for a stop that cannot wait:

@@ -9,7 +9,8 @@ import Foundation
 /// Powers an emulated accessory by starting and stopping its process: `on` starts `argv` (no shell,
 /// own process group) and waits for `readyPattern` on its output; `off` sends SIGTERM to the group,
 /// then SIGKILL after `stopDeadline`. With `pidFile`, another `hil` invocation can stop what this one
-/// started. Its deadlines are kept on `clock` (real time unless a test gives its own).
+/// started (the file names the process by PID and start time: a stale file never gets a reused PID
+/// signalled). Its deadlines are kept on `clock` (real time unless a test gives its own).
 package actor ProcessActuator: PowerActuator {
     package nonisolated let name: String
     let argv: [String]
@@ -17,7 +18,7 @@ package actor ProcessActuator: PowerActuator {
     let readyPattern: String?
     let readyDeadline: Duration
     let stopDeadline: Duration
-    let pidFile: String?
+    let pidFile: PidFile?
     let clock: any Clock<Duration>
 
     private var child: ChildProcess?
@@ -43,17 +44,14 @@ package actor ProcessActuator: PowerActuator {
         self.readyPattern = readyPattern
         self.readyDeadline = readyDeadline
         self.stopDeadline = stopDeadline
-        self.pidFile = pidFile
+        self.pidFile = pidFile.map(PidFile.init(path:))
         self.clock = clock
     }
 
-    /// The pid of the running process: ours, or the one the pid file names if it is alive.
+    /// The pid of the running process: ours, or the one the pid file names if it is still that process.
     private func runningPID() -> pid_t? {
         if let child, ended == nil { return child.pid }
-        if child == nil, let pidFile, let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
-           let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0, kill(pid, 0) == 0 {
-            return pid
-        }
+        if child == nil, case .running(let pid) = pidFile?.read() { return pid }
         return nil
     }
 
@@ -82,9 +80,9 @@ package actor ProcessActuator: PowerActuator {
             for await event in started.events { await self?.record(event) }
         }
         if let pidFile {
-            do { try "\(started.pid)\n".write(toFile: pidFile, atomically: true, encoding: .utf8) } catch {
+            do { try pidFile.write(started.pid) } catch {
                 started.signalGroup(SIGKILL)
-                throw PowerSwitchError(.deviceFailure, "\(name): cannot write pid file \(pidFile): \(error.localizedDescription)")
+                throw PowerSwitchError(.deviceFailure, "\(name): cannot write pid file \(pidFile.path): \(error.localizedDescription)")
             }
         }
         var steps = ["started `\(argv.joined(separator: " "))` (pid \(started.pid))"]
@@ -112,7 +110,15 @@ package actor ProcessActuator: PowerActuator {
     }
 
     private func stop<C: Clock<Duration>>(clock: C) async throws -> [String] {
-        guard let pid = runningPID() else { return ["\(argv[0]) was not running"] }
+        guard let pid = runningPID() else {
+            // A pid file left by a process that ended on its own would name its PID for ever: removed, so that
+            // no later process given that PID is taken for it.
+            if let pidFile, case .stale(let stale) = pidFile.read() {
+                pidFile.remove()
+                return ["\(argv[0]) was not running (removed the stale pid file \(pidFile.path), which named pid \(stale))"]
+            }
+            return ["\(argv[0]) was not running"]
+        }
         let begin = clock.now
         _ = kill(-pid, SIGTERM)
         var steps = ["sent SIGTERM to process group \(pid)"]
@@ -124,7 +130,7 @@ package actor ProcessActuator: PowerActuator {
             }
         }
         steps.append("pid \(pid) ended (\(ended.map(\.description) ?? "gone")) after \(begin.duration(to: clock.now).seconds)")
-        if let pidFile { try? FileManager.default.removeItem(atPath: pidFile) }
+        pidFile?.remove()
         return steps
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Roles
+import Support
 import Testing
 import TestSupport
 @testable import DeviceControl
@@ -87,13 +88,42 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
         let starter = try ProcessActuator(name: "emu", argv: ["sleep", "30"], pidFile: pidFile)
         _ = try await starter.apply(.on)
-        let pid = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let fields = try String(contentsOfFile: pidFile, encoding: .utf8).split(whereSeparator: \.isWhitespace).map(String.init)
+        let pid = try #require(fields.first.flatMap { pid_t($0) })
+        // The start time beside it is the kernel's for that process: field 22 of /proc/PID/stat.
+        #expect(fields.dropFirst().first == kernelStartTime(of: pid))
         let stopper = try ProcessActuator(name: "emu", argv: ["sleep", "30"], pidFile: pidFile)
         #expect(try await stopper.status() == PowerStatus(state: .on, detail: "pid \(pid) running"))
         let steps = try await stopper.apply(.off)
         #expect(steps.first == "sent SIGTERM to process group \(pid)")
         #expect(!FileManager.default.fileExists(atPath: pidFile))
         _ = try await starter.apply(.off)
+    }
+
+    /// A pid file whose process has ended while its PID went to another process (here: a living `sleep` that
+    /// the file names with another start time, and one named by an older hil's file, which holds the PID
+    /// alone) is stale: the switch reads off, stopping it signals nothing and removes the file, and starting
+    /// starts its own process.
+    @Test(arguments: ["%d 1\n", "%d\n"]) func aStalePidFileNeverSignalsWhoHasItsPidNow(_ format: String) async throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("emu-\(UUID().uuidString).pid").path
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        let bystander = try ChildProcess.spawn(["sleep", "30"])
+        defer { bystander.signalGroup(SIGKILL) }
+        try String(format: format, bystander.pid).write(toFile: pidFile, atomically: true, encoding: .utf8)
+
+        let actuator = try ProcessActuator(name: "emu", argv: ["sleep", "30"], pidFile: pidFile)
+        #expect(try await actuator.status() == PowerStatus(state: .off, detail: "not running"))
+        let steps = try await actuator.apply(.off)
+        #expect(steps == ["sleep was not running (removed the stale pid file \(pidFile), which named pid \(bystander.pid))"])
+        #expect(!FileManager.default.fileExists(atPath: pidFile))
+        // (Stopping waits until the process it signalled is gone, so a signal sent to it would show here.)
+        #expect(isRunning(bystander.pid), "the process that has the PID now was not signalled")
+
+        try String(format: format, bystander.pid).write(toFile: pidFile, atomically: true, encoding: .utf8)
+        let started = try await actuator.apply(.on)
+        #expect(started.first?.hasPrefix("started `sleep 30` (pid ") == true, "\(started)")
+        _ = try await actuator.apply(.off)
+        #expect(isRunning(bystander.pid))
     }
 
     @Test func badConfigurationIsRejected() {
@@ -115,4 +145,12 @@ func isRunning(_ pid: pid_t) -> Bool {
 /// machine starved of CPU.
 func exited(_ pid: pid_t) async -> Bool {
     await eventually(within: .seconds(5)) { !isRunning(pid) }
+}
+
+/// Field 22 of /proc/PID/stat (the start time in clock ticks after boot), counted after the command name's
+/// closing parenthesis as proc(5) says.
+func kernelStartTime(of pid: pid_t) -> String? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    return fields.count > 19 ? String(fields[19]) : nil
 }

@@ -4,20 +4,29 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Synchronization
 
 /// The processes a child started, from `/proc` (Linux; empty elsewhere). `swift test` runs the test
 /// binary in a process group of its own, so stopping `swift test`'s group does not reach it; stopping a
 /// run walks this tree instead, and identifies each process by PID *and* start time so a reused PID is
-/// never signalled.
-enum ProcessTree {
-    struct Entry: Hashable, Sendable {
-        var pid: pid_t
-        var startTime: UInt64
+/// never signalled. A pid file names its process the same way.
+package enum ProcessTree {
+    /// One process: its PID and its start time (clock ticks after boot, field 22 of `/proc/PID/stat`).
+    package struct Entry: Hashable, Sendable {
+        package var pid: pid_t
+        package var startTime: UInt64
+    }
+
+    /// Whether this system shows processes in `/proc` (Linux): where it does not, no process can be told
+    /// apart from a later one with its PID.
+    package static var identifiesProcesses: Bool { stat(of: getpid()) != nil }
+
+    /// The living process `pid` as it is now, or nil when there is none (or no `/proc`).
+    package static func entry(of pid: pid_t) -> Entry? {
+        stat(of: pid).map { Entry(pid: pid, startTime: $0.startTime) }
     }
 
     /// Every living descendant of `root`.
-    static func descendants(of root: pid_t) -> [Entry] {
+    package static func descendants(of root: pid_t) -> [Entry] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         var children: [pid_t: [Entry]] = [:]
         for name in names {
@@ -36,12 +45,12 @@ enum ProcessTree {
     }
 
     /// Whether `entry` is still the same living process.
-    static func isAlive(_ entry: Entry) -> Bool {
+    package static func isAlive(_ entry: Entry) -> Bool {
         stat(of: entry.pid)?.startTime == entry.startTime
     }
 
     /// Sends `signal` to each entry still alive as the same process.
-    static func signal(_ entries: [Entry], _ signal: Int32) {
+    package static func signal(_ entries: [Entry], _ signal: Int32) {
         for entry in entries where isAlive(entry) { _ = kill(entry.pid, signal) }
     }
 
@@ -54,28 +63,5 @@ enum ProcessTree {
         // fields[0] is the state (field 3), so field N is fields[N - 3].
         guard fields.count > 19, let parent = pid_t(fields[1]), let start = UInt64(fields[19]) else { return nil }
         return (parent, start)
-    }
-}
-
-/// The last bytes a child wrote, for error messages.
-final class OutputTail: Sendable {
-    private let state = Mutex<[UInt8]>([])
-    private let limit: Int
-
-    init(limit: Int = 16384) { self.limit = limit }
-
-    func append(_ bytes: [UInt8]) {
-        state.withLock { buffer in
-            buffer += bytes
-            if buffer.count > limit { buffer.removeFirst(buffer.count - limit) }
-        }
-    }
-
-    /// The last `count` non-empty lines, preferring lines with `error:`.
-    func lines(_ count: Int) -> [String] {
-        let text = state.withLock { String(decoding: $0, as: UTF8.self) }
-        let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
-        let errors = lines.filter { $0.contains("error:") }
-        return Array((errors.isEmpty ? lines : errors).suffix(count))
     }
 }
