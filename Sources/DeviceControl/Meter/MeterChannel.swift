@@ -8,5 +8,26 @@ package protocol MeterChannel: Sendable {
     func send(_ octets: [UInt8]) async throws(PowerMeterError)
     /// The next octets the meter sent (at least one).
     func receive() async throws -> [UInt8]
+    /// The next octets, and whether the read took all the port held when it ended.
+    func nextRead() async throws -> MeterRead
     func close()
+}
+
+/// One read of a meter's port.
+package struct MeterRead: Equatable, Sendable {
+    /// What the meter sent (at least one octet).
+    package var octets: [UInt8]
+    /// Whether nothing more waited in the port when the read ended: a read that stopped with octets still waiting
+    /// (its buffer full, or its time up) says how far the reader has come, not how far the meter has.
+    package var drained: Bool
+
+    package init(octets: [UInt8], drained: Bool) {
+        self.octets = octets
+        self.drained = drained
+    }
+}
+
+extension MeterChannel {
+    /// A channel that cannot tell takes every read as having drained the port.
+    package func nextRead() async throws -> MeterRead { MeterRead(octets: try await receive(), drained: true) }
 }

@@ -3,12 +3,15 @@ import Support
 import Synchronization
 
 /// A PPK2 streaming for as long as a run lasts, its samples placed on a host clock: sample n was taken at the
-/// stream's anchor plus n × 10 µs (the PPK2's 100 kHz count), the anchor being the instant its first octets came
-/// less the time they stand for. So the figures of any window of the clock can be read, once the window's samples
-/// have come — at most `lateness` after its end. The count may drift from the host clock (the PPK2's crystal, the
-/// host reading late) by at most `maximumDrift`, checked at every read; past it, or when the stream stops for the
-/// meter's stream deadline or reports a range error, the stream fails with what the meter last sent, and every
-/// window asked for afterwards throws that `PowerMeterError`. Memory is bounded (`SampleSums`).
+/// stream's anchor plus n × 10 µs (the PPK2's 100 kHz count), the anchor being the instant of the first read that
+/// drained the port less the time its samples so far stand for. So the figures of any window of the clock can be read, once the window's samples
+/// have come — at most `lateness` after its end. The count may drift from the host clock (the PPK2's crystal, samples
+/// lost on the way) by at most `maximumDrift`: a count ahead of the clock is checked at every read, one behind it
+/// at the reads that drained the port, since a read that left octets waiting (a reader the host scheduled late,
+/// catching up) says how far the reader has come, not the meter; the anchor is placed at the first such read too.
+/// Past the bound, or when the stream stops for the meter's stream deadline or reports a range error, the stream
+/// fails with what the meter last sent, and every window asked for afterwards throws that `PowerMeterError`.
+/// Memory is bounded (`SampleSums`).
 package final class PPK2Stream<C: Clock<Duration>>: Sendable {
     package let meter: PPK2Meter<C>
     package let supplyVolts: Double
@@ -72,9 +75,9 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
                 let octets = try await withDeadline(limit, clock: clock, timeout: { [self] in
                     let (count, last) = state.withLock { ($0.sums.count, $0.last) }
                     return PowerMeterError(.timeout, "PPK2 at \(name) stopped streaming: no sample within \(limit) after \(count) samples; it last sent \(PPK2Meter<C>.quote(last))")
-                }) { try await channel.receive() }
-                let decoded = try decoder.decode(octets)
-                try take(decoded, last: octets, at: clock.now)
+                }) { try await channel.nextRead() }
+                let decoded = try decoder.decode(octets.octets)
+                try take(decoded, last: octets.octets, drained: octets.drained, at: clock.now)
             } catch is CancellationError {
                 return
             } catch let error as PowerMeterError {
@@ -87,17 +90,17 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
         }
     }
 
-    /// Adds what one read brought, anchors the stream at its first samples, and checks the drift.
-    private func take(_ decoded: [PPK2Sample], last octets: [UInt8], at now: C.Instant) throws(PowerMeterError) {
+    /// Adds what one read brought, anchors the stream at the first read that drained the port, and checks the drift.
+    private func take(_ decoded: [PPK2Sample], last octets: [UInt8], drained: Bool, at now: C.Instant) throws(PowerMeterError) {
         let period = Self.samplePeriod, name = meter.channel.name, bound = maximumDrift
         let waiters = try state.withLock { state throws(PowerMeterError) -> [CheckedContinuation<Void, Never>] in
             state.last = Array(octets.suffix(16))
-            if state.anchor == nil, !decoded.isEmpty { state.anchor = now.advanced(by: .zero - period * decoded.count) }
             state.sums.add(decoded)
+            if state.anchor == nil, drained, state.sums.count > 0 { state.anchor = now.advanced(by: .zero - period * state.sums.count) }
             if let anchor = state.anchor {
                 let elapsed = anchor.duration(to: now), count = state.sums.count
                 let lag = elapsed - period * count
-                if lag > bound || lag < .zero - bound {
+                if (lag > bound && drained) || lag < .zero - bound {
                     let how = lag > .zero ? "lag behind" : "run ahead of"
                     let magnitude = lag > .zero ? lag : .zero - lag
                     throw PowerMeterError(.timeout, "PPK2 at \(name): its \(count) samples \(how) the host clock by \(magnitude) (more than \(bound)) \(elapsed) after the stream started: it does not stream 100,000 samples a second; it last sent \(PPK2Meter<C>.quote(state.last))")

@@ -66,11 +66,13 @@ package final class SerialMeterChannel: MeterChannel {
         return ready ?? false
     }
 
-    package func receive() async throws -> [UInt8] {
+    package func receive() async throws -> [UInt8] { try await nextRead().octets }
+
+    package func nextRead() async throws -> MeterRead {
         let cancelled = CancelFlag()
         let slice = 50
         return try await withTaskCancellationHandler {
-            try await offPool { [self] () throws -> [UInt8] in
+            try await offPool { [self] () throws -> MeterRead in
                 var buffer = [UInt8](repeating: 0, count: 65_536)
                 while !cancelled.value.load(ordering: .relaxed) {
                     let fd = descriptor.withLock { $0 }
@@ -83,7 +85,10 @@ package final class SerialMeterChannel: MeterChannel {
                         let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                         return (count, errno)
                     }
-                    if count > 0 { return Array(buffer[0..<gather(after: count, into: &buffer)]) }
+                    if count > 0 {
+                        let (total, drained) = gather(after: count, into: &buffer)
+                        return MeterRead(octets: Array(buffer[0..<total]), drained: drained)
+                    }
                     if count == 0 || code == EIO { throw PowerMeterError(.io, "\(name): the meter's port closed (the device went away)") }
                     if code == EAGAIN || code == EINTR { continue }
                     throw PowerMeterError(.io, "\(name): read failed: \(String(cString: strerror(code)))")
@@ -103,15 +108,19 @@ package final class SerialMeterChannel: MeterChannel {
     static let gap: Duration = .milliseconds(1)
 
     /// Reads what comes after the `count` octets already in `buffer` (each piece within `gap` of the one before, for
-    /// `gathering` at most), until it is full; returns how many it holds. What fails or closes here is left for
-    /// the next read to see.
-    private func gather(after count: Int, into buffer: inout [UInt8]) -> Int {
+    /// `gathering` at most), until it is full; returns how many it holds, and whether it ended because nothing more
+    /// came within `gap` (the port drained) rather than with the buffer full or the time up. What fails or closes
+    /// here is left for the next read to see.
+    private func gather(after count: Int, into buffer: inout [UInt8]) -> (Int, drained: Bool) {
         var total = count
         let clock = ContinuousClock(), deadline = clock.now.advanced(by: Self.gathering)
         let gap = Int32(Self.gap / .milliseconds(1))
         while total < buffer.count, clock.now < deadline {
             var poller = pollfd(fd: descriptor.withLock { $0 }, events: Int16(POLLIN), revents: 0)
-            guard poller.fd >= 0, poll(&poller, 1, gap) > 0 else { break }
+            guard poller.fd >= 0 else { break }
+            let ready = poll(&poller, 1, gap)
+            if ready == 0 { return (total, true) }
+            guard ready > 0 else { break }
             let more: Int = descriptor.withLock { fd in
                 guard fd >= 0 else { return 0 }
                 return buffer.withUnsafeMutableBytes { bytes in
@@ -121,7 +130,7 @@ package final class SerialMeterChannel: MeterChannel {
             guard more > 0 else { break }
             total += more
         }
-        return total
+        return (total, false)
     }
 
     package func close() {

@@ -146,6 +146,56 @@ struct PPK2StreamTests {
         }
     }
 
+    /// A reader the host scheduled late: its reads that leave octets waiting are behind the meter, not the meter
+    /// behind the clock. The emulated PPK2 of the lab twin keeps the samples owed (a backlog), as a USB serial
+    /// port holds what its reader has not taken.
+    @Test("A read that left octets waiting is not drift: the lag is checked at the reads that drained the port")
+    func readerBehind() async throws {
+        try await withSteppedTime { time in
+            let (channel, t0, stream) = try await Self.streaming(time)
+            // 600 ms later a read of 100 samples that left more waiting: 599 ms behind, the reader's lateness.
+            await time.advance(by: .milliseconds(600))
+            channel.meterSends(Self.words(Self.hundred), more: true)
+            await channel.untilReceiving(3)
+            // The rest of the backlog in the same instant: 60,000 samples in all, 0.6 s of them, caught up.
+            channel.meterSends(Self.words(Array(repeating: 1000, count: 59_800)))
+            await channel.untilReceiving(4)
+            #expect(stream.samples == 60_000)
+            let figures = try await stream.figures(from: t0, to: t0.advanced(by: .milliseconds(500)))
+            #expect(figures.samples == 50_000)
+            // A drained read still behind by more than 0.5 s is drift.
+            await time.advance(by: .milliseconds(510))
+            channel.meterSends(Self.words(Self.hundred))
+            let error = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0, to: t0.advanced(by: .seconds(2))) }
+            #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: its 60100 samples lag behind the host clock by 0.51 seconds (more than 0.5 seconds) 1.111 seconds after the stream started") == true, "\(String(describing: error))")
+            await stream.stop()
+        }
+    }
+
+    @Test("The anchor is the first read that drained the port, less the time of every sample so far")
+    func anchorAtTheFirstDrainedRead() async throws {
+        try await withSteppedTime { time in
+            let channel = ScriptedMeterChannel()
+            let t0 = time.now
+            let stream = try await PPK2Stream(meter: PPK2Meter(channel: channel, clock: time.clock), decoder: Self.decoder())
+            // 300 ms after the start, a first read of 100 samples leaves the rest waiting; 2 ms later the rest of
+            // the 30,000 come, draining the port: sample 0 was taken at t0 + 2 ms.
+            await time.advance(by: .milliseconds(300))
+            channel.meterSends(Self.words(Self.hundred), more: true)
+            await channel.untilReceiving(2)
+            await time.advance(by: .milliseconds(2))
+            channel.meterSends(Self.words(Array(repeating: 1000, count: 29_900)))
+            await channel.untilReceiving(3)
+            // [t0 + 2 ms, t0 + 3 ms): samples 0 to 99, the hundred the first read brought.
+            var reference = Self.decoder()
+            let decoded = try reference.decode(Self.words(Self.hundred)).map(\.microamperes)
+            let figures = try await stream.figures(from: t0.advanced(by: .milliseconds(2)), to: t0.advanced(by: .milliseconds(3)))
+            #expect(figures.samples == 100)
+            #expect(abs(figures.averageMicroamperes - decoded.reduce(0, +) / 100) < 1e-9 * figures.averageMicroamperes)
+            await stream.stop()
+        }
+    }
+
     @Test("A window from AVERAGE_START on but before the anchor (late by the first read's latency) starts at sample 0")
     func beforeTheAnchor() async throws {
         try await withSteppedTime { time in

@@ -9,8 +9,8 @@ final class ScriptedMeterChannel: MeterChannel {
     let name = "/dev/ttyACM9"
     private struct State {
         var sent: [[UInt8]] = []
-        var pending: [[UInt8]] = []
-        var waiter: CheckedContinuation<[UInt8], any Error>?
+        var pending: [MeterRead] = []
+        var waiter: CheckedContinuation<MeterRead, any Error>?
         var receives = 0
     }
     private let state = Mutex(State())
@@ -23,24 +23,28 @@ final class ScriptedMeterChannel: MeterChannel {
         while state.withLock({ $0.receives }) < count { await Task.yield() }
     }
 
-    /// The meter sends `octets`.
-    func meterSends(_ octets: [UInt8]) {
-        let waiter = state.withLock { state -> CheckedContinuation<[UInt8], any Error>? in
-            guard let waiter = state.waiter else { state.pending.append(octets); return nil }
+    /// The meter sends `octets`; with `more`, the read that takes them leaves octets waiting in the port (a reader
+    /// behind its meter), so it has not drained it.
+    func meterSends(_ octets: [UInt8], more: Bool = false) {
+        let read = MeterRead(octets: octets, drained: !more)
+        let waiter = state.withLock { state -> CheckedContinuation<MeterRead, any Error>? in
+            guard let waiter = state.waiter else { state.pending.append(read); return nil }
             state.waiter = nil
             return waiter
         }
-        waiter?.resume(returning: octets)
+        waiter?.resume(returning: read)
     }
 
     func send(_ octets: [UInt8]) async throws(PowerMeterError) { state.withLock { $0.sent.append(octets) } }
 
-    func receive() async throws -> [UInt8] {
+    func receive() async throws -> [UInt8] { try await nextRead().octets }
+
+    func nextRead() async throws -> MeterRead {
         state.withLock { $0.receives += 1 }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<MeterRead, any Error>) in
                 // Under the lock the cancellation handler takes: a cancellation that came first is seen here.
-                let ready = state.withLock { state -> Result<[UInt8], any Error>? in
+                let ready = state.withLock { state -> Result<MeterRead, any Error>? in
                     if !state.pending.isEmpty { return .success(state.pending.removeFirst()) }
                     if Task.isCancelled { return .failure(CancellationError()) }
                     state.waiter = continuation
@@ -49,7 +53,7 @@ final class ScriptedMeterChannel: MeterChannel {
                 if let ready { continuation.resume(with: ready) }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<[UInt8], any Error>? in
+            let waiter = state.withLock { state -> CheckedContinuation<MeterRead, any Error>? in
                 defer { state.waiter = nil }
                 return state.waiter
             }
