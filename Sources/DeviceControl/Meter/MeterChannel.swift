@@ -1,14 +1,12 @@
 import PowerMeters
 
-/// The byte stream to a power meter: its serial port, or a test's script. `receive` waits for the next octets
+/// The byte stream to a power meter: its serial port, or a test's script. `nextRead` waits for the next octets
 /// and honours cancellation (the meter's deadlines cancel it); it throws when the stream has ended.
 package protocol MeterChannel: Sendable {
     /// Where the meter is, for messages: the port's path.
     var name: String { get }
     func send(_ octets: [UInt8]) async throws(PowerMeterError)
-    /// The next octets the meter sent (at least one).
-    func receive() async throws -> [UInt8]
-    /// The next octets, and whether the read took all the port held when it ended.
+    /// The next octets the meter sent (at least one), and whether the read took all the port held when it ended.
     func nextRead() async throws -> MeterRead
     func close()
 }
@@ -28,6 +26,6 @@ package struct MeterRead: Equatable, Sendable {
 }
 
 extension MeterChannel {
-    /// A channel that cannot tell takes every read as having drained the port.
-    package func nextRead() async throws -> MeterRead { MeterRead(octets: try await receive(), drained: true) }
+    /// The next octets the meter sent (at least one).
+    package func receive() async throws -> [UInt8] { try await nextRead().octets }
 }

@@ -4,8 +4,8 @@ import Synchronization
 
 /// A PPK2 streaming for as long as a run lasts, its samples placed on a host clock: sample n was taken at the
 /// stream's anchor plus n × 10 µs (the PPK2's 100 kHz count), the anchor being the instant of the first read that
-/// drained the port less the time its samples so far stand for. So the figures of any window of the clock can be read, once the window's samples
-/// have come — at most `lateness` after its end. The count may drift from the host clock (the PPK2's crystal, samples
+/// drained the port less the time its samples so far stand for. So the figures of any window of the clock can be
+/// read, once the window's samples have come — at most `lateness` after its end. The count may drift from the host clock (the PPK2's crystal, samples
 /// lost on the way) by at most `maximumDrift`: a count ahead of the clock is checked at every read, one behind it
 /// at the reads that drained the port, since a read that left octets waiting (a reader the host scheduled late,
 /// catching up) says how far the reader has come, not the meter; the anchor is placed at the first such read too.
@@ -33,7 +33,8 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
     private let state: Mutex<State>
     private let reader = Mutex<Task<Void, Never>?>(nil)
     /// When AVERAGE_START was sent: the stream cannot have started before it, and its anchor (placed by the first
-    /// read, so late by that read's latency) not before it either; a window starting in between starts at sample 0.
+    /// read that drained the port, so late by that read's latency) not before it either; a window starting in
+    /// between starts at sample 0.
     private let commanded: C.Instant
 
     /// Starts the stream (AVERAGE_START) on a meter already configured, decoding with `decoder`.

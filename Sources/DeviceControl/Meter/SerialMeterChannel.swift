@@ -66,8 +66,6 @@ package final class SerialMeterChannel: MeterChannel {
         return ready ?? false
     }
 
-    package func receive() async throws -> [UInt8] { try await nextRead().octets }
-
     package func nextRead() async throws -> MeterRead {
         let cancelled = CancelFlag()
         let slice = 50
@@ -143,7 +141,7 @@ package final class SerialMeterChannel: MeterChannel {
     deinit { close() }
 }
 
-/// Set when the task waiting in `receive` is cancelled, read by the thread that waits for it.
+/// Set when the task waiting in `nextRead` is cancelled, read by the thread that waits for it.
 private final class CancelFlag: Sendable {
     let value = Atomic<Bool>(false)
 }

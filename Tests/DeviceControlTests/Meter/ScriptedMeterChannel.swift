@@ -37,8 +37,6 @@ final class ScriptedMeterChannel: MeterChannel {
 
     func send(_ octets: [UInt8]) async throws(PowerMeterError) { state.withLock { $0.sent.append(octets) } }
 
-    func receive() async throws -> [UInt8] { try await nextRead().octets }
-
     func nextRead() async throws -> MeterRead {
         state.withLock { $0.receives += 1 }
         return try await withTaskCancellationHandler {
