@@ -3,15 +3,18 @@ import Support
 import Synchronization
 
 /// A PPK2 streaming for as long as a run lasts, its samples placed on a host clock: sample n was taken at the
-/// stream's anchor plus n × 10 µs (the PPK2's 100 kHz count), the anchor being the instant of the first read that
-/// drained the port less the time its samples so far stand for. So the figures of any window of the clock can be
-/// read, once the window's samples have come — at most `lateness` after its end. The count may drift from the host clock (the PPK2's crystal, samples
-/// lost on the way) by at most `maximumDrift`: a count ahead of the clock is checked at every read, one behind it
-/// at the reads that drained the port, since a read that left octets waiting (a reader the host scheduled late,
-/// catching up) says how far the reader has come, not the meter; the anchor is placed at the first such read too.
-/// Past the bound, or when the stream stops for the meter's stream deadline or reports a range error, the stream
-/// fails with what the meter last sent, and every window asked for afterwards throws that `PowerMeterError`.
-/// Memory is bounded (`SampleSums`).
+/// stream's anchor plus n × 10 µs (the PPK2's 100 kHz count). Each read says when sample 0 was taken at the latest:
+/// the read's instant less the time its samples so far stand for, late by whatever the samples spent on the way
+/// (the USB path, the port's buffers, a reader the host scheduled late). The anchor is the earliest of those
+/// instants over every read, so the read that found the path emptiest places it, and it moves earlier whenever a
+/// read does better; windows are read once a read has drained the port. So the figures of any window of the clock
+/// can be read, once the window's samples have come — at most `lateness` after its end. The count may drift from
+/// the host clock (the PPK2's crystal, samples lost on the way) by at most `maximumDrift`: a count ahead of the
+/// clock is checked at every read against the first read that drained the port, one behind it at the reads that
+/// drained the port, since a read that left octets waiting (a reader the host scheduled late, catching up) says how
+/// far the reader has come, not the meter. Past the bound, or when the stream stops for the meter's stream deadline
+/// or reports a range error, the stream fails with what the meter last sent, and every window asked for afterwards
+/// throws that `PowerMeterError`. Memory is bounded (`SampleSums`).
 package final class PPK2Stream<C: Clock<Duration>>: Sendable {
     package let meter: PPK2Meter<C>
     package let supplyVolts: Double
@@ -25,16 +28,20 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
 
     private struct State: Sendable {
         var sums: SampleSums
-        var anchor: C.Instant?
+        /// The earliest instant any read so far says sample 0 was taken at.
+        var earliest: C.Instant?
+        /// What the first read that drained the port said: a count running ahead of the clock is measured from it.
+        var firstDrained: C.Instant?
         var failure: PowerMeterError?
         var last: [UInt8] = []
         var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Sample 0's instant, once a read has drained the port.
+        var anchor: C.Instant? { firstDrained == nil ? nil : earliest }
     }
     private let state: Mutex<State>
     private let reader = Mutex<Task<Void, Never>?>(nil)
-    /// When AVERAGE_START was sent: the stream cannot have started before it, and its anchor (placed by the first
-    /// read that drained the port, so late by that read's latency) not before it either; a window starting in
-    /// between starts at sample 0.
+    /// When AVERAGE_START was sent: the stream cannot have started before it, and its anchor (late by its read's
+    /// latency) not before it either; a window starting in between starts at sample 0.
     private let commanded: C.Instant
 
     /// Starts the stream (AVERAGE_START) on a meter already configured, decoding with `decoder`.
@@ -91,26 +98,36 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
         }
     }
 
-    /// Adds what one read brought, anchors the stream at the first read that drained the port, and checks the drift.
+    /// Adds what one read brought, moves the anchor to the earliest instant a read allows, and checks the drift.
     private func take(_ decoded: [PPK2Sample], last octets: [UInt8], drained: Bool, at now: C.Instant) throws(PowerMeterError) {
-        let period = Self.samplePeriod, name = meter.channel.name, bound = maximumDrift
+        let period = Self.samplePeriod, bound = maximumDrift
         let waiters = try state.withLock { state throws(PowerMeterError) -> [CheckedContinuation<Void, Never>] in
             state.last = Array(octets.suffix(16))
             state.sums.add(decoded)
-            if state.anchor == nil, drained, state.sums.count > 0 { state.anchor = now.advanced(by: .zero - period * state.sums.count) }
-            if let anchor = state.anchor {
-                let elapsed = anchor.duration(to: now), count = state.sums.count
-                let lag = elapsed - period * count
-                if (lag > bound && drained) || lag < .zero - bound {
-                    let how = lag > .zero ? "lag behind" : "run ahead of"
-                    let magnitude = lag > .zero ? lag : .zero - lag
-                    throw PowerMeterError(.timeout, "PPK2 at \(name): its \(count) samples \(how) the host clock by \(magnitude) (more than \(bound)) \(elapsed) after the stream started: it does not stream 100,000 samples a second; it last sent \(PPK2Meter<C>.quote(state.last))")
+            let count = state.sums.count
+            if count > 0 {
+                let start = now.advanced(by: .zero - period * count)
+                if state.firstDrained == nil, drained { state.firstDrained = start }
+                if let first = state.firstDrained, start.duration(to: first) > bound {
+                    throw drift(count: count, by: .zero - start.duration(to: first), since: first, now: now, last: state.last)
                 }
+                state.earliest = min(state.earliest ?? start, start)
+            }
+            if let anchor = state.anchor, drained {
+                let lag = anchor.duration(to: now) - period * count
+                if lag > bound { throw drift(count: count, by: lag, since: anchor, now: now, last: state.last) }
             }
             defer { state.waiters = [] }
             return state.waiters
         }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// The stream's failure for a count `lag` behind the clock (ahead of it when negative).
+    private func drift(count: Int, by lag: Duration, since start: C.Instant, now: C.Instant, last: [UInt8]) -> PowerMeterError {
+        let how = lag > .zero ? "lag behind" : "run ahead of"
+        let magnitude = lag > .zero ? lag : .zero - lag
+        return PowerMeterError(.timeout, "PPK2 at \(meter.channel.name): its \(count) samples \(how) the host clock by \(magnitude) (more than \(maximumDrift)) \(start.duration(to: now)) after the stream started: it does not stream 100,000 samples a second; it last sent \(PPK2Meter<C>.quote(last))")
     }
 
     /// Resumes every wait for samples, to look again.

@@ -172,8 +172,8 @@ struct PPK2StreamTests {
         }
     }
 
-    @Test("The anchor is the first read that drained the port, less the time of every sample so far")
-    func anchorAtTheFirstDrainedRead() async throws {
+    @Test("A read that left octets waiting places sample 0 late: the read that drained the port places it")
+    func anchorAtTheDrainingRead() async throws {
         try await withSteppedTime { time in
             let channel = ScriptedMeterChannel()
             let t0 = time.now
@@ -192,6 +192,35 @@ struct PPK2StreamTests {
             let figures = try await stream.figures(from: t0.advanced(by: .milliseconds(2)), to: t0.advanced(by: .milliseconds(3)))
             #expect(figures.samples == 100)
             #expect(abs(figures.averageMicroamperes - decoded.reduce(0, +) / 100) < 1e-9 * figures.averageMicroamperes)
+            await stream.stop()
+        }
+    }
+
+    /// The lab twin's emulated PPK2 behind a starved guest: a read drains the port while samples still wait on the
+    /// way (in the gadget, the emulated host controller), so the first drained read places sample 0 late.
+    @Test("The anchor moves to the earliest instant a read allows: a later read that found the path emptier places it")
+    func anchorAtTheEarliestRead() async throws {
+        try await withSteppedTime { time in
+            let channel = ScriptedMeterChannel()
+            let t0 = time.now
+            let stream = try await PPK2Stream(meter: PPK2Meter(channel: channel, clock: time.clock), decoder: Self.decoder())
+            // 300 ms after the start, 10,000 samples (100 ms of them) drain the port: sample 0 at t0 + 200 ms, it says.
+            await time.advance(by: .milliseconds(300))
+            let first = Array(repeating: UInt32(1000), count: 10_000), second = Array(repeating: UInt32(3000), count: 30_000)
+            channel.meterSends(Self.words(first))
+            await channel.untilReceiving(2)
+            // 100 ms later 30,000 more: 400 ms of samples in all, read 400 ms after the start: sample 0 at t0.
+            await time.advance(by: .milliseconds(100))
+            channel.meterSends(Self.words(second))
+            await channel.untilReceiving(3)
+            // [t0 + 50 ms, t0 + 150 ms): samples 5,000 to 14,999, half of each reading (none at all from t0 + 200 ms).
+            var reference = Self.decoder()
+            let decoded = try reference.decode(Self.words(first + second)).map(\.microamperes)
+            let figures = try await stream.figures(from: t0.advanced(by: .milliseconds(50)), to: t0.advanced(by: .milliseconds(150)))
+            #expect(figures.samples == 10_000)
+            let expected = decoded[5_000..<15_000].reduce(0, +) / 10_000
+            #expect(abs(figures.averageMicroamperes - expected) < 1e-9 * expected, "\(figures.averageMicroamperes) vs \(expected)")
+            #expect(decoded[5_000] != decoded[14_999])
             await stream.stop()
         }
     }
