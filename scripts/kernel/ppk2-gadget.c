@@ -13,12 +13,16 @@
  *   METADATA         the text to answer GET_META_DATA with (its calibration turns currents into readings)
  *   LEVELS           comma-separated currents in µA, each streamed for SECONDS_PER_LEVEL from every start
  * Prints the port's path on its first line, then one line per command it took and, at each AVERAGE_STOP, how
- * many samples it streamed in how long; runs until killed. Readings are found as ppk2-emulator.py finds them. */
+ * many samples it streamed in how long and how far its port fell behind its clock at most until the last command it
+ * took (the samples due but not yet taken by the port: a gadget whose host controller is emulated moves them only
+ * while the guest runs; after a reader's last command it may have stopped reading) and by the end; runs
+ * until SIGTERM or SIGINT, and says how far behind it fell then too if it was streaming. Readings are found as ppk2-emulator.py finds them. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +44,9 @@ static const int argument_lengths[256] = {
   [0x01] = 3, [0x02] = 1, [0x03] = 1, [0x04] = 2, [0x08] = 1, [0x09] = 1, [0x0c] = 1, [0x0d] = 2, [0x0e] = 1,
   [0x0f] = 1, [0x11] = 1, [0x12] = 1, [0x25] = 5,
 };
+
+static volatile sig_atomic_t stopping;
+static void stop(int signal) { (void)signal; stopping = 1; }
 
 static void die(const char *what) { fprintf(stderr, "ppk2-gadget: %s: %s\n", what, strerror(errno)); exit(2); }
 
@@ -137,6 +144,11 @@ static int start_reporter(const char *control, const char *accessory) {
   return ends[1];
 }
 
+static void report_behind(double commanded, double commanded_at, double command_at, double behind) {
+  printf("behind its clock by at most %.3f s (%.3f s after the start) until its last command (%.3f s after it); "
+         "%.3f s by the end\n", commanded, commanded_at, command_at, behind);
+}
+
 static char *read_file(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) die(path);
@@ -195,7 +207,8 @@ int main(int argc, char **argv) {
   }
   fflush(stdout);
 
-  double volts = 3.0, since = 0, last_report = 0;
+  /* How far behind its clock the port fell: at most, at most until the last command, and when. */
+  double volts = 3.0, since = 0, last_report = 0, behind = 0, behind_at = 0, commanded = 0, commanded_at = 0, command_at = 0;
   uint32_t words[MAX_LEVELS], off_word = 0;
   /* A PPK2 boots with its DUT supply off; alone the emulator starts it on, as ppk2-emulator.py plays it. */
   int have_words = 0, streaming = 0, dut_on = control == NULL;
@@ -204,12 +217,23 @@ int main(int argc, char **argv) {
     report_power(control, accessory, dut_on);
     reporter = start_reporter(control, accessory);
   }
+  struct sigaction on_stop = {.sa_handler = stop};
+  sigaction(SIGTERM, &on_stop, NULL);
+  sigaction(SIGINT, &on_stop, NULL);
   long long sent = 0;
   static unsigned char pending[4096], backlog[BACKLOG_CAP];
   size_t pending_length = 0, backlog_start = 0, backlog_end = 0;
   for (;;) {
     struct pollfd p = {.fd = fd, .events = POLLIN | (backlog_end > backlog_start ? POLLOUT : 0)};
     poll(&p, 1, streaming ? 1 : 20);  /* streaming, a write a millisecond, as a PPK2 sends a packet every USB frame */
+    if (stopping) {
+      if (streaming) {
+        printf("stopped while streaming: %lld samples in %.3f s\n", sent, now_seconds() - since);
+        report_behind(commanded, commanded_at, command_at, behind);
+      }
+      fflush(stdout);
+      return 0;
+    }
     ssize_t n = read(fd, pending + pending_length, sizeof pending - pending_length);
     if (n > 0) pending_length += (size_t)n;
     else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) usleep(5000);  /* no reader has the port open yet */
@@ -223,6 +247,7 @@ int main(int argc, char **argv) {
       printf("\n");
       fflush(stdout);
       at += 1 + (size_t)length;
+      if (streaming) commanded = behind, commanded_at = behind_at, command_at = now_seconds() - since;
       if (opcode == 0x19) {  /* GET_META_DATA: what a reader before left unread is dropped first */
         backlog_start = backlog_end = 0;
         tcflush(fd, TCOFLUSH);
@@ -242,10 +267,11 @@ int main(int argc, char **argv) {
           off_word = word_for(&calibration, 0, volts);
           have_words = 1;
         }
-        streaming = 1, sent = 0, since = last_report = now_seconds();
+        streaming = 1, sent = 0, behind = behind_at = commanded = commanded_at = command_at = 0, since = last_report = now_seconds();
       } else if (opcode == 0x07 && streaming) {  /* AVERAGE_STOP */
         double took = now_seconds() - since;
         printf("streamed %lld samples in %.3f s: %.0f samples/s\n", sent, took, took > 0 ? sent / took : 0);
+        report_behind(commanded, commanded_at, command_at, behind);
         fflush(stdout);
         streaming = 0, backlog_start = backlog_end = 0;
       }
@@ -277,6 +303,11 @@ int main(int argc, char **argv) {
       ssize_t w = write(fd, backlog + backlog_start, backlog_end - backlog_start);
       if (w <= 0) break;
       backlog_start += (size_t)w;
+    }
+    if (streaming) {  /* the samples due by now that the port has not taken: owed, and written but waiting */
+      double now = now_seconds();
+      double late = ((double)((long long)((now - since) * RATE) - sent) + (double)(backlog_end - backlog_start) / 4) / RATE;
+      if (late > behind) behind = late, behind_at = now - since;
     }
     if (backlog_end > backlog_start && backlog_start > BACKLOG_CAP / 2) {
       memmove(backlog, backlog + backlog_start, backlog_end - backlog_start);
