@@ -28,12 +28,19 @@ struct PPK2StreamTests {
     /// 50 samples at one reading, then 50 at another.
     static let hundred: [UInt32] = Array(repeating: 1000, count: 50) + Array(repeating: 3000, count: 50)
 
-    /// A stream started at `t0` that took, 1 ms later, its first read: `first` (`hundred`: its anchor is t0).
-    static func streaming(_ time: VirtualTime, streamDeadline: Duration = .seconds(1), first: [UInt8] = words(hundred)) async throws
+    /// A stream started now (`t0`) on a scripted port, before any read.
+    static func started(_ time: VirtualTime, streamDeadline: Duration = .seconds(1)) async throws
         -> (channel: ScriptedMeterChannel, t0: ContinuousClock.Instant, stream: PPK2Stream<LoopClock>) {
         let channel = ScriptedMeterChannel()
         let t0 = time.now
         let stream = try await PPK2Stream(meter: PPK2Meter(channel: channel, clock: time.clock, streamDeadline: streamDeadline), decoder: decoder())
+        return (channel, t0, stream)
+    }
+
+    /// A stream started at `t0` that took, 1 ms later, its first read: `first` (`hundred`: its anchor is t0).
+    static func streaming(_ time: VirtualTime, streamDeadline: Duration = .seconds(1), first: [UInt8] = words(hundred)) async throws
+        -> (channel: ScriptedMeterChannel, t0: ContinuousClock.Instant, stream: PPK2Stream<LoopClock>) {
+        let (channel, t0, stream) = try await started(time, streamDeadline: streamDeadline)
         await time.advance(by: .milliseconds(1))
         channel.meterSends(first)
         await channel.untilReceiving(2)
@@ -115,9 +122,7 @@ struct PPK2StreamTests {
     @Test("A range error fails the stream with the word")
     func rangeError() async throws {
         try await withSteppedTime { time in
-            let channel = ScriptedMeterChannel()
-            let t0 = time.now
-            let stream = try await PPK2Stream(meter: PPK2Meter(channel: channel, clock: time.clock), decoder: Self.decoder())
+            let (channel, t0, stream) = try await Self.started(time)
             channel.meterSends(Self.words([1000]) + Self.words([5], range: 7))
             let error = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0, to: t0.advanced(by: .milliseconds(1))) }
             #expect(error?.kind == .protocolViolation)
@@ -175,9 +180,7 @@ struct PPK2StreamTests {
     @Test("A read that left octets waiting places sample 0 late: the read that drained the port places it")
     func anchorAtTheDrainingRead() async throws {
         try await withSteppedTime { time in
-            let channel = ScriptedMeterChannel()
-            let t0 = time.now
-            let stream = try await PPK2Stream(meter: PPK2Meter(channel: channel, clock: time.clock), decoder: Self.decoder())
+            let (channel, t0, stream) = try await Self.started(time)
             // 300 ms after the start, a first read of 100 samples leaves the rest waiting; 2 ms later the rest of
             // the 30,000 come, draining the port: sample 0 was taken at t0 + 2 ms.
             await time.advance(by: .milliseconds(300))
@@ -201,9 +204,7 @@ struct PPK2StreamTests {
     @Test("The anchor moves to the earliest instant a read allows: a later read that found the path emptier places it")
     func anchorAtTheEarliestRead() async throws {
         try await withSteppedTime { time in
-            let channel = ScriptedMeterChannel()
-            let t0 = time.now
-            let stream = try await PPK2Stream(meter: PPK2Meter(channel: channel, clock: time.clock), decoder: Self.decoder())
+            let (channel, t0, stream) = try await Self.started(time)
             // 300 ms after the start, 10,000 samples (100 ms of them) drain the port: sample 0 at t0 + 200 ms, it says.
             await time.advance(by: .milliseconds(300))
             let first = Array(repeating: UInt32(1000), count: 10_000), second = Array(repeating: UInt32(3000), count: 30_000)
