@@ -11,6 +11,9 @@ package struct CurrentRecording: Equatable, Sendable {
     private var windowCounts: [Int] = []
     /// The logic inputs that were high in any sample (D0 the least significant bit).
     package private(set) var logicSeen: UInt8 = 0
+    /// The samples the meter said were lost on the way (a PPK2's counter gaps), counted among `samples`, each
+    /// standing in as the sample before its gap.
+    package var lostSamples = 0
 
     package init(samplesPerSecond: Int, supplyVolts: Double, windowSamples: Int) {
         self.samplesPerSecond = samplesPerSecond

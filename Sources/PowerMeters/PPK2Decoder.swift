@@ -1,7 +1,11 @@
 /// Turns a PPK2's byte stream into currents: 4-octet words split anywhere across reads, each calibrated for
 /// its range, with the filter the nRF Connect Power Profiler (and ppk2-api after it) applies after a range
 /// change — for a few samples after the PPK2 switches shunt, a sample is replaced by a rolling average, because
-/// the switch itself shows as a spike.
+/// the switch itself shows as a spike. Each word carries a counter, one more each sample modulo 64; where it
+/// jumps, the samples in between were lost between the PPK2 and the host, and each is replaced by the sample
+/// before the gap, so that every sample after it keeps its place in time (the nRF Connect Power Profiler reads
+/// the counter so and puts empty samples in their place). A loss of 64 samples or more at once reads as its
+/// remainder modulo 64.
 package struct PPK2Decoder: Sendable {
     package let calibration: PPK2Calibration
     /// The device's supply in volts (the regulator's in source mode, the supply's in ampere mode).
@@ -16,6 +20,11 @@ package struct PPK2Decoder: Sendable {
     private var previousRange = -1
     private var samplesSinceRangeChange = 0
     private var filteredAhead = 0
+    /// The counter the next word should carry (nil before the first word), and the sample before it.
+    private var expectedCounter: Int?
+    private var previous: PPK2Sample?
+    /// The samples the counter said were lost so far, each replaced by the sample before its gap.
+    package private(set) var lostSamples = 0
     /// Each range's calibration with the supply's term worked out, for `amperes`.
     private let terms: [PPK2Calibration.Terms]
 
@@ -45,7 +54,18 @@ package struct PPK2Decoder: Sendable {
                 samples.reserveCapacity(words)
                 for index in 0..<words {
                     let value = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
-                    do throws(PowerMeterError) { samples.append(try sample(PPK2Word(value), raw: value, terms: terms)) } catch { failure = error; break }
+                    let word = PPK2Word(value)
+                    do throws(PowerMeterError) {
+                        let next = try sample(word, raw: value, terms: terms)
+                        if let expected = expectedCounter, word.counter != expected, let previous {
+                            let lost = (word.counter - expected) & 0x3F
+                            lostSamples += lost
+                            samples.append(contentsOf: repeatElement(previous, count: lost))
+                        }
+                        expectedCounter = (word.counter + 1) & 0x3F
+                        previous = next
+                        samples.append(next)
+                    } catch { failure = error; break }
                 }
                 return samples
             }

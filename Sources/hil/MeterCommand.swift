@@ -15,8 +15,9 @@ enum MeterCommand {
         series; --mode source supplies the device from the PPK2 at --voltage-mv (800–5000, default 3000) and
         switches its supply on first (and leaves it on). In ampere mode --voltage-mv is the supply the
         calibration and the energy assume. Prints the average current (µA), the charge (µC), the energy (µJ) and
-        the sample count, and with --window S the same for each window of S seconds; --json prints one object
-        (meter, port, mode, voltage_mV, seconds, samples, avg_uA, charge_uC, energy_uJ, windows).
+        the sample count (samples its counter says were lost on the way count as the one before their gap, and
+        are said), and with --window S the same for each window of S seconds; --json prints one object
+        (meter, port, mode, voltage_mV, seconds, samples, lost_samples, avg_uA, charge_uC, energy_uJ, windows).
         Exit 0; 2 when the meter cannot be opened, sends no metadata within 2 s, stops streaming for 1 s or
         reports a range error (each said with what it last sent); 3 for a wrong command line.
         """
@@ -78,6 +79,7 @@ enum MeterCommand {
         object["port"] = port
         object["mode"] = mode.rawValue
         object["voltage_mV"] = millivolts
+        object["lost_samples"] = recording.lostSamples
         if windows {
             var start = 0.0
             object["windows"] = recording.windows.map { window -> [String: Any] in
@@ -98,6 +100,9 @@ enum MeterCommand {
     static func text(port: String, metadata: PPK2Metadata, mode: PPK2Mode, millivolts: Int, recording: CurrentRecording, windows: Bool) -> String {
         var text = "PPK2 at \(port) (hardware \(metadata.hardware ?? "?"), calibrated \(metadata.calibrated ?? "?")), \(mode.rawValue) mode, \(millivolts) mV\n"
         text += line(recording.total) + "\n"
+        if recording.lostSamples > 0 {
+            text += "\(recording.lostSamples) samples lost on the way (gaps in the PPK2's sample counter), each counted as the sample before its gap\n"
+        }
         if windows {
             var start = 0.0
             for window in recording.windows {

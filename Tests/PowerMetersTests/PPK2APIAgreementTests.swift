@@ -44,7 +44,9 @@ import TestSupport
             for sample in 0..<Self.samplesPerWindow {
                 // A reading that wanders one step either side, as a real one does, and a logic input per window.
                 let reading = sample % 3 == 0 ? base + 1 : (sample % 3 == 1 ? base - min(base, 1) : base)
-                let word = reading | UInt32(window.range) << 14 | UInt32(1 << index) << 24
+                // Its sample counter in bits 18–23, which ppk2-api does not read.
+                let counter = UInt32((index * Self.samplesPerWindow + sample) & 0x3F)
+                let word = reading | UInt32(window.range) << 14 | counter << 18 | UInt32(1 << index) << 24
                 stream += [UInt8(word & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word >> 16 & 0xFF), UInt8(word >> 24)]
             }
         }

@@ -4,9 +4,10 @@ import Testing
 /// The sample stream: words split anywhere across reads, the fields of a word, and a range error.
 @Suite("PPK2 decoder")
 struct PPK2DecoderTests {
-    /// A word as the PPK2's documentation lays it out: reading in bits 0–13, range 14–16, logic 24–31.
-    static func word(reading: UInt32, range: UInt32, logic: UInt32) -> [UInt8] {
-        let value = reading | range << 14 | logic << 24
+    /// A word as the PPK2 lays it out (the nRF Connect Power Profiler's masks): reading in bits 0–13, range 14–16,
+    /// the sample counter 18–23 (modulo 64), logic 24–31.
+    static func word(reading: UInt32, range: UInt32, counter: Int = 0, logic: UInt32) -> [UInt8] {
+        let value = reading | range << 14 | UInt32(counter & 0x3F) << 18 | logic << 24
         return [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
     }
 
@@ -27,7 +28,7 @@ struct PPK2DecoderTests {
         var stream: [UInt8] = []
         for index in 0..<50 {
             let reading = UInt32(100 + index * 37), range = UInt32(index / 10 % 5)
-            stream += Self.word(reading: reading, range: range, logic: UInt32(index))
+            stream += Self.word(reading: reading, range: range, counter: index, logic: UInt32(index))
         }
         var whole = PPK2Decoder(calibration: .defaults, supplyMillivolts: 1800)
         let expected = try whole.decode(stream)
@@ -40,6 +41,37 @@ struct PPK2DecoderTests {
             #expect(samples == expected, "reads of \(size) octets")
         }
         #expect(expected.count == 50)
+    }
+
+    /// The nRF Connect Power Profiler reads bits 18–23 of each word as a counter one more each sample (modulo 64)
+    /// and takes a jump in it for samples lost on the way, putting empty samples in their place.
+    @Test("A jump in the sample counter is samples lost: each counted as the sample before the gap, so time keeps")
+    func counterGap() throws {
+        var decoder = PPK2Decoder(calibration: .defaults, supplyMillivolts: 3000)
+        var stream: [UInt8] = []
+        for (reading, counter) in [(100, 0), (200, 1), (300, 2), (400, 6), (500, 7)] {
+            stream += Self.word(reading: UInt32(reading), range: 1, counter: counter, logic: 0)
+        }
+        let samples = try decoder.decode(stream)
+        let whole = try [100, 200, 300, 400, 500].map { reading in
+            var alone = PPK2Decoder(calibration: .defaults, supplyMillivolts: 3000)
+            return try alone.decode(Self.word(reading: UInt32(reading), range: 1, logic: 0))[0]
+        }
+        #expect(samples == [whole[0], whole[1], whole[2], whole[2], whole[2], whole[2], whole[3], whole[4]])
+        #expect(decoder.lostSamples == 3)
+    }
+
+    @Test("The counter wraps from 63 to 0 with nothing lost; a gap across reads and across the wrap counts its samples")
+    func counterWraps() throws {
+        var decoder = PPK2Decoder(calibration: .defaults, supplyMillivolts: 3000)
+        let wrapping = [62, 63, 0, 1].flatMap { Self.word(reading: 1000, range: 0, counter: $0, logic: 0) }
+        #expect(try decoder.decode(wrapping).count == 4)
+        #expect(decoder.lostSamples == 0)
+        // Then 60 and 0 (1 was the last): 2 to 59 lost (58), then 61 to 63 (3), across two reads.
+        let next = Self.word(reading: 1000, range: 0, counter: 60, logic: 0) + Self.word(reading: 1000, range: 0, counter: 0, logic: 0)
+        let first = try decoder.decode(next.prefix(6)), second = try decoder.decode(next.suffix(2))
+        #expect(first.count == 59 && second.count == 4)
+        #expect(decoder.lostSamples == 61)
     }
 
     @Test("A range past 4 is a range error naming the word")

@@ -49,6 +49,7 @@ import TestSupport
         let theirs = try #require(Self.json(reference.stdout)?["windows"] as? [Double])
         let windows = try #require(ours["windows"] as? [[String: Any]])
         #expect(ours["samples"] as? Int == 100_000 && ours["seconds"] as? Double == 1)
+        #expect(ours["lost_samples"] as? Int == 0, "the emulator numbers every sample it sends: none lost on a pseudo-terminal")
         #expect(ours["meter"] as? String == "ppk2" && ours["mode"] as? String == "ampere" && ours["voltage_mV"] as? Int == 3000)
         try #require(windows.count == 4 && theirs.count == 4, "hil: \(windows.count) windows, ppk2-api: \(theirs.count)")
         for (index, level) in Self.levels.enumerated() {

@@ -1,11 +1,12 @@
 /* A Power Profiler Kit II for the lab twin: the protocol of scripts/peers/ppk2-emulator.py (the PPK2's serial
  * commands as Nordic's Power Profiler and ppk2-api send them, GET_META_DATA answered with a metadata file, from
- * each AVERAGE_START until AVERAGE_STOP 100,000 samples a second of a current profile), in C so that a guest under
- * software emulation keeps the real rate: the samples owed for the time elapsed on CLOCK_MONOTONIC are written in
- * large blocks. DEVICE_RUNNING_SET 0 cuts the DUT supply (it then draws 0 A) and 1 restores it. Alone, the supply
- * is on from the start, as ppk2-emulator.py plays it; with --control it starts off, as a PPK2 boots, and the state
- * at start and each change are told to `hil sim serve --control` as `power ACCESSORY on|off`, so that a served
- * simulated accessory is powered exactly when the PPK2 supplies it.
+ * each AVERAGE_START until AVERAGE_STOP 100,000 samples a second of a current profile, each word with its sample
+ * counter in bits 18-23), in C so that a guest under software emulation keeps the real rate: the samples owed for
+ * the time elapsed on CLOCK_MONOTONIC are written in large blocks. DEVICE_RUNNING_SET 0 cuts the DUT supply (it
+ * then draws 0 A) and 1 restores it. Alone, the supply is on from the start, as ppk2-emulator.py plays it; with
+ * --control it starts off, as a PPK2 boots, and the state at start and each change are told to `hil sim serve
+ * --control` as `power ACCESSORY on|off`, so that a served simulated accessory is powered exactly when the PPK2
+ * supplies it.
  *
  * usage: ppk2-gadget [--port TTY] [--control PATH --accessory NAME] METADATA LEVELS SECONDS_PER_LEVEL
  *   --port TTY       serve this serial port (a USB gadget's /dev/ttyGS0) instead of a new pseudo-terminal
@@ -289,8 +290,11 @@ int main(int argc, char **argv) {
         if (run > due) run = due;
         if (run > sent + BLOCK_SAMPLES) run = sent + BLOCK_SAMPLES;
         uint32_t word = (dut_on ? words[level] : off_word) | ((uint32_t)(level & 0xFF) << 24);
-        unsigned char octets[4] = {word & 0xFF, (word >> 8) & 0xFF, (word >> 16) & 0xFF, word >> 24};
-        for (; sent < run; sent++, backlog_end += 4) memcpy(backlog + backlog_end, octets, 4);
+        for (; sent < run; sent++, backlog_end += 4) {  /* each with its sample counter, bits 18-23 */
+          uint32_t counted = word | ((uint32_t)(sent & 0x3F) << 18);
+          unsigned char *octets = backlog + backlog_end;
+          octets[0] = counted & 0xFF, octets[1] = (counted >> 8) & 0xFF, octets[2] = (counted >> 16) & 0xFF, octets[3] = counted >> 24;
+        }
       }
       if (now - last_report >= 5) {
         printf("streaming: %lld samples in %.3f s, %zu octets waiting\n", sent, now - since, backlog_end - backlog_start);

@@ -2,7 +2,8 @@
 """A Power Profiler Kit II on a pseudo-terminal, for the tests of `hil meter` and of ppk2-api against one
 meter: it answers the PPK2's serial commands as the real one does (the opcodes and argument lengths of
 Nordic's nRF Connect Power Profiler, as ppk2-api sends them) and, from each AVERAGE_START until AVERAGE_STOP,
-streams 100,000 samples a second, paced in real time, for a current profile the test chooses.
+streams 100,000 samples a second, paced in real time, for a current profile the test chooses, each word
+with its sample counter (bits 18-23, one more each sample modulo 64, as a PPK2 numbers them).
 
 usage: ppk2-emulator.py [--port TTY] METADATA LEVELS SECONDS_PER_LEVEL
   --port TTY         serve this serial port (a USB gadget's /dev/ttyGS0) instead of a new pseudo-terminal
@@ -113,12 +114,15 @@ def main():
             continue
         due = int((time.monotonic() - streaming_since) * 100_000)
         chunk = bytearray()
-        # Runs of one level at a time (a level's word repeated), so that a slow machine keeps up.
+        # Runs of one level at a time (a level's 64 words, its sample counter 0 to 63 in bits 18-23, repeated
+        # from the counter of the run's first sample), so that a slow machine keeps up.
         while sent < due and len(chunk) < 16_000 and len(backlog) < 64_000:
             level = (sent // per_level) % len(levels)
-            count = min(due, (sent // per_level + 1) * per_level, sent + (16_000 - len(chunk)) // 4) - sent
-            chunk += (words[level] | ((level & 0xFF) << 24)).to_bytes(4, "little") * max(1, count)
-            sent += max(1, count)
+            count = max(1, min(due, (sent // per_level + 1) * per_level, sent + (16_000 - len(chunk)) // 4) - sent)
+            cycle = b"".join((words[level] | (k << 18) | ((level & 0xFF) << 24)).to_bytes(4, "little") for k in range(64))
+            first = (sent % 64) * 4
+            chunk += ((cycle[first:] + cycle[:first]) * (count // 64 + 1))[:count * 4]
+            sent += count
         backlog += bytes(chunk)
         # What the port does not take now waits for the next turn, so that commands (a stop) are still read.
         while backlog:

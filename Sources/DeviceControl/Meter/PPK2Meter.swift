@@ -53,7 +53,8 @@ package final class PPK2Meter<C: Clock<Duration>>: Sendable {
         if let devicePower { try await channel.send(PPK2Command.devicePower(on: devicePower).octets) }
     }
 
-    /// Records `samples` samples (`seconds × 100,000`) through `decoder` into `recording`, then stops the stream.
+    /// Records `samples` samples (`seconds × 100,000`) through `decoder` into `recording`, then stops the stream;
+    /// the recording says how many the PPK2's counter said were lost on the way.
     package func record(samples wanted: Int, decoder: PPK2Decoder, into recording: CurrentRecording) async throws -> CurrentRecording {
         var decoder = decoder
         var recording = recording
@@ -75,6 +76,7 @@ package final class PPK2Meter<C: Clock<Duration>>: Sendable {
             throw error
         }
         try await channel.send(PPK2Command.stopSampling.octets)
+        recording.lostSamples = decoder.lostSamples
         return recording
     }
 

@@ -8,9 +8,9 @@ import TestSupport
 /// Profiler sends it, and the exact deadlines of the metadata and of a stream that stops.
 @Suite("PPK2 meter")
 struct PPK2MeterTests {
-    /// A sample word: reading in bits 0–13, range in 14–16 (the PPK2's layout).
-    static func word(reading: UInt32, range: UInt32) -> [UInt8] {
-        let value = reading | range << 14
+    /// A sample word: reading in bits 0–13, range in 14–16, the sample counter (modulo 64) in 18–23 (the PPK2's layout).
+    static func word(reading: UInt32, range: UInt32, counter: Int = 0) -> [UInt8] {
+        let value = reading | range << 14 | UInt32(counter & 0x3F) << 18
         return [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
     }
 
@@ -52,8 +52,9 @@ struct PPK2MeterTests {
             let channel = ScriptedMeterChannel()
             let meter = PPK2Meter(channel: channel, clock: time.clock)
             try await meter.configure(mode: .source, millivolts: 3300, devicePower: true)
-            channel.meterSends(Self.word(reading: 100, range: 0) + Self.word(reading: 200, range: 0).prefix(3))
-            channel.meterSends(Array(Self.word(reading: 200, range: 0).suffix(1)) + Self.word(reading: 300, range: 0) + Self.word(reading: 400, range: 0))
+            channel.meterSends(Self.word(reading: 100, range: 0) + Self.word(reading: 200, range: 0, counter: 1).prefix(3))
+            channel.meterSends(Array(Self.word(reading: 200, range: 0, counter: 1).suffix(1)) + Self.word(reading: 300, range: 0, counter: 2)
+                + Self.word(reading: 400, range: 0, counter: 3))
             let recording = try await meter.record(samples: 3, decoder: PPK2Decoder(calibration: .defaults, supplyMillivolts: 3300),
                                                    into: CurrentRecording(samplesPerSecond: 100_000, supplyVolts: 3.3, windowSamples: 1))
             #expect(recording.samples == 3)
@@ -72,7 +73,7 @@ struct PPK2MeterTests {
             let recording = Task { try await meter.record(samples: 10, decoder: PPK2Decoder(calibration: .defaults, supplyMillivolts: 3000), into: Self.recording) }
             let due = time.now + .seconds(1)
             #expect(await time.nextDeadline() == due)
-            channel.meterSends(Self.word(reading: 1, range: 0) + Self.word(reading: 2, range: 1))
+            channel.meterSends(Self.word(reading: 1, range: 0) + Self.word(reading: 2, range: 1, counter: 1))
             // The first wait ended with the octets (its deadline gone); the second is armed a second from now,
             // the clock not having moved.
             await channel.untilReceiving(2)
@@ -81,7 +82,7 @@ struct PPK2MeterTests {
             #expect(await time.nextDeadline() == due, "one nanosecond before its deadline it still waits")
             await time.advance(to: due)
             let error = await #expect(throws: PowerMeterError.self) { try await recording.value }
-            #expect(error == PowerMeterError(.timeout, "PPK2 at /dev/ttyACM9 stopped streaming: no sample within 1.0 seconds after 2 samples; it last sent 01 00 00 00 02 40 00 00"))
+            #expect(error == PowerMeterError(.timeout, "PPK2 at /dev/ttyACM9 stopped streaming: no sample within 1.0 seconds after 2 samples; it last sent 01 00 00 00 02 40 04 00"))
             #expect(channel.sent.last == [0x07])
         }
     }

@@ -8,8 +8,11 @@ import TestSupport
 /// the transition verified by the current the stream measures after it, within its 1 s deadline.
 @Suite("PPK2 power switch")
 struct PPK2PowerSwitchTests {
-    /// 10 ms of samples (1,000) at `reading` on range 0 (0 reads as 0 µA with the default calibration).
-    static func tenMilliseconds(_ reading: UInt32) -> [UInt8] { PPK2StreamTests.words(Array(repeating: reading, count: 1000), range: 0) }
+    /// 10 ms of samples (1,000) at `reading` on range 0 (0 reads as 0 µA with the default calibration), their
+    /// counters numbering them from `first`.
+    static func tenMilliseconds(_ reading: UInt32, from first: Int = 100) -> [UInt8] {
+        PPK2StreamTests.words(Array(repeating: reading, count: 1000), range: 0, from: first)
+    }
 
     /// Returns once the switch under test has sent `command` (it reads the clock just before).
     static func untilSent(_ command: [UInt8], on channel: ScriptedMeterChannel) async {
@@ -17,10 +20,11 @@ struct PPK2PowerSwitchTests {
     }
 
     /// 10 ms on, the meter sends them, and the stream takes them before the clock moves again (its `read`th read,
-    /// counting the helper's first) — so that each read is placed on the clock when it came.
+    /// counting the helper's first) — so that each read is placed on the clock when it came. The helper's first read
+    /// brought 100 samples and each read since 1,000.
     static func tenMillisecondsLater(_ reading: UInt32, read: Int, on channel: ScriptedMeterChannel, _ time: VirtualTime) async {
         await time.advance(by: .milliseconds(10))
-        channel.meterSends(tenMilliseconds(reading))
+        channel.meterSends(tenMilliseconds(reading, from: 100 + 1000 * (read - 3)))
         await channel.untilReceiving(read)
     }
 

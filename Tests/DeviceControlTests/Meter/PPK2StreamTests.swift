@@ -9,8 +9,9 @@ import TestSupport
 /// do not come, a stream that stops and one that drifts.
 @Suite("PPK2 stream")
 struct PPK2StreamTests {
-    static func words(_ readings: [UInt32], range: UInt32 = 1) -> [UInt8] {
-        readings.flatMap { PPK2MeterTests.word(reading: $0, range: range) }
+    /// Sample words of `readings`, their counters numbering them from `first` (the stream's samples before them).
+    static func words(_ readings: [UInt32], range: UInt32 = 1, from first: Int = 0) -> [UInt8] {
+        readings.enumerated().flatMap { PPK2MeterTests.word(reading: $1, range: range, counter: first + $0) }
     }
 
     static func decoder() -> PPK2Decoder { PPK2Decoder(calibration: .defaults, supplyMillivolts: 3000) }
@@ -73,7 +74,7 @@ struct PPK2StreamTests {
             let waiting = Task { try await stream.figures(from: t0, to: t0.advanced(by: .milliseconds(2))) }
             #expect(await Self.armed(t0.advanced(by: .milliseconds(2) + .seconds(2)), on: time))
             await time.advance(by: .milliseconds(1))
-            channel.meterSends(Self.words(Self.hundred))
+            channel.meterSends(Self.words(Self.hundred, from: 100))
             #expect(try await waiting.value.samples == 200)
 
             let end = t0.advanced(by: .milliseconds(3))
@@ -85,7 +86,7 @@ struct PPK2StreamTests {
             await time.advance(to: due)
             let error = await #expect(throws: PowerMeterError.self) { try await late.value }
             #expect(error?.kind == .timeout)
-            #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: the samples up to a window's end (sample 300) had not come 2.0 seconds after it; 200 samples came; it last sent b8 4b 00 00") == true, "\(String(describing: error))")
+            #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: the samples up to a window's end (sample 300) had not come 2.0 seconds after it; 200 samples came; it last sent b8 4b 10 00 b8 4b 14 00 b8 4b 18 00 b8 4b 1c 00") == true, "\(String(describing: error))")
             await stream.stop()
         }
     }
@@ -114,7 +115,7 @@ struct PPK2StreamTests {
             await time.advance(to: due)
             // The stream's anchor: two samples before the read that came at 1 ms.
             let error = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0.advanced(by: .microseconds(980)), to: t0.advanced(by: .milliseconds(500))) }
-            #expect(error == PowerMeterError(.timeout, "PPK2 at /dev/ttyACM9 stopped streaming: no sample within 1.0 seconds after 2 samples; it last sent e8 43 00 00 e9 43 00 00"))
+            #expect(error == PowerMeterError(.timeout, "PPK2 at /dev/ttyACM9 stopped streaming: no sample within 1.0 seconds after 2 samples; it last sent e8 43 00 00 e9 43 04 00"))
             await stream.stop()
         }
     }
@@ -137,14 +138,14 @@ struct PPK2StreamTests {
             let (channel, t0, stream) = try await Self.streaming(time)
             // 600 ms later only 100 more samples (1 ms of them): 599 ms behind.
             await time.advance(by: .milliseconds(600))
-            channel.meterSends(Self.words(Self.hundred))
+            channel.meterSends(Self.words(Self.hundred, from: 100))
             let error = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0, to: t0.advanced(by: .seconds(1))) }
             #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: its 200 samples lag behind the host clock by 0.599 seconds (more than 0.5 seconds) 0.601 seconds after the stream started") == true, "\(String(describing: error))")
             await stream.stop()
         }
         try await withSteppedTime { time in
             let (channel, t0, stream) = try await Self.streaming(time)
-            channel.meterSends(Self.words(Array(repeating: 1000, count: 60_000)))
+            channel.meterSends(Self.words(Array(repeating: 1000, count: 60_000), from: 100))
             let error = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0, to: t0.advanced(by: .seconds(1))) }
             #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: its 60100 samples run ahead of the host clock by 0.6 seconds") == true, "\(String(describing: error))")
             await stream.stop()
@@ -160,17 +161,17 @@ struct PPK2StreamTests {
             let (channel, t0, stream) = try await Self.streaming(time)
             // 600 ms later a read of 100 samples that left more waiting: 599 ms behind, the reader's lateness.
             await time.advance(by: .milliseconds(600))
-            channel.meterSends(Self.words(Self.hundred), more: true)
+            channel.meterSends(Self.words(Self.hundred, from: 100), more: true)
             await channel.untilReceiving(3)
             // The rest of the backlog in the same instant: 60,000 samples in all, 0.6 s of them, caught up.
-            channel.meterSends(Self.words(Array(repeating: 1000, count: 59_800)))
+            channel.meterSends(Self.words(Array(repeating: 1000, count: 59_800), from: 200))
             await channel.untilReceiving(4)
             #expect(stream.samples == 60_000)
             let figures = try await stream.figures(from: t0, to: t0.advanced(by: .milliseconds(500)))
             #expect(figures.samples == 50_000)
             // A drained read still behind by more than 0.5 s is drift.
             await time.advance(by: .milliseconds(510))
-            channel.meterSends(Self.words(Self.hundred))
+            channel.meterSends(Self.words(Self.hundred, from: 60_000))
             let error = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0, to: t0.advanced(by: .seconds(2))) }
             #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: its 60100 samples lag behind the host clock by 0.51 seconds (more than 0.5 seconds) 1.111 seconds after the stream started") == true, "\(String(describing: error))")
             await stream.stop()
@@ -187,7 +188,7 @@ struct PPK2StreamTests {
             channel.meterSends(Self.words(Self.hundred), more: true)
             await channel.untilReceiving(2)
             await time.advance(by: .milliseconds(2))
-            channel.meterSends(Self.words(Array(repeating: 1000, count: 29_900)))
+            channel.meterSends(Self.words(Array(repeating: 1000, count: 29_900), from: 100))
             await channel.untilReceiving(3)
             // [t0 + 2 ms, t0 + 3 ms): samples 0 to 99, the hundred the first read brought.
             var reference = Self.decoder()
@@ -212,7 +213,7 @@ struct PPK2StreamTests {
             await channel.untilReceiving(2)
             // 100 ms later 30,000 more: 400 ms of samples in all, read 400 ms after the start: sample 0 at t0.
             await time.advance(by: .milliseconds(100))
-            channel.meterSends(Self.words(second))
+            channel.meterSends(Self.words(second, from: first.count))
             await channel.untilReceiving(3)
             // [t0 + 50 ms, t0 + 150 ms): samples 5,000 to 14,999, half of each reading (none at all from t0 + 200 ms).
             var reference = Self.decoder()
