@@ -63,6 +63,27 @@ import TestSupport
         #expect(abs(total - Self.levels.reduce(0, +) / 4) <= 0.05 * Self.levels.reduce(0, +) / 4)
     }
 
+    /// What a killed run leaves: a program that started the PPK2's stream and ended without AVERAGE_STOP, the
+    /// samples piling up in the port behind it.
+    @Test("A PPK2 left streaming is stopped and read: the next hil meter gets its metadata and every sample, none lost")
+    func leftStreaming() async throws {
+        try await Self.requireVenv()
+        let (emulator, port) = try await Self.startEmulator()
+        defer { Task { await emulator.stop() } }
+        let starter = await runProgramCapturing(Self.python, ["-c", "import os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_NOCTTY); os.write(fd, bytes([0x06])); time.sleep(0.3)", port])
+        try #require(starter.termination?.exitStatus == 0, "\(starter.stderr)")
+        let hil = await runProgramCapturing(try ChildProgram.hilBinary(), ["meter", "ppk2:\(port)", "--seconds", "1", "--window", "0.25", "--json"])
+        try #require(hil.termination?.exitStatus == 0, "hil meter: \(hil.stderr)")
+        let ours = try #require(Self.json(hil.stdout))
+        #expect(ours["samples"] as? Int == 100_000 && ours["lost_samples"] as? Int == 0)
+        let windows = try #require(ours["windows"] as? [[String: Any]])
+        try #require(windows.count == 4)
+        for (index, level) in Self.levels.enumerated() {
+            let mine = try #require(windows[index]["avg_uA"] as? Double)
+            #expect(abs(mine - level) <= 0.05 * level, "window \(index): \(mine) µA, the profile \(level) µA")
+        }
+    }
+
     @Test("A port that is no meter, and a meter that never answers: one line, exit 2")
     func badMeters() async throws {
         let missing = await runProgramCapturing(try ChildProgram.hilBinary(), ["meter", "ppk2:/dev/nonexistent-ppk2", "--seconds", "0.1"])

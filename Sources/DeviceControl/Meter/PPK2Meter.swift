@@ -23,8 +23,12 @@ package final class PPK2Meter<C: Clock<Duration>>: Sendable {
         self.streamDeadline = streamDeadline
     }
 
-    /// Asks for the metadata and reads it up to its END line.
+    /// Asks for the metadata and reads it up to its END line. A PPK2 left streaming (by a run that was killed, or
+    /// another program) is told to stop first and what it sent is dropped; samples that still come before the
+    /// metadata (binary words) are left out of it: the metadata is the text after the last octet that is no text.
     package func metadata() async throws -> PPK2Metadata {
+        try await channel.send(PPK2Command.stopSampling.octets)
+        _ = await channel.discardPending()
         try await channel.send(PPK2Command.metadata.octets)
         let received = LastOctets()
         let name = channel.name, limit = metadataDeadline
@@ -33,8 +37,9 @@ package final class PPK2Meter<C: Clock<Duration>>: Sendable {
         }) { [channel] () async throws -> String in
             var octets: [UInt8] = []
             while true {
-                octets += try await channel.receive()
-                received.value.withLock { $0 = octets }
+                let read = try await channel.receive()
+                octets = Array(Self.textAfterSamples(octets + read))
+                received.value.withLock { $0 = octets.isEmpty ? read : octets }
                 let text = String(decoding: octets, as: UTF8.self)
                 if PPK2Metadata.isComplete(text) { return text }
                 if octets.count > PPK2Metadata.maximumLength {
@@ -78,6 +83,14 @@ package final class PPK2Meter<C: Clock<Duration>>: Sendable {
         try await channel.send(PPK2Command.stopSampling.octets)
         recording.lostSamples = decoder.lostSamples
         return recording
+    }
+
+    /// The octets after the last one that cannot be metadata text (printable ASCII, tab, CR, LF): sample words
+    /// still on their way before the metadata end with their logic-inputs octet, which is no text on an emulated
+    /// PPK2 and none while the logic inputs are low.
+    static func textAfterSamples(_ octets: [UInt8]) -> ArraySlice<UInt8> {
+        let last = octets.lastIndex { !($0 == 0x09 || $0 == 0x0A || $0 == 0x0D || (0x20..<0x7F).contains($0)) }
+        return octets[(last.map { $0 + 1 } ?? 0)...]
     }
 
     /// Octets for a message: text where they are text, else hexadecimal; "nothing" for none.

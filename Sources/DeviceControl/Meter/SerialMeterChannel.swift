@@ -98,6 +98,35 @@ package final class SerialMeterChannel: MeterChannel {
         }
     }
 
+    /// How long the port must stay quiet for `discardPending` to end, and how long it may take at most (a meter
+    /// that goes on streaming is then left for the reading to find).
+    static let quiet: Duration = .milliseconds(20)
+    static let discardLimit: Duration = .seconds(1)
+
+    package func discardPending() async -> Int {
+        let dropped = try? await offPool { [self] () throws -> Int in
+            var buffer = [UInt8](repeating: 0, count: 65_536), total = 0
+            let clock = ContinuousClock(), deadline = clock.now.advanced(by: Self.discardLimit)
+            let quiet = Int32(Self.quiet / .milliseconds(1))
+            while clock.now < deadline {
+                let fd = descriptor.withLock { $0 }
+                guard fd >= 0 else { break }
+                tcflush(fd, TCIFLUSH)
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, quiet)
+                if ready == 0 { break }
+                if ready < 0 && errno == EINTR { continue }
+                let count = descriptor.withLock { fd in
+                    fd < 0 ? -1 : buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                }
+                guard count > 0 else { break }
+                total += count
+            }
+            return total
+        }
+        return dropped ?? 0
+    }
+
     /// How long a read that got octets goes on taking what follows them while more comes within `gap`: a PPK2 sends
     /// 400,000 octets a second, which a USB serial port hands over in pieces of a packet or two; gathered, they
     /// cost tens of reads a second (each on a thread of its own) rather than hundreds. A read ends at most `gap`

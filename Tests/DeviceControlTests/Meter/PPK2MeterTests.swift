@@ -24,8 +24,27 @@ struct PPK2MeterTests {
             channel.meterSends(Array("Calibrated: 0\nR0: 1010.5\nHW: 91".utf8))
             channel.meterSends(Array("73\nEND\n".utf8))
             let metadata = try await meter.metadata()
-            #expect(channel.sent == [[0x19]])
+            // AVERAGE_STOP first: a PPK2 left streaming stops before it is asked.
+            #expect(channel.sent == [[0x07], [0x19]])
             #expect(metadata.calibration.ranges[0].r == 1010.5 && metadata.hardware == "9173")
+        }
+    }
+
+    /// Samples a PPK2 left streaming sent before it took AVERAGE_STOP, still on their way when the metadata comes:
+    /// words whose last octet (the logic inputs) is no text, one of them holding a form feed, which reads as a
+    /// line break.
+    @Test("Samples that come before the metadata are left out of it")
+    func samplesBeforeMetadata() async throws {
+        try await withSteppedTime { time in
+            let channel = ScriptedMeterChannel()
+            let meter = PPK2Meter(channel: channel, clock: time.clock)
+            let samples = (0..<8).flatMap { Self.word(reading: 0x0C41, range: 1, counter: $0) }
+            #expect(samples.contains(0x0C))
+            channel.meterSends(samples + Array("Calibrated: 0\nR0: 1010.5\n".utf8))
+            channel.meterSends(Array("HW: 9173\nEND\n".utf8))
+            let metadata = try await meter.metadata()
+            #expect(metadata.calibration.ranges[0].r == 1010.5 && metadata.hardware == "9173" && metadata.calibrated == "0")
+            #expect(metadata.other.isEmpty, "no key made of samples: \(metadata.other)")
         }
     }
 
