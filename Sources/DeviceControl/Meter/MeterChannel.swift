@@ -9,8 +9,8 @@ package protocol MeterChannel: Sendable {
     /// The next octets the meter sent (at least one), and whether the read took all the port held when it ended.
     func nextRead() async throws -> MeterRead
     /// Drops what the port holds and what follows until it has been quiet a moment: a meter's samples still on
-    /// their way after it was told to stop (a run that was killed left it streaming). Returns the octets dropped.
-    func discardPending() async -> Int
+    /// their way after it was told to stop (a run that was killed left it streaming).
+    func discardPending() async
     func close()
 }
 

@@ -28,7 +28,7 @@ package final class PPK2Meter<C: Clock<Duration>>: Sendable {
     /// metadata (binary words) are left out of it: the metadata is the text after the last octet that is no text.
     package func metadata() async throws -> PPK2Metadata {
         try await channel.send(PPK2Command.stopSampling.octets)
-        _ = await channel.discardPending()
+        await channel.discardPending()
         try await channel.send(PPK2Command.metadata.octets)
         let received = LastOctets()
         let name = channel.name, limit = metadataDeadline

@@ -103,28 +103,24 @@ package final class SerialMeterChannel: MeterChannel {
     static let quiet: Duration = .milliseconds(20)
     static let discardLimit: Duration = .seconds(1)
 
-    package func discardPending() async -> Int {
-        let dropped = try? await offPool { [self] () throws -> Int in
-            var buffer = [UInt8](repeating: 0, count: 65_536), total = 0
+    package func discardPending() async {
+        _ = try? await offPool { [self] () throws in
+            var buffer = [UInt8](repeating: 0, count: 65_536)
             let clock = ContinuousClock(), deadline = clock.now.advanced(by: Self.discardLimit)
             let quiet = Int32(Self.quiet / .milliseconds(1))
+            descriptor.withLock { fd in if fd >= 0 { _ = tcflush(fd, TCIFLUSH) } }
             while clock.now < deadline {
-                let fd = descriptor.withLock { $0 }
-                guard fd >= 0 else { break }
-                tcflush(fd, TCIFLUSH)
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                var poller = pollfd(fd: descriptor.withLock { $0 }, events: Int16(POLLIN), revents: 0)
+                guard poller.fd >= 0 else { return }
                 let ready = poll(&poller, 1, quiet)
-                if ready == 0 { break }
+                if ready == 0 { return }
                 if ready < 0 && errno == EINTR { continue }
                 let count = descriptor.withLock { fd in
                     fd < 0 ? -1 : buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 }
-                guard count > 0 else { break }
-                total += count
+                guard count > 0 else { return }
             }
-            return total
         }
-        return dropped ?? 0
     }
 
     /// How long a read that got octets goes on taking what follows them while more comes within `gap`: a PPK2 sends

@@ -38,7 +38,7 @@ final class ScriptedMeterChannel: MeterChannel {
     func send(_ octets: [UInt8]) async throws(PowerMeterError) { state.withLock { $0.sent.append(octets) } }
 
     /// Nothing in a script is stale: what the test hands over is what the code is to read.
-    func discardPending() async -> Int { 0 }
+    func discardPending() async {}
 
     func nextRead() async throws -> MeterRead {
         state.withLock { $0.receives += 1 }
