@@ -8,6 +8,9 @@ extension HTMLReport {
             html += "<td class=\"num\">\(Markup.number(transition.averageMicroamperes)) µA</td>"
             html += "<td class=\"num\">\(Markup.number(transition.chargeMicrocoulombs)) µC</td>"
             html += "<td class=\"num\">\(Markup.number(transition.energyMicrojoules)) µJ</td></tr>\n"
+            if let lost = transition.lostSamples {
+                html += "<tr><td colspan=\"5\">\(lost) of its samples lost on the way to the host, each counted as the sample before its gap</td></tr>\n"
+            }
         }
         return html + "</table>\n"
     }

@@ -153,7 +153,8 @@ public final class HILCase: Sendable {
             let figures = try await meter.figures(from: span.start, to: span.end)
             measured.append(TransitionEnergy(lane: span.lane, label: span.label, offset: span.offset, duration: span.seconds,
                                              averageMicroamperes: figures.averageMicroamperes, chargeMicrocoulombs: figures.chargeMicrocoulombs,
-                                             energyMicrojoules: figures.energyMicrojoules))
+                                             energyMicrojoules: figures.energyMicrojoules,
+                                             lostSamples: figures.lostSamples > 0 ? figures.lostSamples : nil))
         }
         return measured
     }

@@ -11,6 +11,9 @@ package struct CurrentFigures: Equatable, Sendable {
     package var chargeMicrocoulombs: Double
     /// The energy in microjoules: the charge times the supply voltage.
     package var energyMicrojoules: Double
+    /// Of `samples`, those that stand in for samples lost between the meter and the host (a PPK2's sample
+    /// counter jumped; each is the sample before its gap): the figures are that much less measured.
+    package var lostSamples = 0
 
     /// The figures of `microamperes`, taken `samplesPerSecond` a second from a supply of `supplyVolts`.
     package init(microamperes: some Collection<Double>, samplesPerSecond: Int, supplyVolts: Double) {

@@ -43,6 +43,13 @@ package struct PPK2Decoder: Sendable {
     /// whose range bits name no range (5–7): the PPK2 reports a range error so, and no current can be read from it.
     /// A PPK2 sends 400,000 octets a second: the words are read through one buffer pointer, not octet by octet.
     package mutating func decode(_ octets: some Collection<UInt8>) throws(PowerMeterError) -> [PPK2Sample] {
+        var gaps: [Range<Int>] = []
+        return try decode(octets, gaps: &gaps)
+    }
+
+    /// The samples in `octets`, as `decode(_:)`, appending to `gaps` where in them the samples stand that stand in
+    /// for samples lost (one range a gap in the counter, indices into the samples returned).
+    package mutating func decode(_ octets: some Collection<UInt8>, gaps: inout [Range<Int>]) throws(PowerMeterError) -> [PPK2Sample] {
         var bytes = partial
         bytes.append(contentsOf: octets)
         let words = bytes.count / 4
@@ -60,6 +67,7 @@ package struct PPK2Decoder: Sendable {
                         if let expected = expectedCounter, word.counter != expected, let previous {
                             let lost = (word.counter - expected) & 0x3F
                             lostSamples += lost
+                            gaps.append(samples.count..<samples.count + lost)
                             samples.append(contentsOf: repeatElement(previous, count: lost))
                         }
                         expectedCounter = (word.counter + 1) & 0x3F

@@ -26,6 +26,24 @@ import TestSupport
         #expect(cases.filter { $0["energy"] != nil }.count == 1, "a case without a meter has no energy key")
     }
 
+    /// Samples a meter lost on the way (a PPK2's counter jumped) are said where the span's figures are: in
+    /// results.json as `lost_samples`, as `hil meter --json` says them, and under its line in report.html.
+    @Test func lostSamplesAreSaidWhereThereAreAny() throws {
+        var lossy = Self.idle
+        lossy.lostSamples = 16
+        let data = try ResultsJSON.render(Self.assembly([lossy, Self.idle]))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let cases = try #require(document["cases"] as? [[String: Any]])
+        let energy = try #require(cases.compactMap { $0["energy"] as? [[String: Any]] }.first)
+        #expect(energy.map { $0["lost_samples"] as? Int } == [16, nil])
+        #expect(energy[1].keys.contains("lost_samples") == false, "a span with none lost has no key")
+        let decoded = try TestRecord.makeDecoder().decode([TransitionEnergy].self, from: try JSONSerialization.data(withJSONObject: energy))
+        #expect(decoded == [lossy, Self.idle])
+        let html = HTMLReport.render(Self.assembly([lossy]))
+        #expect(html.contains("<td colspan=\"5\">16 of its samples lost on the way to the host"))
+        #expect(!HTMLReport.render(Self.assembly([Self.idle])).contains("lost on the way"))
+    }
+
     @Test func reportHasALinePerTransition() {
         let html = HTMLReport.render(Self.assembly([Self.idle]))
         #expect(html.contains("<table class=\"energy\">"))

@@ -52,13 +52,15 @@ struct PPK2DecoderTests {
         for (reading, counter) in [(100, 0), (200, 1), (300, 2), (400, 6), (500, 7)] {
             stream += Self.word(reading: UInt32(reading), range: 1, counter: counter, logic: 0)
         }
-        let samples = try decoder.decode(stream)
+        var gaps: [Range<Int>] = []
+        let samples = try decoder.decode(stream, gaps: &gaps)
         let whole = try [100, 200, 300, 400, 500].map { reading in
             var alone = PPK2Decoder(calibration: .defaults, supplyMillivolts: 3000)
             return try alone.decode(Self.word(reading: UInt32(reading), range: 1, logic: 0))[0]
         }
         #expect(samples == [whole[0], whole[1], whole[2], whole[2], whole[2], whole[2], whole[3], whole[4]])
         #expect(decoder.lostSamples == 3)
+        #expect(gaps == [3..<6], "the three samples after the one read with counter 2 stand in for those lost")
     }
 
     @Test("The counter wraps from 63 to 0 with nothing lost; a gap across reads and across the wrap counts its samples")
@@ -69,8 +71,10 @@ struct PPK2DecoderTests {
         #expect(decoder.lostSamples == 0)
         // Then 60 and 0 (1 was the last): 2 to 59 lost (58), then 61 to 63 (3), across two reads.
         let next = Self.word(reading: 1000, range: 0, counter: 60, logic: 0) + Self.word(reading: 1000, range: 0, counter: 0, logic: 0)
-        let first = try decoder.decode(next.prefix(6)), second = try decoder.decode(next.suffix(2))
+        var firstGaps: [Range<Int>] = [], secondGaps: [Range<Int>] = []
+        let first = try decoder.decode(next.prefix(6), gaps: &firstGaps), second = try decoder.decode(next.suffix(2), gaps: &secondGaps)
         #expect(first.count == 59 && second.count == 4)
+        #expect(firstGaps == [0..<58] && secondGaps == [0..<3], "each read's gaps index its own samples")
         #expect(decoder.lostSamples == 61)
     }
 

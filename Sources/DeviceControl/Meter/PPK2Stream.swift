@@ -14,7 +14,9 @@ import Synchronization
 /// drained the port, since a read that left octets waiting (a reader the host scheduled late, catching up) says how
 /// far the reader has come, not the meter. Past the bound, or when the stream stops for the meter's stream deadline
 /// or reports a range error, the stream fails with what the meter last sent, and every window asked for afterwards
-/// throws that `PowerMeterError`. Memory is bounded (`SampleSums`).
+/// throws that `PowerMeterError`. A window's figures count the samples in it that stand in for samples lost on the
+/// way (gaps in the PPK2's sample counter, `PPK2Decoder`); more than `maximumLosses` gaps in the samples kept fail
+/// the stream. Memory is bounded (`SampleSums`, and the gaps).
 package final class PPK2Stream<C: Clock<Duration>>: Sendable {
     package let meter: PPK2Meter<C>
     package let supplyVolts: Double
@@ -33,6 +35,9 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
         /// What the first read that drained the port said: a count running ahead of the clock is measured from it.
         var firstDrained: C.Instant?
         var failure: PowerMeterError?
+        /// Where the samples stand that stand in for samples lost (gaps in the PPK2's sample counter), in order,
+        /// back to the oldest sample kept.
+        var losses: [Range<Int>] = []
         var last: [UInt8] = []
         var waiters: [CheckedContinuation<Void, Never>] = []
         /// Sample 0's instant, once a read has drained the port.
@@ -84,8 +89,9 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
                     let (count, last) = state.withLock { ($0.sums.count, $0.last) }
                     return PowerMeterError(.timeout, "PPK2 at \(name) stopped streaming: no sample within \(limit) after \(count) samples; it last sent \(PPK2Meter<C>.quote(last))")
                 }) { try await channel.nextRead() }
-                let decoded = try decoder.decode(octets.octets)
-                try take(decoded, last: octets.octets, drained: octets.drained, at: clock.now)
+                var gaps: [Range<Int>] = []
+                let decoded = try decoder.decode(octets.octets, gaps: &gaps)
+                try take(decoded, gaps: gaps, last: octets.octets, drained: octets.drained, at: clock.now)
             } catch is CancellationError {
                 return
             } catch let error as PowerMeterError {
@@ -98,12 +104,15 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
         }
     }
 
-    /// Adds what one read brought, moves the anchor to the earliest instant a read allows, and checks the drift.
-    private func take(_ decoded: [PPK2Sample], last octets: [UInt8], drained: Bool, at now: C.Instant) throws(PowerMeterError) {
+    /// Adds what one read brought (`gaps`: where in it samples stand in for samples lost), moves the anchor to the
+    /// earliest instant a read allows, and checks the drift.
+    private func take(_ decoded: [PPK2Sample], gaps: [Range<Int>], last octets: [UInt8], drained: Bool, at now: C.Instant) throws(PowerMeterError) {
         let period = Self.samplePeriod, bound = maximumDrift
         let waiters = try state.withLock { state throws(PowerMeterError) -> [CheckedContinuation<Void, Never>] in
             state.last = Array(octets.suffix(16))
+            let base = state.sums.count
             state.sums.add(decoded)
+            try keepLosses(gaps, from: base, in: &state)
             let count = state.sums.count
             if count > 0 {
                 let start = now.advanced(by: .zero - period * count)
@@ -121,6 +130,38 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
             return state.waiters
         }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// The most gaps in the sample counter kept (16 octets each): a path that loses samples so often gives figures
+    /// that are more guessed than measured, and the stream fails.
+    static var maximumLosses: Int { 1 << 16 }
+
+    /// Keeps a read's gaps, its first sample being sample `base`, and forgets those older than the sums kept.
+    private func keepLosses(_ gaps: [Range<Int>], from base: Int, in state: inout State) throws(PowerMeterError) {
+        guard !gaps.isEmpty || !state.losses.isEmpty else { return }
+        state.losses += gaps.map { $0.lowerBound + base..<$0.upperBound + base }
+        let oldest = state.sums.oldestKept
+        let expired = state.losses.firstIndex(where: { $0.upperBound > oldest }) ?? state.losses.count
+        if expired > 0 { state.losses.removeFirst(expired) }
+        if state.losses.count > Self.maximumLosses {
+            let lost = state.losses.reduce(0) { $0 + $1.count }
+            throw PowerMeterError(.protocolViolation, "PPK2 at \(meter.channel.name): its sample counter jumped \(state.losses.count) times (more than \(Self.maximumLosses)) in the \(state.sums.count - oldest) samples kept, \(lost) samples lost between the PPK2 and the host: the path loses too many to measure")
+        }
+    }
+
+    /// How many of samples [`first`, `last`) stand in for samples lost.
+    private static func lost(_ losses: [Range<Int>], from first: Int, to last: Int) -> Int {
+        var low = 0, high = losses.count
+        while low < high {
+            let middle = (low + high) / 2
+            if losses[middle].upperBound <= first { low = middle + 1 } else { high = middle }
+        }
+        var count = 0
+        for loss in losses[low...] {
+            guard loss.lowerBound < last else { break }
+            count += min(loss.upperBound, last) - max(loss.lowerBound, first)
+        }
+        return count
     }
 
     /// The stream's failure for a count `lag` behind the clock (ahead of it when negative).
@@ -166,13 +207,15 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
         // span of a long case) would otherwise race a deadline already past.
         let bounds: (Int, Int)
         if let already = try ready(start, end) { bounds = already } else { bounds = try await arrival(from: start, to: end) }
-        let sum = try state.withLock { state throws(PowerMeterError) -> Double in
+        let (sum, lost) = try state.withLock { state throws(PowerMeterError) -> (Double, Int) in
             guard let sum = state.sums.sum(from: bounds.0, to: bounds.1) else {
                 throw PowerMeterError(.unavailable, "PPK2 at \(name): a window from sample \(bounds.0) is older than the samples kept (from \(state.sums.oldestKept) of \(state.sums.count))")
             }
-            return sum
+            return (sum, Self.lost(state.losses, from: bounds.0, to: bounds.1))
         }
-        return CurrentFigures(sum: sum, samples: bounds.1 - bounds.0, samplesPerSecond: PPK2Sample.perSecond, supplyVolts: supplyVolts)
+        var figures = CurrentFigures(sum: sum, samples: bounds.1 - bounds.0, samplesPerSecond: PPK2Sample.perSecond, supplyVolts: supplyVolts)
+        figures.lostSamples = lost
+        return figures
     }
 
     /// Waits for the window's samples, until `lateness` after `end`: its first and past-last sample indices.

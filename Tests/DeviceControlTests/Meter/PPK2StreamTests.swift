@@ -227,6 +227,42 @@ struct PPK2StreamTests {
         }
     }
 
+    /// A PPK2 whose counter jumps: the samples lost are filled (`PPK2Decoder`), and a window counts those in it.
+    @Test("A window counts its samples that stand in for samples lost: all of a gap inside it, the part of one across its edge")
+    func lostSamples() async throws {
+        try await withSteppedTime { time in
+            // 45 samples numbered 0 to 44, then 45 numbered from 55: samples 45 to 54 stand in for the ten lost,
+            // and the read's 100 samples place sample 0 at t0.
+            let stream = Self.words(Array(Self.hundred.prefix(45))) + Self.words(Array(Self.hundred.suffix(45)), from: 55)
+            let (_, t0, ppk2) = try await Self.streaming(time, first: stream)
+            var reference = Self.decoder()
+            let decoded = try reference.decode(stream).map(\.microamperes)
+            #expect(decoded.count == 100 && reference.lostSamples == 10)
+            let across = try await ppk2.figures(from: t0.advanced(by: .microseconds(400)), to: t0.advanced(by: .microseconds(600)))
+            #expect(across.samples == 20 && across.lostSamples == 10)
+            #expect(abs(across.averageMicroamperes - decoded[40..<60].reduce(0, +) / 20) < 1e-9 * across.averageMicroamperes)
+            let edge = try await ppk2.figures(from: t0.advanced(by: .microseconds(500)), to: t0.advanced(by: .milliseconds(1)))
+            #expect(edge.samples == 50 && edge.lostSamples == 5)
+            let before = try await ppk2.figures(from: t0, to: t0.advanced(by: .microseconds(450)))
+            #expect(before.samples == 45 && before.lostSamples == 0)
+            await ppk2.stop()
+        }
+    }
+
+    @Test("More than 65,536 gaps in the samples kept fail the stream: a path that loses so much is not measured")
+    func tooManyLosses() async throws {
+        try await withSteppedTime { time in
+            let (channel, t0, stream) = try await Self.started(time)
+            // 65,538 words whose counters go up by two: 65,537 gaps of one sample, 131,075 samples, 1.31075 s.
+            let words = (0..<65_538).flatMap { PPK2MeterTests.word(reading: 1000, range: 1, counter: 2 * $0) }
+            await time.advance(by: .microseconds(1_310_750))
+            channel.meterSends(words)
+            let error = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0, to: t0.advanced(by: .seconds(1))) }
+            #expect(error == PowerMeterError(.protocolViolation, "PPK2 at /dev/ttyACM9: its sample counter jumped 65537 times (more than 65536) in the 131075 samples kept, 65537 samples lost between the PPK2 and the host: the path loses too many to measure"))
+            await stream.stop()
+        }
+    }
+
     @Test("A window from AVERAGE_START on but before the anchor (late by the first read's latency) starts at sample 0")
     func beforeTheAnchor() async throws {
         try await withSteppedTime { time in
