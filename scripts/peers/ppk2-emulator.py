@@ -5,8 +5,10 @@ Nordic's nRF Connect Power Profiler, as ppk2-api sends them) and, from each AVER
 streams 100,000 samples a second, paced in real time, for a current profile the test chooses, each word
 with its sample counter (bits 18-23, one more each sample modulo 64, as a PPK2 numbers them).
 
-usage: ppk2-emulator.py [--port TTY] METADATA LEVELS SECONDS_PER_LEVEL
+usage: ppk2-emulator.py [--port TTY] [--lose N/EVERY] METADATA LEVELS SECONDS_PER_LEVEL
   --port TTY         serve this serial port (a USB gadget's /dev/ttyGS0) instead of a new pseudo-terminal
+  --lose N/EVERY     leave out the last N samples of every EVERY, their counters skipped, as a USB path that
+                     loses packets would (16 samples are a full-speed packet's 64 octets)
   METADATA           the text to answer GET_META_DATA with (its calibration turns currents into readings)
   LEVELS             comma-separated currents in µA, each streamed for SECONDS_PER_LEVEL from every start
 Prints the port's path on its first line, then one line per command it took; runs until killed.
@@ -57,11 +59,30 @@ def word_for(fields, microamperes, volts):
     return best | (r << 14)
 
 
+def without_lost(chunk, start, lose, every):
+    """The words of `chunk` (samples from index `start` on) less those in the last `lose` of every `every`."""
+    kept, index, end = bytearray(), start, start + len(chunk) // 4
+    while index < end:
+        period = index - index % every
+        if index >= period + every - lose:
+            index = min(end, period + every)
+            continue
+        upto = min(end, period + every - lose)
+        kept += chunk[(index - start) * 4:(upto - start) * 4]
+        index = upto
+    return kept
+
+
 def main():
     arguments = sys.argv[1:]
     port = None
-    if arguments[:1] == ["--port"]:
-        port, arguments = arguments[1], arguments[2:]
+    lose, every = 0, 1
+    while arguments[:1] in (["--port"], ["--lose"]):
+        if arguments[0] == "--port":
+            port = arguments[1]
+        else:
+            lose, every = (int(x) for x in arguments[1].split("/"))
+        arguments = arguments[2:]
     metadata = open(arguments[0], encoding="utf-8").read()
     levels = [float(x) for x in arguments[1].split(",")]
     seconds = float(arguments[2])
@@ -123,6 +144,8 @@ def main():
             first = (sent % 64) * 4
             chunk += ((cycle[first:] + cycle[:first]) * (count // 64 + 1))[:count * 4]
             sent += count
+        if lose:
+            chunk = without_lost(chunk, sent - len(chunk) // 4, lose, every)
         backlog += bytes(chunk)
         # What the port does not take now waits for the next turn, so that commands (a stop) are still read.
         while backlog:
