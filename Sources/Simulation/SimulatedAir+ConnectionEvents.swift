@@ -158,11 +158,7 @@ extension SimulatedAir {
         let changed = parameters.intervalMin != link.intervalUnits || parameters.latency != link.latency
             || parameters.supervisionTimeout != link.timeoutUnits
         link.update = nil
-        link.intervalUnits = parameters.intervalMin
-        link.latency = parameters.latency
-        link.timeoutUnits = parameters.supervisionTimeout
-        link.interval = timing.scaled(.connectionIntervalUnits(parameters.intervalMin))
-        link.supervisionTimeout = timing.scaled(.supervisionUnits(parameters.supervisionTimeout))
+        link.adopt(parameters, timing: timing)
         link.anchor = eventTime
         link.anchorCounter = counter
         chargeConnectionEvents(link)

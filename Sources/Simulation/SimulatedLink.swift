@@ -60,13 +60,14 @@ final class SimulatedLink {
     let id: UInt64
     var central: End
     var peripheral: End
-    /// Connection parameters in HCI units.
-    var intervalUnits: UInt16
-    var latency: UInt16
-    var timeoutUnits: UInt16
+    /// Connection parameters in HCI units (connInterval, connPeripheralLatency, connSupervisionTimeout), as the
+    /// connection's creation or its last Connection Update set them (`adopt`).
+    private(set) var intervalUnits: UInt16 = 0
+    private(set) var latency: UInt16 = 0
+    private(set) var timeoutUnits: UInt16 = 0
     /// Scaled durations of one interval and of the supervision timeout.
-    var interval: Duration
-    var supervisionTimeout: Duration
+    private(set) var interval = Duration.zero
+    private(set) var supervisionTimeout = Duration.zero
     /// The instant of connection event 0 (re-anchored at each parameter update, with `anchorCounter`).
     var anchor: ContinuousClock.Instant
     var anchorCounter = 0
@@ -96,12 +97,19 @@ final class SimulatedLink {
         self.id = id
         self.central = central
         self.peripheral = peripheral
-        self.intervalUnits = parameters.intervalMin
-        self.latency = parameters.latency
-        self.timeoutUnits = parameters.supervisionTimeout
-        self.interval = timing.scaled(.connectionIntervalUnits(parameters.intervalMin))
-        self.supervisionTimeout = timing.scaled(.supervisionUnits(parameters.supervisionTimeout))
         self.anchor = anchor
+        adopt(parameters, timing: timing)
+    }
+
+    /// Takes the connection parameters in force from now on: the interval (the lowest the parameters allow, as
+    /// this air's controllers choose), the peripheral latency and the supervision timeout, in HCI units and as
+    /// scaled durations.
+    func adopt(_ parameters: ConnectionParameters, timing: SimulationTiming) {
+        intervalUnits = parameters.intervalMin
+        latency = parameters.latency
+        timeoutUnits = parameters.supervisionTimeout
+        interval = timing.scaled(.connectionIntervalUnits(parameters.intervalMin))
+        supervisionTimeout = timing.scaled(.supervisionUnits(parameters.supervisionTimeout))
     }
 
     subscript(role: LEConnectionComplete.Role) -> End {
