@@ -101,7 +101,7 @@ let package = Package(
         // Simulated controllers, air and power: the embedded default bench.
         .target(name: "Simulation", dependencies: ["BluetoothCrypto", "StrictJSON", "SeededRandom", "PowerMeters", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "GATT", "SMP", "Roles", "Throughput", "MCUmgr", "MCUbootImage"]),
         // Lint of an app's Bluetooth declarations (Info.plist, AndroidManifest.xml).
-        .target(name: "Preflight"),
+        .target(name: "Preflight", dependencies: ["Support"]),
         // Real adapters: USB dongles through libusb, Linux adapters through the HCI user channel.
         .target(name: "HCIUSB", dependencies: ["Support", "CLibUSB", "LibUSB", "HCIPackets", "EventLoops", "HCITransports", "HostCore"]),
         .target(name: "HCILinux", dependencies: ["Support", "CBlueZ", "HCITransports", "Roles", "EventLoops"]),

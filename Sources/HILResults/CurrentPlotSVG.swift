@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// The SVG plot of a case's current trace, drawn under its timeline on the same time axis (`TimelineSVG.axis`,
 /// the same gutter and width) so a step in current sits under the transition that caused it. The current is
@@ -33,7 +34,7 @@ enum CurrentPlotSVG {
         for decade in stride(from: lowDecade, through: highDecade, by: 1) {
             let gy = n(y(pow(10, decade)))
             svg += "<line class=\"grid\" x1=\"\(n(TimelineSVG.gutter))\" y1=\"\(gy)\" x2=\"\(n(TimelineSVG.gutter + plot))\" y2=\"\(gy)\"/>"
-            svg += "<text class=\"tick\" x=\"\(n(TimelineSVG.gutter - 8))\" y=\"\(n(y(pow(10, decade)) + 4))\" text-anchor=\"end\">\(Markup.escape(label(decade)))</text>\n"
+            svg += "<text class=\"tick\" x=\"\(n(TimelineSVG.gutter - 8))\" y=\"\(n(y(pow(10, decade)) + 4))\" text-anchor=\"end\">\(XMLEscaping.text(label(decade)))</text>\n"
         }
         var path = ""
         for (index, current) in currents.enumerated() {
@@ -44,7 +45,7 @@ enum CurrentPlotSVG {
             path += " L\(x1) \(cy)"
         }
         let average = currents.reduce(0, +) / Double(currents.count)
-        svg += "<path class=\"trace\" d=\"\(path)\"><title>supply current, \(Markup.escape(Markup.number(average))) µA on average, \(n(trace.plotBinSeconds * 1000)) ms a point</title></path>\n"
+        svg += "<path class=\"trace\" d=\"\(path)\"><title>supply current, \(XMLEscaping.text(ReportNumber.text(average))) µA on average, \(n(trace.plotBinSeconds * 1000)) ms a point</title></path>\n"
         return svg + "</svg>"
     }
 

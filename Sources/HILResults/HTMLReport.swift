@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// report.html: one self-contained page — inline CSS and SVG, no script, no external resource (a
 /// Content-Security-Policy forbids any) — with the run's summary and its failures with their reasons, a
@@ -21,23 +22,23 @@ public enum HTMLReport {
         <meta charset="utf-8">
         <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>hil run · \(Markup.escape(context.rigName ?? "results")) · \(Markup.escape(summary.outcome.description))</title>
+        <title>hil run · \(XMLEscaping.text(context.rigName ?? "results")) · \(XMLEscaping.text(summary.outcome.description))</title>
         <style>\(css)</style>
         </head>
         <body>
 
         """
         html += "<header class=\"outcome-\(outcomeClass(summary.outcome))\">\n"
-        html += "<h1>hil run: \(Markup.escape(summary.outcome.description)) <span class=\"exit\">exit \(summary.exitStatus)</span></h1>\n"
+        html += "<h1>hil run: \(XMLEscaping.text(summary.outcome.description)) <span class=\"exit\">exit \(summary.exitStatus)</span></h1>\n"
         html += "<p class=\"context\">"
         var facts: [String] = []
-        if let rig = context.rigName { facts.append("rig <b>\(Markup.escape(rig))</b>") }
-        facts.append("host <b>\(Markup.escape(context.host))</b>")
-        if let commit = context.gitCommit { facts.append("commit <code>\(Markup.escape(String(commit.prefix(12))))</code>") }
-        facts.append("started \(Markup.escape(ISO8601.string(context.started)))")
-        facts.append("\(Markup.escape(MeasuredValue.duration(summary.duration)))")
+        if let rig = context.rigName { facts.append("rig <b>\(XMLEscaping.text(rig))</b>") }
+        facts.append("host <b>\(XMLEscaping.text(context.host))</b>")
+        if let commit = context.gitCommit { facts.append("commit <code>\(XMLEscaping.text(String(commit.prefix(12))))</code>") }
+        facts.append("started \(XMLEscaping.text(ISO8601.string(context.started)))")
+        facts.append("\(XMLEscaping.text(MeasuredValue.duration(summary.duration)))")
         html += facts.joined(separator: " · ") + "</p>\n"
-        if let command = context.command { html += "<p class=\"command\"><code>\(Markup.escape(command))</code></p>\n" }
+        if let command = context.command { html += "<p class=\"command\"><code>\(XMLEscaping.text(command))</code></p>\n" }
         html += "</header>\n"
         if !assembly.isComplete {
             html += "<p class=\"banner\">This run has not finished or was cut off: the cases below are the ones that finished.</p>\n"
@@ -53,7 +54,7 @@ public enum HTMLReport {
         if !assembly.allProblems.isEmpty {
             html += "<ul class=\"problems\">\n"
             for problem in assembly.allProblems {
-                html += "<li class=\"\(outcomeClass(problem.outcome))\">\(Markup.escape(problem.message))</li>\n"
+                html += "<li class=\"\(outcomeClass(problem.outcome))\">\(XMLEscaping.text(problem.message))</li>\n"
             }
             html += "</ul>\n"
         }
@@ -68,9 +69,9 @@ public enum HTMLReport {
             let record = result.record
             html += "<tr class=\"\(record.verdict.rawValue)\">"
             html += "<td>\(badge(record.verdict))</td>"
-            html += "<td><a href=\"#case-\(index + 1)\">\(Markup.escape(result.displayName))</a></td>"
-            html += "<td class=\"num\">\(Markup.escape(MeasuredValue.duration(record.duration)))</td>"
-            html += "<td class=\"message\">\(Markup.escape(oneLine(result, packageRoot: assembly.context.package)))</td>"
+            html += "<td><a href=\"#case-\(index + 1)\">\(XMLEscaping.text(result.displayName))</a></td>"
+            html += "<td class=\"num\">\(XMLEscaping.text(MeasuredValue.duration(record.duration)))</td>"
+            html += "<td class=\"message\">\(XMLEscaping.text(oneLine(result, packageRoot: assembly.context.package)))</td>"
             html += "<td class=\"capture\">\(captureLink(record.capturePath) ?? "")</td>"
             html += "</tr>\n"
         }
@@ -82,10 +83,10 @@ public enum HTMLReport {
 
         html += "<section><h2>Run</h2>\n<table class=\"properties\">\n"
         for property in context.junitProperties {
-            html += "<tr><th>\(Markup.escape(property.name))</th><td>\(Markup.escape(property.value))</td></tr>\n"
+            html += "<tr><th>\(XMLEscaping.text(property.name))</th><td>\(XMLEscaping.text(property.value))</td></tr>\n"
         }
         html += "</table>\n</section>\n"
-        html += "<footer>Written by hil at \(Markup.escape(ISO8601.string(Date()))). Captures open in Wireshark.</footer>\n"
+        html += "<footer>Written by hil at \(XMLEscaping.text(ISO8601.string(Date()))). Captures open in Wireshark.</footer>\n"
         html += "</body>\n</html>\n"
         return html
     }
@@ -93,12 +94,12 @@ public enum HTMLReport {
     static func details(_ result: CaseResult, index: Int, packageRoot: String?) -> String {
         let record = result.record
         var html = "<article id=\"case-\(index)\" class=\"case \(record.verdict.rawValue)\">\n"
-        html += "<h3>\(badge(record.verdict)) \(Markup.escape(result.displayName))</h3>\n"
-        html += "<p class=\"meta\"><code>\(Markup.escape(record.testID))</code> · \(Markup.escape(MeasuredValue.duration(record.duration)))"
-        html += " · started \(Markup.escape(ISO8601.string(record.started))) · from \(Markup.escape(result.source.rawValue))</p>\n"
+        html += "<h3>\(badge(record.verdict)) \(XMLEscaping.text(result.displayName))</h3>\n"
+        html += "<p class=\"meta\"><code>\(XMLEscaping.text(record.testID))</code> · \(XMLEscaping.text(MeasuredValue.duration(record.duration)))"
+        html += " · started \(XMLEscaping.text(ISO8601.string(record.started))) · from \(XMLEscaping.text(result.source.rawValue))</p>\n"
         if let message = record.message, !message.isEmpty {
             let location = result.failureLocation(packageRoot: packageRoot).map { "\($0): " } ?? ""
-            html += "<pre class=\"message\">\(Markup.escape(location + message))</pre>\n"
+            html += "<pre class=\"message\">\(XMLEscaping.text(location + message))</pre>\n"
         }
         if let link = captureLink(record.capturePath) { html += "<p>Capture: \(link)</p>\n" }
         if let svg = TimelineSVG.render(record) {
@@ -108,7 +109,7 @@ public enum HTMLReport {
             html += "<tr><th>offset</th><th>lane</th><th>event</th><th>lasted</th></tr>\n"
             for event in record.timeline.sorted(by: { $0.offset < $1.offset }) {
                 html += "<tr class=\"\(event.isFailure ? "failure" : "")\"><td class=\"num\">\(TimelineSVG.seconds(event.offset))</td>"
-                html += "<td>\(Markup.escape(event.lane.rawValue))</td><td>\(Markup.escape(event.label))</td>"
+                html += "<td>\(XMLEscaping.text(event.lane.rawValue))</td><td>\(XMLEscaping.text(event.label))</td>"
                 html += "<td class=\"num\">\(event.duration.map(TimelineSVG.seconds) ?? "")</td></tr>\n"
             }
             html += "</table></details>\n"
@@ -117,9 +118,9 @@ public enum HTMLReport {
         if !record.measurements.isEmpty {
             html += "<table class=\"measurements\">\n<tr><th>measurement</th><th>value</th><th>budget</th><th>samples</th><th>p50</th><th>p95</th><th>p99</th></tr>\n"
             for measurement in record.measurements {
-                func value(_ number: Double) -> String { Markup.escape(MeasuredValue(number, unit: measurement.unit).text) }
+                func value(_ number: Double) -> String { XMLEscaping.text(MeasuredValue(number, unit: measurement.unit).text) }
                 let over = measurement.budget.map { measurement.value > $0 } ?? false
-                html += "<tr class=\"\(over ? "over" : "")\"><td>\(Markup.escape(measurement.name))</td><td class=\"num\">\(value(measurement.value))</td>"
+                html += "<tr class=\"\(over ? "over" : "")\"><td>\(XMLEscaping.text(measurement.name))</td><td class=\"num\">\(value(measurement.value))</td>"
                 html += "<td class=\"num\">\(measurement.budget.map(value) ?? "")</td>"
                 if let samples = measurement.samples, !samples.isEmpty {
                     let p = SampleStatistics.percentiles(samples)
@@ -132,7 +133,7 @@ public enum HTMLReport {
             }
             html += "</table>\n"
             let histograms = record.measurements.compactMap { measurement in
-                HistogramSVG.render(measurement).map { "<figure class=\"histogram\"><figcaption>\(Markup.escape(measurement.name))</figcaption>\($0)</figure>\n" }
+                HistogramSVG.render(measurement).map { "<figure class=\"histogram\"><figcaption>\(XMLEscaping.text(measurement.name))</figcaption>\($0)</figure>\n" }
             }
             if !histograms.isEmpty { html += "<div class=\"histograms\">\n\(histograms.joined())</div>\n" }
         }
@@ -142,13 +143,13 @@ public enum HTMLReport {
         for key in record.properties.keys.sorted() { properties.append((key, record.properties[key] ?? "")) }
         if !properties.isEmpty {
             html += "<table class=\"properties\">\n"
-            for (name, value) in properties { html += "<tr><th>\(Markup.escape(name))</th><td>\(Markup.escape(value))</td></tr>\n" }
+            for (name, value) in properties { html += "<tr><th>\(XMLEscaping.text(name))</th><td>\(XMLEscaping.text(value))</td></tr>\n" }
             html += "</table>\n"
         }
         let known = result.issues.filter(\.isKnown)
         if !known.isEmpty {
             html += "<ul class=\"known\">\n"
-            for issue in known { html += "<li>known issue: \(Markup.escape((issue.sourceLocation.map { "\($0): " } ?? "") + issue.summary))</li>\n" }
+            for issue in known { html += "<li>known issue: \(XMLEscaping.text((issue.sourceLocation.map { "\($0): " } ?? "") + issue.summary))</li>\n" }
             html += "</ul>\n"
         }
         if !result.attachments.isEmpty {
@@ -164,9 +165,9 @@ public enum HTMLReport {
         guard !cases.isEmpty else { return "" }
         var html = "<ol class=\"attention\">\n"
         for (index, result) in cases.enumerated() {
-            html += "<li class=\"\(result.verdict.rawValue)\">\(badge(result.verdict)) <a href=\"#case-\(index + 1)\">\(Markup.escape(result.displayName))</a>"
+            html += "<li class=\"\(result.verdict.rawValue)\">\(badge(result.verdict)) <a href=\"#case-\(index + 1)\">\(XMLEscaping.text(result.displayName))</a>"
             let reason = oneLine(result, packageRoot: packageRoot)
-            if !reason.isEmpty { html += "<br><span class=\"reason\">\(Markup.escape(reason))</span>" }
+            if !reason.isEmpty { html += "<br><span class=\"reason\">\(XMLEscaping.text(reason))</span>" }
             html += "</li>\n"
         }
         return html + "</ol>\n"
@@ -185,18 +186,18 @@ public enum HTMLReport {
         guard let path, !path.isEmpty else { return nil }
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         let safe = !path.hasPrefix("/") && !path.contains(":") && !path.contains("\\") && !components.contains("..") && !components.contains("")
-        guard safe else { return "<code>\(Markup.escape(path))</code>" }
+        guard safe else { return "<code>\(XMLEscaping.text(path))</code>" }
         let encoded = components.map { String($0).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#;"))) ?? "" }
             .joined(separator: "/")
         let name = String(components.last ?? Substring(path))
-        return "<a href=\"\(Markup.escape(encoded))\">\(Markup.escape(name))</a>"
+        return "<a href=\"\(XMLEscaping.text(encoded))\">\(XMLEscaping.text(name))</a>"
     }
 
     /// An attachment Swift Testing wrote into the results' `attachments/` is linked; anything else is text.
     static func attachmentLink(_ path: String) -> String {
         let url = URL(fileURLWithPath: path)
         guard url.deletingLastPathComponent().lastPathComponent == "attachments", let link = captureLink("attachments/\(url.lastPathComponent)") else {
-            return Markup.escape(url.lastPathComponent)
+            return XMLEscaping.text(url.lastPathComponent)
         }
         return link
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// The SVG histogram of a measurement's samples (a loop's latencies): equal-width bars, p50/p95/p99
 /// markers and the budget line when there is one. Labels never overprint: the percentile and budget
@@ -29,7 +30,7 @@ enum HistogramSVG {
         let range = high > low ? high - low : 1
         guard range.isFinite, low.isFinite, high.isFinite else { return nil }
         func x(_ value: Double) -> Double { left + (value - low) / range * plotWidth }
-        func value(_ number: Double) -> String { Markup.escape(MeasuredValue(number, unit: measurement.unit).text) }
+        func value(_ number: Double) -> String { XMLEscaping.text(MeasuredValue(number, unit: measurement.unit).text) }
         let p = SampleStatistics.percentiles(samples)
 
         var markers = [Marker(name: "p50", value: p.p50, cls: "percentile"), Marker(name: "p95", value: p.p95, cls: "percentile"),
@@ -43,7 +44,7 @@ enum HistogramSVG {
         let height = baseline + axisHeight
 
         var svg = "<svg class=\"histogram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\""
-        svg += " viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"histogram of \(Markup.escape(measurement.name))\">\n"
+        svg += " viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"histogram of \(XMLEscaping.text(measurement.name))\">\n"
         let barWidth = plotWidth / Double(counts.count)
         for (index, count) in counts.enumerated() where count > 0 {
             let barHeight = Double(count) / Double(tallest) * plotHeight
@@ -57,10 +58,10 @@ enum HistogramSVG {
         for tick in ticks(low: low, high: high, unit: measurement.unit, plotWidth: plotWidth) {
             let tx = x(tick.value)
             svg += "<line class=\"axis\" x1=\"\(n(tx))\" y1=\"\(n(baseline))\" x2=\"\(n(tx))\" y2=\"\(n(baseline + 3))\"/>"
-            svg += "<text class=\"tick\" x=\"\(n(centre(tx, tick.text)))\" y=\"\(n(baseline + 15))\" text-anchor=\"middle\">\(Markup.escape(tick.text))</text>\n"
+            svg += "<text class=\"tick\" x=\"\(n(centre(tx, tick.text)))\" y=\"\(n(baseline + 15))\" text-anchor=\"middle\">\(XMLEscaping.text(tick.text))</text>\n"
         }
         if !measurement.unit.isEmpty {
-            svg += "<text class=\"tick unit\" x=\"\(n(left + plotWidth / 2))\" y=\"\(n(baseline + 30))\" text-anchor=\"middle\">\(Markup.escape(measurement.unit))</text>\n"
+            svg += "<text class=\"tick unit\" x=\"\(n(left + plotWidth / 2))\" y=\"\(n(baseline + 30))\" text-anchor=\"middle\">\(XMLEscaping.text(measurement.unit))</text>\n"
         }
         for marker in markers {
             let mx = n(x(marker.value))
@@ -154,5 +155,5 @@ enum HistogramSVG {
 
     static func labelWidth(_ text: String) -> Double { Double(text.count) * charWidth }
 
-    static func n(_ value: Double) -> String { Markup.number(value, digits: 1) }
+    static func n(_ value: Double) -> String { ReportNumber.text(value, digits: 1) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// history.html: the `RunHistory` of `hil report --history` as one self-contained page like report.html —
 /// inline CSS and SVG, no script, no external resource (the same Content-Security-Policy forbids any),
@@ -29,9 +30,9 @@ public enum HistoryHTML {
         """
         var facts = ["\(history.tests.count) test\(history.tests.count == 1 ? "" : "s")",
                      "\(history.flakyTests.count) flaky", "\(history.failingTests.count) failing"]
-        if let first = span.first, let last = span.last { facts.append("\(Markup.escape(first)) to \(Markup.escape(last))") }
+        if let first = span.first, let last = span.last { facts.append("\(XMLEscaping.text(first)) to \(XMLEscaping.text(last))") }
         html += "<p class=\"context\">\(facts.joined(separator: " · "))</p>\n"
-        if let leftOut = page.leftOut { html += "<p class=\"left-out\">\(Markup.escape(leftOut))</p>\n" }
+        if let leftOut = page.leftOut { html += "<p class=\"left-out\">\(XMLEscaping.text(leftOut))</p>\n" }
         html += "</header>\n"
         html += flakySection(page)
         html += failingSection(page)
@@ -40,7 +41,7 @@ public enum HistoryHTML {
         html += energySection(page)
         html += otherMeasurementsSection(page)
         html += runsSection(page)
-        html += "<footer>Written by hil report --history at \(Markup.escape(ISO8601.string(Date()))).</footer>\n"
+        html += "<footer>Written by hil report --history at \(XMLEscaping.text(ISO8601.string(Date()))).</footer>\n"
         html += "</body>\n</html>\n"
         return html
     }
@@ -53,7 +54,7 @@ public enum HistoryHTML {
         for test in flaky {
             html += "<li><span class=\"name\">\(testName(test.displayName))</span>: "
             html += page.list(test.flips.map { flip in
-                "on commit <code>\(Markup.escape(String(flip.commit.prefix(12))))</code> passed in \(runList(flip.passedRuns, page)) and failed in \(runList(flip.failedRuns, page))"
+                "on commit <code>\(XMLEscaping.text(String(flip.commit.prefix(12))))</code> passed in \(runList(flip.passedRuns, page)) and failed in \(runList(flip.failedRuns, page))"
             }, separator: "; ")
             html += "</li>\n"
         }
@@ -70,8 +71,8 @@ public enum HistoryHTML {
             guard let index = test.firstFailingRun, history.runs.indices.contains(index) else { continue }
             let run = history.runs[index]
             html += "<tr><td class=\"name\">\(testName(test.displayName))</td>"
-            html += "<td>run #\(index + 1) <span class=\"dir\">\(Markup.escape(run.directory))</span></td>"
-            html += "<td>\(commitCode(run.commit))</td><td class=\"nowrap\">\(Markup.escape(ISO8601.string(run.started)))</td></tr>\n"
+            html += "<td>run #\(index + 1) <span class=\"dir\">\(XMLEscaping.text(run.directory))</span></td>"
+            html += "<td>\(commitCode(run.commit))</td><td class=\"nowrap\">\(XMLEscaping.text(ISO8601.string(run.started)))</td></tr>\n"
         }
         return html + "</tbody></table>\n</section>\n"
     }
@@ -80,10 +81,10 @@ public enum HistoryHTML {
         var html = "<section id=\"trends\"><h2>Connect and discovery p95 per run</h2>\n"
         for name in MeasurementSeries.trended {
             let series = page.history.measurements.filter { $0.name == name }
-            if series.isEmpty { html += "<p class=\"none\">No run measured \(Markup.escape(name)).</p>\n" }
+            if series.isEmpty { html += "<p class=\"none\">No run measured \(XMLEscaping.text(name)).</p>\n" }
             for one in series {
                 guard let svg = TrendSVG.render(page.shown(one), runs: page.runs) else { continue }
-                html += "<figure class=\"trend\"><figcaption>\(Markup.escape(one.name)) p95 (\(Markup.escape(one.unit)))</figcaption>\(svg)</figure>\n"
+                html += "<figure class=\"trend\"><figcaption>\(XMLEscaping.text(one.name)) p95 (\(XMLEscaping.text(one.unit)))</figcaption>\(svg)</figure>\n"
             }
         }
         return html + "</section>\n"
@@ -96,7 +97,7 @@ public enum HistoryHTML {
         for series in page.energy {
             guard let svg = TrendSVG.render(page.shown(series), runs: page.runs) else { continue }
             let name = series.name.dropFirst(MeasurementSeries.energyPrefix.count)
-            html += "<figure class=\"trend\"><figcaption>\(Markup.escape(String(name))) p95 (\(Markup.escape(series.unit)))</figcaption>\(svg)</figure>\n"
+            html += "<figure class=\"trend\"><figcaption>\(XMLEscaping.text(String(name))) p95 (\(XMLEscaping.text(series.unit)))</figcaption>\(svg)</figure>\n"
         }
         return html + "</section>\n"
     }
@@ -107,9 +108,9 @@ public enum HistoryHTML {
         var html = "<section id=\"measurements\"><h2>Other measurements: p95 per run</h2>\n<div class=\"scroll\"><table class=\"measurements\">\n"
         html += "<thead><tr><th>measurement</th>" + page.runs.map { "<th class=\"num\">#\($0.index + 1)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
         for series in others {
-            html += "<tr><td class=\"name\">\(Markup.escape(series.name)) (\(Markup.escape(series.unit)))</td>"
+            html += "<tr><td class=\"name\">\(XMLEscaping.text(series.name)) (\(XMLEscaping.text(series.unit)))</td>"
             for point in page.shown(series).points {
-                html += "<td class=\"num\">\(point.map { Markup.escape(Markup.number($0.p95, digits: 4)) } ?? "")</td>"
+                html += "<td class=\"num\">\(point.map { XMLEscaping.text(ReportNumber.text($0.p95, digits: 4)) } ?? "")</td>"
             }
             html += "</tr>\n"
         }
@@ -121,11 +122,11 @@ public enum HistoryHTML {
         html += "<thead><tr><th>run</th><th>started</th><th>directory</th><th>commit</th><th>rig</th><th>host</th><th>cases</th><th>outcome</th></tr></thead>\n<tbody>\n"
         for run in page.runs {
             let outcome = run.summary.outcome
-            html += "<tr><td>#\(run.index + 1)</td><td class=\"nowrap\">\(Markup.escape(ISO8601.string(run.started)))</td>"
-            html += "<td class=\"dir\">\(Markup.escape(run.directory))</td><td>\(commitCode(run.commit))</td>"
-            html += "<td>\(Markup.escape(run.rig ?? ""))</td><td>\(Markup.escape(run.host))</td>"
-            html += "<td>\(Markup.escape(run.summary.counts))</td>"
-            html += "<td class=\"outcome-\(HistoryJSON.outcomeName(outcome))\">\(Markup.escape(outcome.description)) (exit \(run.summary.exitStatus))</td></tr>\n"
+            html += "<tr><td>#\(run.index + 1)</td><td class=\"nowrap\">\(XMLEscaping.text(ISO8601.string(run.started)))</td>"
+            html += "<td class=\"dir\">\(XMLEscaping.text(run.directory))</td><td>\(commitCode(run.commit))</td>"
+            html += "<td>\(XMLEscaping.text(run.rig ?? ""))</td><td>\(XMLEscaping.text(run.host))</td>"
+            html += "<td>\(XMLEscaping.text(run.summary.counts))</td>"
+            html += "<td class=\"outcome-\(HistoryJSON.outcomeName(outcome))\">\(XMLEscaping.text(outcome.description)) (exit \(run.summary.exitStatus))</td></tr>\n"
         }
         return html + "</tbody></table>\n</section>\n"
     }
@@ -133,7 +134,7 @@ public enum HistoryHTML {
     /// A test's display name, escaped, with a line-break opportunity after each `/`, so that a long
     /// `Suite/test` wraps between its parts rather than anywhere.
     static func testName(_ name: String) -> String {
-        Markup.escape(name).replacingOccurrences(of: "/", with: "/<wbr/>")
+        XMLEscaping.text(name).replacingOccurrences(of: "/", with: "/<wbr/>")
     }
 
     /// "run #2", "runs #1, #3", "runs #1, #3, … and 12 more" (at most `HistoryLimits.pageListItems`).
@@ -143,6 +144,6 @@ public enum HistoryHTML {
 
     static func commitCode(_ commit: String?) -> String {
         guard let commit else { return "<span class=\"none\">unknown</span>" }
-        return "<code title=\"\(Markup.escape(commit))\">\(Markup.escape(String(commit.prefix(12))))</code>"
+        return "<code title=\"\(XMLEscaping.text(commit))\">\(XMLEscaping.text(String(commit.prefix(12))))</code>"
     }
 }

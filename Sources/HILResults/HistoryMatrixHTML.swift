@@ -1,3 +1,4 @@
+import Support
 /// history.html's matrix: a row per test the page shows (flaky ones first, then failing ones, then the rest by
 /// name), a column per run it shows (oldest first), each cell the test's pass rate in that run as a colour and a number —
 /// or `infra` / `skip` when no case passed or failed, empty when the test did not run.
@@ -7,8 +8,8 @@ enum HistoryMatrixHTML {
         for run in page.runs {
             let title = "run #\(run.index + 1): \(run.directory), \(ISO8601.string(run.started))" + (run.commit.map { ", commit \($0)" } ?? "")
             let monthDay = ISO8601.string(run.started).dropFirst(5).prefix(5)
-            html += "<th class=\"run\" title=\"\(Markup.escape(title))\">#\(run.index + 1)<br/>\(Markup.escape(String(monthDay)))"
-            html += "<br/><code>\(Markup.escape(String((run.commit ?? "").prefix(7))))</code></th>"
+            html += "<th class=\"run\" title=\"\(XMLEscaping.text(title))\">#\(run.index + 1)<br/>\(XMLEscaping.text(String(monthDay)))"
+            html += "<br/><code>\(XMLEscaping.text(String((run.commit ?? "").prefix(7))))</code></th>"
         }
         html += "</tr></thead>\n<tbody>\n"
         for test in page.tests {

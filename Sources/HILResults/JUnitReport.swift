@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// junit.xml: one `<testsuite>` per suite, one `<testcase>` per test case × accessory × argument, valid
 /// against the xunit-plugin schema junit-10.xsd (what Jenkins, GitLab and most readers accept).
@@ -35,18 +36,18 @@ public enum JUnitReport {
             totals = (totals.tests + cases.count, totals.failures + failed, totals.errors + errors)
             let time = cases.reduce(0) { $0 + JUnitTestcase.seconds($1.record.duration) }
             let timestamp = all.map(\.record.started).min() ?? assembly.context.started
-            body += "  <testsuite name=\"\(Markup.escape(suite))\" tests=\"\(cases.count)\" failures=\"\(failed)\" errors=\"\(errors)\" skipped=\"\(skipped)\""
-            body += " time=\"\(surefireTime(time))\" timestamp=\"\(ISO8601.string(timestamp))\" hostname=\"\(Markup.escape(assembly.context.host))\">\n"
+            body += "  <testsuite name=\"\(XMLEscaping.attribute(suite))\" tests=\"\(cases.count)\" failures=\"\(failed)\" errors=\"\(errors)\" skipped=\"\(skipped)\""
+            body += " time=\"\(surefireTime(time))\" timestamp=\"\(ISO8601.string(timestamp))\" hostname=\"\(XMLEscaping.attribute(assembly.context.host))\">\n"
             body += "    <properties>\n"
             let properties = suiteProperties(assembly, cases: cases)
             for property in properties {
-                body += "      <property name=\"\(attribute(property.name))\" value=\"\(attribute(property.value))\"/>\n"
+                body += "      <property name=\"\(XMLEscaping.attribute(property.name))\" value=\"\(XMLEscaping.attribute(property.value))\"/>\n"
             }
             body += "    </properties>\n"
             let root = assembly.context.package
             for result in cases { body += JUnitTestcase.render(result, suite: suite, suiteProperties: properties, packageRoot: root) }
             let out = notes.map { JUnitTestcase.suiteNote($0, packageRoot: root) }.joined(separator: "\n")
-            if !out.isEmpty { body += "    <system-out>\(Markup.escape(out))</system-out>\n" }
+            if !out.isEmpty { body += "    <system-out>\(XMLEscaping.text(out))</system-out>\n" }
             body += "  </testsuite>\n"
         }
         if !assembly.allProblems.isEmpty {
@@ -79,8 +80,8 @@ public enum JUnitReport {
         let failures = problems.filter { $0.outcome == .productFailure }.count
         var xml = "  <testsuite name=\"hil\" tests=\"\(problems.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"0\">\n"
         for (index, problem) in problems.enumerated() {
-            let text = Markup.escape(problem.message)
-            let message = Markup.escape(firstLine(problem.message))
+            let text = XMLEscaping.text(problem.message)
+            let message = XMLEscaping.text(firstLine(problem.message))
             let name = problem.outcome == .interrupted ? "run interrupted" : "run problem \(index + 1)"
             xml += "    <testcase classname=\"hil\" name=\"\(name)\" time=\"0\">\n"
             switch problem.outcome {
@@ -124,14 +125,7 @@ public enum JUnitReport {
 
     /// Seconds as the schema's SUREFIRE_TIME wants them: digits, at most three decimals, never negative.
     static func surefireTime(_ seconds: Double) -> String {
-        seconds.isFinite && seconds > 0 ? Markup.number(seconds) : "0"
-    }
-
-    /// Text for an attribute value: escaped, and line breaks and tabs as character references, which XML
-    /// readers keep (a literal one in an attribute reads back as a space).
-    static func attribute(_ text: String) -> String {
-        Markup.escape(text).replacingOccurrences(of: "\n", with: "&#10;").replacingOccurrences(of: "\r", with: "&#13;")
-            .replacingOccurrences(of: "\t", with: "&#9;")
+        seconds.isFinite && seconds > 0 ? ReportNumber.text(seconds) : "0"
     }
 
     /// The first line of a message: what one-line outputs show of it.

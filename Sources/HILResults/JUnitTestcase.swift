@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// One `<testcase>` of junit.xml, in the form junit-10.xsd allows: `name`, `classname` and `time`
 /// attributes; the verdict element; and a `<system-out>` that carries what the schema has no place for —
@@ -8,22 +9,22 @@ import Foundation
 enum JUnitTestcase {
     static func render(_ result: CaseResult, suite: String, suiteProperties: [(name: String, value: String)], packageRoot: String?) -> String {
         let record = result.record
-        var xml = "    <testcase classname=\"\(Markup.escape(suite))\" name=\"\(Markup.escape(JUnitReport.caseName(result)))\""
-        xml += " time=\"\(Markup.number(seconds(record.duration)))\">\n"
+        var xml = "    <testcase classname=\"\(XMLEscaping.attribute(suite))\" name=\"\(XMLEscaping.attribute(JUnitReport.caseName(result)))\""
+        xml += " time=\"\(ReportNumber.text(seconds(record.duration)))\">\n"
         let message = record.message ?? ""
         let text = located(result, packageRoot: packageRoot)
         switch record.verdict {
         case .passed:
             break
         case .failed:
-            xml += "      <failure message=\"\(Markup.escape(JUnitReport.firstLine(text)))\" type=\"product\">\(Markup.escape(text))</failure>\n"
+            xml += "      <failure message=\"\(XMLEscaping.attribute(JUnitReport.firstLine(text)))\" type=\"product\">\(XMLEscaping.text(text))</failure>\n"
         case .infrastructureError:
-            xml += "      <error message=\"\(Markup.escape(JUnitReport.firstLine(text)))\" type=\"infrastructure\">\(Markup.escape(text))</error>\n"
+            xml += "      <error message=\"\(XMLEscaping.attribute(JUnitReport.firstLine(text)))\" type=\"infrastructure\">\(XMLEscaping.text(text))</error>\n"
         case .skipped:
-            xml += "      <skipped message=\"\(Markup.escape(JUnitReport.firstLine(message)))\"/>\n"
+            xml += "      <skipped message=\"\(XMLEscaping.attribute(JUnitReport.firstLine(message)))\"/>\n"
         }
         let lines = propertyLines(result, suiteProperties: suiteProperties) + attachmentLines(record) + systemOut(result, packageRoot: packageRoot)
-        if !lines.isEmpty { xml += "      <system-out>\(Markup.escape(lines.joined(separator: "\n")))</system-out>\n" }
+        if !lines.isEmpty { xml += "      <system-out>\(XMLEscaping.text(lines.joined(separator: "\n")))</system-out>\n" }
         return xml + "    </testcase>\n"
     }
 
@@ -65,7 +66,7 @@ enum JUnitTestcase {
             if !suiteProperties.contains(where: { $0.name == key && $0.value == value }) { properties.append((key, value)) }
         }
         for measurement in record.measurements {
-            properties.append(("measurement.\(measurement.name)", "\(Markup.number(measurement.value, digits: 6)) \(measurement.unit)"))
+            properties.append(("measurement.\(measurement.name)", "\(ReportNumber.text(measurement.value, digits: 6)) \(measurement.unit)"))
         }
         return properties.map { "[[PROPERTY|\(oneLine($0.0))=\(oneLine($0.1))]]" }
     }
@@ -79,15 +80,15 @@ enum JUnitTestcase {
     static func systemOut(_ result: CaseResult, packageRoot: String?) -> [String] {
         var lines: [String] = []
         for event in result.record.timeline {
-            let span = event.duration.map { " (+\(Markup.number($0)) s)" } ?? ""
-            lines.append("\(Markup.number(event.offset)) s [\(event.lane.rawValue)] \(event.label)\(span)\(event.isFailure ? " ✘" : "")")
+            let span = event.duration.map { " (+\(ReportNumber.text($0)) s)" } ?? ""
+            lines.append("\(ReportNumber.text(event.offset)) s [\(event.lane.rawValue)] \(event.label)\(span)\(event.isFailure ? " ✘" : "")")
         }
         for measurement in result.record.measurements {
-            var line = "\(measurement.name) = \(Markup.number(measurement.value, digits: 6)) \(measurement.unit)"
-            if let budget = measurement.budget { line += " (budget \(Markup.number(budget, digits: 6)))" }
+            var line = "\(measurement.name) = \(ReportNumber.text(measurement.value, digits: 6)) \(measurement.unit)"
+            if let budget = measurement.budget { line += " (budget \(ReportNumber.text(budget, digits: 6)))" }
             if let samples = measurement.samples, !samples.isEmpty {
                 let p = SampleStatistics.percentiles(samples)
-                line += " n=\(samples.count) p50=\(Markup.number(p.p50, digits: 6)) p95=\(Markup.number(p.p95, digits: 6)) p99=\(Markup.number(p.p99, digits: 6))"
+                line += " n=\(samples.count) p50=\(ReportNumber.text(p.p50, digits: 6)) p95=\(ReportNumber.text(p.p95, digits: 6)) p99=\(ReportNumber.text(p.p99, digits: 6))"
             }
             lines.append(line)
         }

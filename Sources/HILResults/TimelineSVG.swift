@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// The SVG timeline of one test case: a row per lane (power, advertising, connection, discovery, adapter,
 /// recovery, update, note — those with events), every event on one time axis in seconds from the case's start;
@@ -67,7 +68,7 @@ enum TimelineSVG {
             var labelEnd = gutter
             for (index, event) in events.enumerated() {
                 let cls = event.isFailure ? "event failure" : "event"
-                let title = "<title>\(seconds(event.offset))\(event.duration.map { " +\(seconds($0))" } ?? ""): \(Markup.escape(event.label))</title>"
+                let title = "<title>\(seconds(event.offset))\(event.duration.map { " +\(seconds($0))" } ?? ""): \(XMLEscaping.text(event.label))</title>"
                 let startX = x(event.offset)
                 // A label may run up to the next mark of the lane (or the plot's end).
                 let nextX = index + 1 < events.count ? x(events[index + 1].offset) : width - rightPad
@@ -76,7 +77,7 @@ enum TimelineSVG {
                     svg += "<rect class=\"\(cls) span\" x=\"\(n(startX))\" y=\"\(n(top + 6))\" width=\"\(n(barWidth))\" height=\"\(n(laneHeight - 12))\" rx=\"2\">\(title)</rect>"
                     let fits = Int((Swift.min(barWidth, nextX - startX) - 6) / charWidth)
                     if fits >= 4 {
-                        svg += "<text class=\"label on-bar\" x=\"\(n(startX + 3))\" y=\"\(n(middle + 4))\">\(Markup.escape(clip(event.label, fits)))</text>"
+                        svg += "<text class=\"label on-bar\" x=\"\(n(startX + 3))\" y=\"\(n(middle + 4))\">\(XMLEscaping.text(clip(event.label, fits)))</text>"
                     }
                     labelEnd = Swift.max(labelEnd, startX + barWidth)
                 } else {
@@ -86,12 +87,12 @@ enum TimelineSVG {
                     let left = Int((startX - 8 - Swift.max(labelEnd, gutter) - 4) / charWidth)
                     if right >= 8 || (right >= 4 && right >= left) {
                         let text = clip(event.label, Swift.min(right, 40))
-                        svg += "<text class=\"\(labelClass)\" x=\"\(n(startX + 8))\" y=\"\(n(middle + 4))\">\(Markup.escape(text))</text>"
+                        svg += "<text class=\"\(labelClass)\" x=\"\(n(startX + 8))\" y=\"\(n(middle + 4))\">\(XMLEscaping.text(text))</text>"
                         labelEnd = startX + 8 + Double(text.count) * charWidth
                     } else if left >= 4 {
                         // No room after the mark (the end of the axis, a span right behind it): before it.
                         let text = clip(event.label, Swift.min(left, 40))
-                        svg += "<text class=\"\(labelClass)\" x=\"\(n(startX - 8))\" y=\"\(n(middle + 4))\" text-anchor=\"end\">\(Markup.escape(text))</text>"
+                        svg += "<text class=\"\(labelClass)\" x=\"\(n(startX - 8))\" y=\"\(n(middle + 4))\" text-anchor=\"end\">\(XMLEscaping.text(text))</text>"
                         labelEnd = startX
                     } else {
                         labelEnd = Swift.max(labelEnd, startX + 6)
@@ -125,5 +126,5 @@ enum TimelineSVG {
     static func seconds(_ value: Double) -> String { MeasuredValue(value, unit: "s").text }
 
     /// An SVG coordinate with one decimal.
-    static func n(_ value: Double) -> String { Markup.number(value, digits: 1) }
+    static func n(_ value: Double) -> String { ReportNumber.text(value, digits: 1) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// The SVG trend line of one measurement's p95 over runs of a history (`points` and `runs` in step, `runs` any
 /// consecutive ones, each labelled by its number in the history): a point per run that measured it, runs evenly spaced left to right (oldest first, labelled by run number), lines joining neighbouring
@@ -27,14 +28,14 @@ enum TrendSVG {
             runs.count == 1 ? left + plotWidth / 2 : left + Double(index) / Double(runs.count - 1) * plotWidth
         }
         func y(_ value: Double) -> Double { top + plotHeight - (value - low) / Swift.max(high - low, 1e-9) * plotHeight }
-        let unit = Markup.escape(series.unit)
+        let unit = XMLEscaping.text(series.unit)
 
         var svg = "<svg class=\"trend\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\""
-        svg += " viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"p95 of \(Markup.escape(series.name)) per run\">\n"
+        svg += " viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"p95 of \(XMLEscaping.text(series.name)) per run\">\n"
         for tick in ticks {
             let ty = n(y(tick))
             svg += "<line class=\"grid\" x1=\"\(n(left))\" y1=\"\(ty)\" x2=\"\(n(width - right))\" y2=\"\(ty)\"/>"
-            svg += "<text class=\"tick\" x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\">\(Markup.escape(Markup.number(tick, digits: 4))) \(unit)</text>\n"
+            svg += "<text class=\"tick\" x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\">\(XMLEscaping.text(ReportNumber.text(tick, digits: 4))) \(unit)</text>\n"
         }
         let labelEvery = Swift.max(1, Int((Double(runs.count) / 20).rounded(.up)))
         for (position, run) in runs.enumerated() where position % labelEvery == 0 || position == runs.count - 1 {
@@ -50,8 +51,8 @@ enum TrendSVG {
             let run = runs[index]
             var title = "run #\(run.index + 1), \(ISO8601.string(run.started))"
             if let commit = run.commit { title += ", commit \(commit.prefix(12))" }
-            title += ": p95 \(Markup.number(point.p95, digits: 4)) \(series.unit) over \(point.count) \(point.fromSamples ? "sample" : "value")\(point.count == 1 ? "" : "s")"
-            svg += "<circle class=\"point\" cx=\"\(n(x(index)))\" cy=\"\(n(y(point.p95)))\" r=\"4\"><title>\(Markup.escape(title))</title></circle>\n"
+            title += ": p95 \(ReportNumber.text(point.p95, digits: 4)) \(series.unit) over \(point.count) \(point.fromSamples ? "sample" : "value")\(point.count == 1 ? "" : "s")"
+            svg += "<circle class=\"point\" cx=\"\(n(x(index)))\" cy=\"\(n(y(point.p95)))\" r=\"4\"><title>\(XMLEscaping.text(title))</title></circle>\n"
         }
         svg += "</svg>"
         return svg

@@ -68,7 +68,7 @@ struct ProgressPrinter {
         } else {
             var line = result.isSuiteNote
                 ? "suite \(record.verdict.rawValue) \(result.displayName)\n"
-                : "case \(record.verdict.rawValue) \(Markup.number(record.duration, digits: 3)) \(result.displayName)\n"
+                : "case \(record.verdict.rawValue) \(ReportNumber.text(record.duration, digits: 3)) \(result.displayName)\n"
             if let reason = Self.reason(result, packageRoot: packageRoot) { line += "  reason: \(reason)\n" }
             output.out(line)
         }
@@ -121,7 +121,7 @@ struct ProgressPrinter {
             for problem in summary.problems { output.err("hil run: \(problem)\n") }
             output.out("summary total=\(summary.total) passed=\(summary.passed) failed=\(summary.failed) "
                 + "infrastructureError=\(summary.infrastructureErrors) skipped=\(summary.skipped) "
-                + "seconds=\(Markup.number(summary.duration, digits: 1)) exit=\(summary.exitStatus) results=\(layout.directory.path)\n")
+                + "seconds=\(ReportNumber.text(summary.duration, digits: 1)) exit=\(summary.exitStatus) results=\(layout.directory.path)\n")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import FoundationXML
 import Testing
 @testable import Preflight
 
@@ -123,9 +124,22 @@ struct FormatterTests {
         #expect(strict.attribute("failures", namespace: nil) == "2")
     }
 
-    @Test func junitEscapesMarkupAndDropsControlCharacters() {
-        #expect(JUnitFormatter.escape("<a href=\"x\">&'\u{1}\n", attribute: true) == "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&#10;")
-        #expect(JUnitFormatter.escape("a\nb") == "a\nb")
+    /// A message, a file name and a note with markup, line breaks, a tab and a control character read back
+    /// through libxml2 (Foundation's `XMLDocument`) as written, the control character as U+FFFD.
+    @Test func junitKeepsMarkupAndLineBreaksOfMessagesAndNamesAsLibxml2ReadsThem() throws {
+        let mixed = try Self.mixedReport()
+        let rule = try #require(mixed.rulesChecked.first { $0.severity == .error })
+        let hostile = "<key> & \"value\"\n\tsecond line 'quoted'\u{1}"
+        let location = SourceLocation(file: "My <App>/Info & co.plist", line: 3)
+        let report = Report(platform: mixed.platform, location: location, rulesChecked: [rule],
+                            findings: [Finding(rule: rule, message: hostile, location: location)], notes: [hostile])
+        let document = try XMLDocument(xmlString: ReportFormat.junit.render(report), options: [])
+        let readBack = hostile.replacingOccurrences(of: "\u{1}", with: "\u{FFFD}")
+        let failure = try #require(try document.nodes(forXPath: "//testcase/failure").first as? XMLElement)
+        #expect(failure.attribute(forName: "message")?.stringValue == readBack)
+        #expect(failure.stringValue?.contains(readBack) == true)
+        let properties = try document.nodes(forXPath: "//property").compactMap { $0 as? XMLElement }
+        #expect(properties.map { $0.attribute(forName: "value")?.stringValue } == [location.description, readBack])
     }
 
     @Test func strictFailsOnWarningsOnly() throws {
