@@ -252,7 +252,8 @@ struct PPK2StreamTests {
     @Test("More than 65,536 gaps in the samples kept fail the stream: a path that loses so much is not measured")
     func tooManyLosses() async throws {
         try await withSteppedTime { time in
-            let (channel, t0, stream) = try await Self.started(time)
+            // A stream deadline past the read's instant: the read, not the deadline, must end the stream.
+            let (channel, t0, stream) = try await Self.started(time, streamDeadline: .seconds(10))
             // 65,538 words whose counters go up by two: 65,537 gaps of one sample, 131,075 samples, 1.31075 s.
             let words = (0..<65_538).flatMap { PPK2MeterTests.word(reading: 1000, range: 1, counter: 2 * $0) }
             await time.advance(by: .microseconds(1_310_750))
