@@ -155,7 +155,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DeviceControlTests", dependencies: ["Support", "DeviceControl", "StrictJSON", "TestSupport", "EventLoops", "Roles", "PowerMeters"]),
+        .testTarget(name: "DeviceControlTests", dependencies: ["Support", "DeviceControl", "StrictJSON", "TestSupport", "EventLoops", "Roles", "PowerMeters", "SeededRandom"]),
         .testTarget(name: "PreflightTests", dependencies: ["Preflight", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HILResultsTests", dependencies: ["HILResults", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RigsTests", dependencies: ["Rigs", "StrictJSON", "DeviceControl", "Simulation", "PowerMeters", "TestSupport", "HCIPackets", "EventLoops", "HCITransports", "HostCore", "Roles", "Throughput", "MCUmgr", "MCUbootImage"]),

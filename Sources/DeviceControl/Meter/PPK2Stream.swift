@@ -5,43 +5,47 @@ import Synchronization
 /// A PPK2 streaming for as long as a run lasts, its samples placed on a host clock: sample n was taken at the
 /// stream's anchor plus n × 10 µs (the PPK2's 100 kHz count). Each read says when sample 0 was taken at the latest:
 /// the read's instant less the time its samples so far stand for, late by whatever the samples spent on the way
-/// (the USB path, the port's buffers, a reader the host scheduled late). The anchor is the earliest of those
-/// instants over every read, so the read that found the path emptiest places it, and it moves earlier whenever a
-/// read does better; windows are read once a read has drained the port. So the figures of any window of the clock
-/// can be read, once the window's samples have come — at most `lateness` after its end. The count may drift from
-/// the host clock (the PPK2's crystal, samples lost on the way) by at most `maximumDrift`: a count ahead of the
-/// clock is checked at every read against the first read that drained the port, one behind it at the reads that
-/// drained the port, since a read that left octets waiting (a reader the host scheduled late, catching up) says how
-/// far the reader has come, not the meter. Past the bound, or when the stream stops for the meter's stream deadline
-/// or reports a range error, the stream fails with what the meter last sent, and every window asked for afterwards
-/// throws that `PowerMeterError`. A window's figures count the samples in it that stand in for samples lost on the
-/// way (gaps in the PPK2's sample counter, `PPK2Decoder`); more than `maximumLosses` gaps in the samples kept fail
-/// the stream. Memory is bounded (`SampleSums`, and the gaps).
+/// (the USB path, the port's buffers, a reader the host scheduled late). The count drifts from the host clock (the
+/// PPK2's crystal, the host's own), so the anchor is seen from each instant (`StreamAnchor`): the least of what the
+/// reads say, each plus the drift `maximumDriftRate` allows between it and that instant, so the read near a window
+/// that found the path emptiest places it, and a run hours long keeps its windows on their samples. Windows are read
+/// once a read has drained the port, so the figures of any window of the clock can be read once the window's
+/// samples have come — at most `lateness` after its end. Beyond that rate the count may drift by at most
+/// `maximumDrift` (samples lost on the way, a meter off its 100 kHz): a count ahead of the clock is checked at every
+/// read against the first read that drained the port, one behind it at the reads that drained the port, since a
+/// read that left octets waiting (a reader the host scheduled late, catching up) says how far the reader has come,
+/// not the meter. Past the bound, or when the stream stops for the meter's stream deadline or reports a range
+/// error, the stream fails with what the meter last sent, and every window asked for afterwards throws that
+/// `PowerMeterError`. A window's figures count the samples in it that stand in for samples lost on the way (gaps in
+/// the PPK2's sample counter, `PPK2Decoder`); more than `maximumLosses` gaps in the samples kept fail the stream.
+/// Memory is bounded (`SampleSums`, the gaps, and the reads `StreamAnchor` keeps).
 package final class PPK2Stream<C: Clock<Duration>>: Sendable {
     package let meter: PPK2Meter<C>
     package let supplyVolts: Double
     /// How long after a window's end `figures` waits for its samples.
     package let lateness: Duration
-    /// How far the sample count may run ahead of, or lag behind, the host clock.
+    /// How far the sample count may run ahead of, or lag behind, the host clock beyond `maximumDriftRate`.
     package let maximumDrift: Duration
+    /// How fast, in parts per million, the sample count may drift from the host clock without limit: the PPK2's
+    /// crystal (±40 ppm at most) and the host clock (tens of ppm unsynchronised, far less once NTP has its frequency).
+    package let maximumDriftRate: Int
 
     /// The time one sample stands for.
     package static var samplePeriod: Duration { .seconds(1) / PPK2Sample.perSecond }
 
     private struct State: Sendable {
         var sums: SampleSums
-        /// The earliest instant any read so far says sample 0 was taken at.
-        var earliest: C.Instant?
-        /// What the first read that drained the port said: a count running ahead of the clock is measured from it.
-        var firstDrained: C.Instant?
+        /// What the reads say of sample 0's instant, on durations from `commanded`.
+        var anchor: StreamAnchor
+        /// What the first read that drained the port said (and when it came, from `commanded`): a count running
+        /// ahead of the clock is measured from it.
+        var firstDrained: (start: Duration, time: Duration)?
         var failure: PowerMeterError?
         /// Where the samples stand that stand in for samples lost (gaps in the PPK2's sample counter), in order,
         /// back to the oldest sample kept.
         var losses: [Range<Int>] = []
         var last: [UInt8] = []
         var waiters: [CheckedContinuation<Void, Never>] = []
-        /// Sample 0's instant, once a read has drained the port.
-        var anchor: C.Instant? { firstDrained == nil ? nil : earliest }
     }
     private let state: Mutex<State>
     private let reader = Mutex<Task<Void, Never>?>(nil)
@@ -51,12 +55,13 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
 
     /// Starts the stream (AVERAGE_START) on a meter already configured, decoding with `decoder`.
     package init(meter: PPK2Meter<C>, decoder: PPK2Decoder, sums: SampleSums = SampleSums(), lateness: Duration = .seconds(2),
-                 maximumDrift: Duration = .milliseconds(500)) async throws(PowerMeterError) {
+                 maximumDrift: Duration = .milliseconds(500), maximumDriftRate: Int = 100) async throws(PowerMeterError) {
         self.meter = meter
         supplyVolts = decoder.supplyVolts
         self.lateness = lateness
         self.maximumDrift = maximumDrift
-        state = Mutex(State(sums: sums))
+        self.maximumDriftRate = maximumDriftRate
+        state = Mutex(State(sums: sums, anchor: StreamAnchor(ppm: Int64(maximumDriftRate))))
         commanded = meter.clock.now
         try await meter.channel.send(PPK2Command.startSampling.octets)
         let task = Task { [self] in await read(decoder) }
@@ -104,8 +109,8 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
         }
     }
 
-    /// Adds what one read brought (`gaps`: where in it samples stand in for samples lost), moves the anchor to the
-    /// earliest instant a read allows, and checks the drift.
+    /// Adds what one read brought (`gaps`: where in it samples stand in for samples lost), bounds the anchor by it,
+    /// and checks the drift.
     private func take(_ decoded: [PPK2Sample], gaps: [Range<Int>], last octets: [UInt8], drained: Bool, at now: C.Instant) throws(PowerMeterError) {
         let period = Self.samplePeriod, bound = maximumDrift
         let waiters = try state.withLock { state throws(PowerMeterError) -> [CheckedContinuation<Void, Never>] in
@@ -114,17 +119,18 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
             state.sums.add(decoded)
             try keepLosses(gaps, from: base, in: &state)
             let count = state.sums.count
-            if count > 0 {
-                let start = now.advanced(by: .zero - period * count)
-                if state.firstDrained == nil, drained { state.firstDrained = start }
-                if let first = state.firstDrained, start.duration(to: first) > bound {
-                    throw drift(count: count, by: .zero - start.duration(to: first), since: first, now: now, last: state.last)
-                }
-                state.earliest = min(state.earliest ?? start, start)
+            guard count > 0 else { return [] }
+            let time = commanded.duration(to: now), start = time - period * count
+            if state.firstDrained == nil, drained { state.firstDrained = (start, time) }
+            if let first = state.firstDrained {
+                let ahead = first.start - start - state.anchor.drift(over: time - first.time)
+                if ahead > bound { throw drift(count: count, by: .zero - ahead, after: time - first.start, last: state.last) }
             }
-            if let anchor = state.anchor, drained {
-                let lag = anchor.duration(to: now) - period * count
-                if lag > bound { throw drift(count: count, by: lag, since: anchor, now: now, last: state.last) }
+            state.anchor.add(start: start, at: time)
+            if state.firstDrained != nil, drained, let anchor = state.anchor.start(at: time) {
+                // The reads so far bound sample 0 at `anchor`, drift allowed; this one says `start`.
+                let lag = start - anchor
+                if lag > bound { throw drift(count: count, by: lag, after: time - anchor, last: state.last) }
             }
             defer { state.waiters = [] }
             return state.waiters
@@ -164,11 +170,12 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
         return count
     }
 
-    /// The stream's failure for a count `lag` behind the clock (ahead of it when negative).
-    private func drift(count: Int, by lag: Duration, since start: C.Instant, now: C.Instant, last: [UInt8]) -> PowerMeterError {
+    /// The stream's failure for a count `lag` behind the clock (ahead of it when negative) beyond the drift its
+    /// rate allows, `elapsed` after the stream started.
+    private func drift(count: Int, by lag: Duration, after elapsed: Duration, last: [UInt8]) -> PowerMeterError {
         let how = lag > .zero ? "lag behind" : "run ahead of"
         let magnitude = lag > .zero ? lag : .zero - lag
-        return PowerMeterError(.timeout, "PPK2 at \(meter.channel.name): its \(count) samples \(how) the host clock by \(magnitude) (more than \(maximumDrift)) \(start.duration(to: now)) after the stream started: it does not stream 100,000 samples a second; it last sent \(PPK2Meter<C>.quote(last))")
+        return PowerMeterError(.timeout, "PPK2 at \(meter.channel.name): its \(count) samples \(how) the host clock by \(magnitude) more than a drift of \(maximumDriftRate) ppm allows (at most \(maximumDrift)) \(elapsed) after the stream started: it does not stream 100,000 samples a second; it last sent \(PPK2Meter<C>.quote(last))")
     }
 
     /// Resumes every wait for samples, to look again.
@@ -187,6 +194,12 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
             return state.waiters
         }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// Sample 0's instant as the reads place it, seen from `instant`; nil until a read has drained the port.
+    private func anchor(at instant: C.Instant, in state: State) -> C.Instant? {
+        guard state.firstDrained != nil, let start = state.anchor.start(at: commanded.duration(to: instant)) else { return nil }
+        return commanded.advanced(by: start)
     }
 
     /// The index of the first sample taken at or after `instant`, `anchor` being sample 0's instant.
@@ -223,7 +236,7 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
         let name = meter.channel.name, clock = meter.clock, lateness = lateness
         let limit = max(.zero, clock.now.duration(to: end.advanced(by: lateness)))
         return try await withDeadline(limit, clock: clock, timeout: { [self] in
-            let (count, anchor, last) = state.withLock { ($0.sums.count, $0.anchor, $0.last) }
+            let (count, anchor, last) = state.withLock { ($0.sums.count, self.anchor(at: end, in: $0), $0.last) }
             let wanted = anchor.map { "sample \(Self.sampleIndex(of: end, anchor: $0))" } ?? "a first sample"
             return PowerMeterError(.timeout, "PPK2 at \(name): the samples up to a window's end (\(wanted)) had not come \(lateness) after it; \(count) samples came; it last sent \(PPK2Meter<C>.quote(last))")
         }) { [self] () async throws -> (Int, Int) in
@@ -252,10 +265,10 @@ package final class PPK2Stream<C: Clock<Duration>>: Sendable {
         let name = meter.channel.name
         return try state.withLock { state throws(PowerMeterError) -> (Int, Int)? in
             if let failure = state.failure { throw failure }
-            guard let anchor = state.anchor else { return nil }
+            guard let anchor = self.anchor(at: start, in: state), let endAnchor = self.anchor(at: end, in: state) else { return nil }
             var first = Self.sampleIndex(of: start, anchor: anchor)
             if first < 0, start >= commanded { first = 0 }
-            let last = max(first, Self.sampleIndex(of: end, anchor: anchor))
+            let last = max(first, Self.sampleIndex(of: end, anchor: endAnchor))
             guard first >= 0 else {
                 throw PowerMeterError(.unavailable, "PPK2 at \(name): a window starts \(start.duration(to: anchor)) before its stream did")
             }

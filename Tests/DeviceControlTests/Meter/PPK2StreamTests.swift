@@ -136,20 +136,69 @@ struct PPK2StreamTests {
     func drift() async throws {
         try await withSteppedTime { time in
             let (channel, t0, stream) = try await Self.streaming(time)
-            // 600 ms later only 100 more samples (1 ms of them): 599 ms behind.
+            // 600 ms later only 100 more samples (1 ms of them): sample 0 at t0 + 599 ms, this read says, where the
+            // first read, 600 ms before, bounds it at t0 + 60 µs (the 100 ppm a count may drift): 598.94 ms behind.
             await time.advance(by: .milliseconds(600))
             channel.meterSends(Self.words(Self.hundred, from: 100))
             let error = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0, to: t0.advanced(by: .seconds(1))) }
-            #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: its 200 samples lag behind the host clock by 0.599 seconds (more than 0.5 seconds) 0.601 seconds after the stream started") == true, "\(String(describing: error))")
+            #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: its 200 samples lag behind the host clock by 0.59894 seconds more than a drift of 100 ppm allows (at most 0.5 seconds) 0.60094 seconds after the stream started") == true, "\(String(describing: error))")
             await stream.stop()
         }
         try await withSteppedTime { time in
             let (channel, t0, stream) = try await Self.streaming(time)
             channel.meterSends(Self.words(Array(repeating: 1000, count: 60_000), from: 100))
             let error = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0, to: t0.advanced(by: .seconds(1))) }
-            #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: its 60100 samples run ahead of the host clock by 0.6 seconds") == true, "\(String(describing: error))")
+            #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: its 60100 samples run ahead of the host clock by 0.6 seconds more than a drift of 100 ppm allows") == true, "\(String(describing: error))")
             await stream.stop()
         }
+    }
+
+    /// A meter whose count runs `ppm` slow (positive) or fast (negative) against the host clock, read every 6,400
+    /// samples (64 ms of them) exactly when its last one is taken, 20 s long; its current steps from 1,000 to 3,000
+    /// counts at sample 1,920,000, the end of the 300th read. Returns the figures of the 2 ms centred on the step
+    /// as it truly fell on the host clock, taken with the stream's drift rate `rate` once the 312 reads are in.
+    static func figuresAcrossTheStep(ppm: Int, rate: Int) async throws -> (figures: CurrentFigures, low: Double, high: Double) {
+        try await withSteppedTime { time in
+            let channel = ScriptedMeterChannel()
+            let t0 = time.now
+            let meter = PPK2Meter(channel: channel, clock: time.clock, streamDeadline: .seconds(10))
+            let stream = try await PPK2Stream(meter: meter, decoder: decoder(), maximumDriftRate: rate)
+            // 6,400 samples: their counters start at 0 again each read, so every read's words are the same.
+            let low = words(Array(repeating: 1000, count: 6_400)), high = words(Array(repeating: 3000, count: 6_400))
+            // The host time one read's samples take: 64 ms × (1 + ppm / 10⁶), in nanoseconds.
+            let interval = Duration.nanoseconds(64_000_000 + 64 * ppm)
+            for read in 1...312 {
+                await time.advance(by: interval)
+                channel.meterSends(read <= 300 ? low : high)
+                await channel.untilReceiving(read + 1)
+            }
+            let step = t0.advanced(by: interval * 300)
+            let figures = try await stream.figures(from: step.advanced(by: .milliseconds(-1)), to: step.advanced(by: .milliseconds(1)))
+            await stream.stop()
+            var reference = decoder()
+            let currents = try reference.decode(words([1000, 3000])).map(\.microamperes)
+            return (figures, currents[0], currents[1])
+        }
+    }
+
+    /// A PPK2's crystal and the host's clock differ by tens of ppm: over a run the count drifts from the clock by
+    /// far more than a sample. Each window is placed by the reads near it, so 20 s in, the 2 ms around a step in
+    /// the current hold 100 samples before it and 100 after, whichever way the count drifts.
+    @Test("A count that drifts from the host clock within 100 ppm is placed by the reads near each window", arguments: [80, -80])
+    func driftWithinTheRate(ppm: Int) async throws {
+        let (figures, low, high) = try await Self.figuresAcrossTheStep(ppm: ppm, rate: 100)
+        #expect(figures.samples == 200)
+        #expect(abs(figures.averageMicroamperes - (low + high) / 2) < 1e-9 * high, "\(figures.averageMicroamperes) vs \((low + high) / 2)")
+    }
+
+    /// The check can fail: with no drift allowed (sample 0 placed by the earliest read of the run, as before), the
+    /// count 80 ppm slow places the window 1.5 ms late, after the step: every sample in it is at the high current,
+    /// and nothing says so (1.5 ms is far within the 0.5 s bound).
+    @Test("With no drift allowed, a count 80 ppm slow places a window 20 s in 1.5 ms late")
+    func driftWithoutTheRate() async throws {
+        let (figures, _, high) = try await Self.figuresAcrossTheStep(ppm: 80, rate: 0)
+        #expect(figures.samples == 200)
+        #expect(abs(figures.averageMicroamperes - high) < 1e-9 * high, "\(figures.averageMicroamperes) vs \(high)")
     }
 
     /// A reader the host scheduled late: its reads that leave octets waiting are behind the meter, not the meter
@@ -167,13 +216,16 @@ struct PPK2StreamTests {
             channel.meterSends(Self.words(Array(repeating: 1000, count: 59_800), from: 200))
             await channel.untilReceiving(4)
             #expect(stream.samples == 60_000)
+            // Seen from t0 + 500 ms the first read (at t0 + 1 ms, sample 0 at t0) bounds sample 0 at t0 + 49.9 µs
+            // (100 ppm of the 499 ms between): [t0, t0 + 500 ms) is samples 0 to 49,995.
             let figures = try await stream.figures(from: t0, to: t0.advanced(by: .milliseconds(500)))
-            #expect(figures.samples == 50_000)
-            // A drained read still behind by more than 0.5 s is drift.
+            #expect(figures.samples == 49_996)
+            // A drained read still behind by more than 0.5 s is drift: at t0 + 1.111 s 60,100 samples say t0 + 510 ms,
+            // where the first read bounds sample 0 at t0 + 111 µs.
             await time.advance(by: .milliseconds(510))
             channel.meterSends(Self.words(Self.hundred, from: 60_000))
             let error = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0, to: t0.advanced(by: .seconds(2))) }
-            #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: its 60100 samples lag behind the host clock by 0.51 seconds (more than 0.5 seconds) 1.111 seconds after the stream started") == true, "\(String(describing: error))")
+            #expect(error?.message.hasPrefix("PPK2 at /dev/ttyACM9: its 60100 samples lag behind the host clock by 0.509889 seconds more than a drift of 100 ppm allows (at most 0.5 seconds) 1.110889 seconds after the stream started") == true, "\(String(describing: error))")
             await stream.stop()
         }
     }
@@ -190,12 +242,14 @@ struct PPK2StreamTests {
             await time.advance(by: .milliseconds(2))
             channel.meterSends(Self.words(Array(repeating: 1000, count: 29_900), from: 100))
             await channel.untilReceiving(3)
-            // [t0 + 2 ms, t0 + 3 ms): samples 0 to 99, the hundred the first read brought.
+            // [t0 + 2 ms, t0 + 3 ms): seen from there, the draining read (299 ms later) bounds sample 0 at t0 + 2 ms
+            // + 29.9 µs (100 ppm of the 299 ms), so samples 0 to 97 of the hundred the first read brought; the first
+            // read alone would have placed them 297 ms later.
             var reference = Self.decoder()
             let decoded = try reference.decode(Self.words(Self.hundred)).map(\.microamperes)
             let figures = try await stream.figures(from: t0.advanced(by: .milliseconds(2)), to: t0.advanced(by: .milliseconds(3)))
-            #expect(figures.samples == 100)
-            #expect(abs(figures.averageMicroamperes - decoded.reduce(0, +) / 100) < 1e-9 * figures.averageMicroamperes)
+            #expect(figures.samples == 98)
+            #expect(abs(figures.averageMicroamperes - decoded[0..<98].reduce(0, +) / 98) < 1e-9 * figures.averageMicroamperes)
             await stream.stop()
         }
     }
@@ -215,12 +269,14 @@ struct PPK2StreamTests {
             await time.advance(by: .milliseconds(100))
             channel.meterSends(Self.words(second, from: first.count))
             await channel.untilReceiving(3)
-            // [t0 + 50 ms, t0 + 150 ms): samples 5,000 to 14,999, half of each reading (none at all from t0 + 200 ms).
+            // [t0 + 50 ms, t0 + 150 ms): the second read bounds sample 0 at t0 + 35 µs and t0 + 25 µs seen from the
+            // window's edges (100 ppm of the 350 ms and 250 ms between), so samples 4,997 to 14,997: about half of each
+            // reading (none at all from t0 + 200 ms, where the first read alone would have placed sample 0).
             var reference = Self.decoder()
             let decoded = try reference.decode(Self.words(first + second)).map(\.microamperes)
             let figures = try await stream.figures(from: t0.advanced(by: .milliseconds(50)), to: t0.advanced(by: .milliseconds(150)))
-            #expect(figures.samples == 10_000)
-            let expected = decoded[5_000..<15_000].reduce(0, +) / 10_000
+            #expect(figures.samples == 10_001)
+            let expected = decoded[4_997..<14_998].reduce(0, +) / 10_001
             #expect(abs(figures.averageMicroamperes - expected) < 1e-9 * expected, "\(figures.averageMicroamperes) vs \(expected)")
             #expect(decoded[5_000] != decoded[14_999])
             await stream.stop()
@@ -276,7 +332,8 @@ struct PPK2StreamTests {
             #expect(figures.samples == 30)
             #expect(abs(figures.averageMicroamperes - decoded[0..<30].reduce(0, +) / 30) < 1e-9 * figures.averageMicroamperes)
             let early = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0.advanced(by: .milliseconds(-1)), to: t0) }
-            #expect(early == PowerMeterError(.unavailable, "PPK2 at /dev/ttyACM9: a window starts 0.0015 seconds before its stream did"))
+            // Seen from t0 - 1 ms the read at t0 + 1 ms bounds sample 0 at t0 + 0.5 ms + 0.2 µs (100 ppm of 2 ms).
+            #expect(early == PowerMeterError(.unavailable, "PPK2 at /dev/ttyACM9: a window starts 0.0015002 seconds before its stream did"))
             await stream.stop()
         }
     }
@@ -286,7 +343,8 @@ struct PPK2StreamTests {
         try await withSteppedTime { time in
             let (_, t0, stream) = try await Self.streaming(time)
             let early = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0.advanced(by: .milliseconds(-3)), to: t0) }
-            #expect(early == PowerMeterError(.unavailable, "PPK2 at /dev/ttyACM9: a window starts 0.003 seconds before its stream did"))
+            // Seen from t0 - 3 ms the read at t0 + 1 ms bounds sample 0 at t0 + 0.4 µs (100 ppm of 4 ms).
+            #expect(early == PowerMeterError(.unavailable, "PPK2 at /dev/ttyACM9: a window starts 0.0030004 seconds before its stream did"))
             await stream.stop()
             let stopped = await #expect(throws: PowerMeterError.self) { try await stream.figures(from: t0, to: t0.advanced(by: .microseconds(500))) }
             #expect(stopped == PowerMeterError(.unavailable, "PPK2 at /dev/ttyACM9: its stream was stopped"))
