@@ -27,8 +27,6 @@ struct StreamAnchor: Sendable {
         var start: Duration
     }
 
-    private func a(_ read: Read) -> Duration { read.start - scaled(read.time) }
-    private func b(_ read: Read) -> Duration { read.start + scaled(read.time) }
     /// The reads kept, in time order: `a` falling, `b` rising.
     private var reads: [Read] = []
     /// Reads before this index are forgotten (removed in batches).
@@ -49,6 +47,10 @@ struct StreamAnchor: Sendable {
     func drift(over span: Duration) -> Duration {
         scaled(span < .zero ? .zero - span : span)
     }
+
+    /// A read's `a` and `b`: its start less, and plus, the drift since the origin.
+    private func a(_ read: Read) -> Duration { read.start - scaled(read.time) }
+    private func b(_ read: Read) -> Duration { read.start + scaled(read.time) }
 
     /// `duration` × the rate, keeping its sign.
     private func scaled(_ duration: Duration) -> Duration {
