@@ -49,6 +49,39 @@ import Testing
         #expect(anchor.kept < reads.count)
     }
 
+    /// A stream's true start drifts at most the rate (here ±90 ppm, changing every few seconds) and every read is
+    /// late on it: the anchor is then never earlier than the truth, and late by at most twice the rate over the time
+    /// to the read that was not late nearest each instant, and the rate over the 10 ms within which reads are merged.
+    @Test("On reads late at random and a start drifting within the rate, the anchor is never early and late by at most the drift to an on-time read")
+    func neverEarlyAndLateByTheDriftToAnOnTimeRead() throws {
+        var random = SplitMix64(seed: 0xD81F7)
+        var anchor = StreamAnchor(ppm: 100)
+        var truth: [(time: Duration, start: Duration)] = [], onTime: [Duration] = []
+        var time = Duration.zero, start = Duration.zero, ppm: Int64 = 0
+        for index in 0..<20_000 {
+            let step = Duration.microseconds(Int64(200 + random.next() % 4_800))
+            if index % 1_000 == 0 { ppm = Int64(random.next() % 181) - 90 }
+            time += step
+            start += step / 1_000_000 * Int(ppm)
+            truth.append((time, start))
+            // Most reads 0 to 3 ms late, one in a hundred a stall of up to 60 ms, one in twenty on time.
+            let late: Duration = switch random.next() % 100 {
+            case 0: .microseconds(Int64(random.next() % 60_000))
+            case 1...5: .zero
+            default: .microseconds(Int64(random.next() % 3_000))
+            }
+            if late == .zero { onTime.append(time) }
+            anchor.add(start: start + late, at: time)
+        }
+        for (time, start) in truth.enumerated().filter({ $0.offset % 50 == 0 }).map(\.element) {
+            let placed = try #require(anchor.start(at: time))
+            let nearest = onTime.map { $0 > time ? $0 - time : time - $0 }.min() ?? .seconds(100)
+            #expect(placed >= start, "at \(time) the anchor \(placed) is before the true start \(start)")
+            let bound = anchor.drift(over: nearest) * 2 + anchor.drift(over: anchor.merge)
+            #expect(placed - start <= bound, "at \(time): \(placed - start) late, an on-time read \(nearest) away")
+        }
+    }
+
     @Test("With no drift allowed, the anchor is the earliest start any read gave, everywhere")
     func noDriftIsTheEarliestStart() {
         let reads = Self.reads(count: 1_000, ppm: 0, seed: 3)
