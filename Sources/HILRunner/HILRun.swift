@@ -125,6 +125,7 @@ package enum HILRun {
             follower.poll(elapsed: elapsed)
         }
         follower.poll(elapsed: 0, final: true)
+        await stopStreamedMeters(of: plan.rig, output: output)
         control.interrupts.enter(.writingResults)
         printer = follower.printer
         if case .couldNotStart(let reason) = test.end {

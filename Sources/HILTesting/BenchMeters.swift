@@ -15,8 +15,8 @@ struct BenchMeters: Sendable {
     /// and regulator — in source mode the accessory's supply switched on — and starts its stream on `clock`.
     static func open(rig: Rig, clock: LoopClock) async throws -> BenchMeters {
         var opened = BenchMeters()
-        for accessory in rig.accessories {
-            guard let name = accessory.meter, let meter = rig.meters.first(where: { $0.name == name }), meter.kind == .ppk2, let port = meter.port else { continue }
+        for (accessory, meter, port) in rig.streamedPPK2s {
+            let name = meter.name
             guard !clock.isVirtual else {
                 throw PowerMeterError(.unavailable, "meter \(name) is a ppk2, which streams on real time; the rig's simulated bench runs on virtual time (give its simulation \"timing\": {\"clock\": \"real\"})")
             }
@@ -28,7 +28,7 @@ struct BenchMeters: Sendable {
                 try await ppk2.configure(mode: mode, millivolts: meter.supplyMillivolts, devicePower: mode == .source ? true : nil)
                 let decoder = PPK2Decoder(calibration: metadata.calibration, supplyMillivolts: meter.supplyMillivolts)
                 let stream = try await PPK2Stream(meter: ppk2, decoder: decoder)
-                opened.accessories[accessory.name] = PPK2AccessoryMeter(name: name, stream: stream)
+                opened.accessories[accessory] = PPK2AccessoryMeter(name: name, stream: stream)
             } catch {
                 channel.close()
                 throw error
