@@ -3,9 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import HILResults
-import Synchronization
+import Support
 
 /// SIGINT, SIGTERM and SIGHUP during `hil run`. The first cancels the run: it stops its children (with their
 /// grace period), writes its results saying it was interrupted — by which signal, when, in which phase — and
@@ -13,8 +12,9 @@ import Synchronization
 /// same status: every child is killed (SIGKILL, with what it started), the results are written saying so
 /// unless they already do, and the process exits without waiting for anything.
 ///
-/// Dispatch signal sources, with the signals' default action turned off: their handlers run on a queue, not
-/// in a signal handler, so they may lock, write files and call `kill(2)`; nothing runs in signal context.
+/// Through `SignalPipe`, the signals' default action turned off: what they do runs on the pipe's thread, not
+/// in a signal handler nor on Swift's cooperative pool, so it may lock, write files and call `kill(2)`; and a
+/// signal that comes at once after `install` is not lost, as it could be while a Dispatch signal source registers.
 /// SIGPIPE is ignored too: a closed reader of our output must not end the run and orphan its tests.
 extension HILRun {
     /// `run`, with the signals above handled as described. The sources stay installed until the process
@@ -28,21 +28,12 @@ extension HILRun {
     }
 }
 
-/// The sources `runHandlingSignals` installs, kept for the life of the process.
+/// What `runHandlingSignals` installs, kept for the life of the process.
 enum RunSignals {
     static let numbers: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     static func install(_ control: RunControl, cancelling task: Task<RunReport, Never>) {
-        signal(SIGPIPE, SIG_IGN)
-        for number in numbers {
-            signal(number, SIG_IGN)
-            installed.withLock { sources in
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { received(number, control: control, task: task) }
-                source.resume()
-                sources.append(source)
-            }
-        }
+        SignalPipe.handle(numbers) { received($0, control: control, task: task) }
     }
 
     /// The first signal cancels the run; a second ends the process at once.
@@ -67,7 +58,4 @@ enum RunSignals {
             _exit(status)
         }
     }
-
-    /// The sources, alive as long as the process.
-    private static let installed = Mutex<[any DispatchSourceSignal]>([])
 }

@@ -96,7 +96,6 @@ enum ServeCommand {
         await server.shutdown()
         await served.close()
         forwarding.cancel()
-        stops.cancel()
         switch reason {
         case .requested(let why):
             log("hil serve: stopped (\(why))")

@@ -83,7 +83,6 @@ enum SimServeCommand {
         await server.shutdown()
         input.cancel()
         forwarding.cancel()
-        stops.cancel()
         StandardStreams.error("hil sim serve: stopped (\(why))\n")
         return .success
     }

@@ -1,25 +1,22 @@
 import Foundation
+import Support
 
 /// SIGINT and SIGTERM as names on a stream, their default action (ending the process) turned off, for
-/// servers that stop cleanly when asked (`hil serve`, `hil sim serve`). `cancel()` stops listening.
+/// servers that stop cleanly when asked (`hil serve`, `hil sim serve`): through `SignalPipe`, so a signal that
+/// comes at once after the server said it was ready is not lost. The handler stays for the life of the process:
+/// a signal after the stop is ignored.
 struct StopSignals {
     /// "SIGINT" or "SIGTERM", once for each signal received.
     let names: AsyncStream<String>
-    private let sources: [any DispatchSourceSignal]
 
     init() {
-        let (names, sink) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
-        self.names = names
-        sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { sink.yield(name) }
-            source.resume()
-            return source
+        let numbers = SignalPipe.receive([SIGINT, SIGTERM])
+        names = AsyncStream { continuation in
+            let task = Task {
+                for await number in numbers { continuation.yield(number == SIGINT ? "SIGINT" : "SIGTERM") }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
         }
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
     }
 }

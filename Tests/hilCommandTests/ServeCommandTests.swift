@@ -178,6 +178,20 @@ import TestSupport
 
     // MARK: The lease
 
+    /// A SIGTERM sent the instant the ready line is read. Through a Dispatch signal source the handler was only in
+    /// place once Dispatch's manager thread had registered it, some time after the line: on a loaded machine the
+    /// signal was dropped and the server went on (8 of 200, scripts of the stop that fixed it); the test below, 20
+    /// times, saw it as an occasional failure of `theRigIsLeasedWhileServed`.
+    @Test func aSigtermTheInstantTheReadyLineIsReadStopsTheServer() async throws {
+        let scratch = try Scratch.make()
+        defer { scratch.remove() }
+        for round in 0..<20 {
+            let socket = scratch.path("served-\(round)")
+            let (server, _) = try await Self.serve("unix:\(socket)", in: scratch)
+            await Self.stop(server, socket: socket)
+        }
+    }
+
     @Test func theRigIsLeasedWhileServed() async throws {
         let scratch = try Scratch.make()
         defer { scratch.remove() }
