@@ -85,8 +85,10 @@ import TestSupport
     }
 
     /// SIGTERM: exit 0 and the socket file gone (10 s: the server closes its host and the bench on a loaded machine).
+    /// A server that outlives it is killed, so that a failure leaves no server behind.
     static func stop(_ server: ChildProgram, socket: String? = nil) async {
         #expect(await server.signal(SIGTERM, waitingUpTo: .seconds(10)) == 0, "SIGTERM ends hil serve with exit 0: \(server.standardError)")
+        if server.isRunning { await server.stop() }
         await server.drain()
         #expect(server.standardError.last == "hil serve: stopped (SIGTERM)", "\(server.standardError)")
         if let socket { #expect(!FileManager.default.fileExists(atPath: socket), "the socket file \(socket) is removed") }
