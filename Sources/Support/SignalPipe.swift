@@ -9,7 +9,7 @@ import CLinuxCalls
 import Foundation
 import Synchronization
 
-/// The write end of the pipe the signal handler writes to; -1 until `SignalPipe.receive` made it.
+/// The write end of the pipe the signal handler writes to; -1 until `SignalPipe.handle` made it.
 private let signalPipeWriteEnd = Atomic<Int32>(-1)
 
 /// Signals handed to a callback on a thread of their own, through a pipe (the self-pipe pattern). `handle`
@@ -42,13 +42,6 @@ package enum SignalPipe {
                 state.installed.insert(number)
             }
         }
-    }
-
-    /// The signals received from now on as a stream (`handle` with a callback that yields them).
-    package static func receive(_ signals: [Int32]) -> AsyncStream<Int32> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self, bufferingPolicy: .unbounded)
-        handle(signals) { continuation.yield($0) }
-        return stream
     }
 
     /// Makes the pipe (close-on-exec, its write end non-blocking so that a handler never waits) and the thread that

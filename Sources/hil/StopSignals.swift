@@ -10,13 +10,8 @@ struct StopSignals {
     let names: AsyncStream<String>
 
     init() {
-        let numbers = SignalPipe.receive([SIGINT, SIGTERM])
-        names = AsyncStream { continuation in
-            let task = Task {
-                for await number in numbers { continuation.yield(number == SIGINT ? "SIGINT" : "SIGTERM") }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        let (names, sink) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
+        self.names = names
+        SignalPipe.handle([SIGINT, SIGTERM]) { sink.yield($0 == SIGINT ? "SIGINT" : "SIGTERM") }
     }
 }

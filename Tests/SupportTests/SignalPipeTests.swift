@@ -17,7 +17,8 @@ import TestSupport
 @Suite(.tags(.peer), .timeLimit(.minutes(1))) struct SignalPipeTests {
     @Test("Signals sent the instant the handler is installed reach the stream, 100 of them back to back")
     func everySignalSentArrives() async {
-        let numbers = SignalPipe.receive([SIGUSR2])
+        let (numbers, sink) = AsyncStream.makeStream(of: Int32.self, bufferingPolicy: .unbounded)
+        SignalPipe.handle([SIGUSR2]) { sink.yield($0) }
         var received = 0
         for _ in 0..<100 {
             kill(getpid(), SIGUSR2)
